@@ -1,0 +1,67 @@
+import fastifyMultipart from '@fastify/multipart';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { Limits } from '@survey-bird/contracts';
+import type { Config } from './config.js';
+import { migrateToLatest, openDb, type Db } from './db/database.js';
+import { frameworkErrors, registerErrorHandling } from './http/errors.js';
+import authPlugin from './plugins/auth.js';
+import contextPlugin from './plugins/context.js';
+import pwaPlugin from './plugins/pwa.js';
+import securityHeaders from './plugins/security-headers.js';
+import { registerModules } from './modules/index.js';
+
+export interface BuildOptions {
+  /** An already open database (tests share one per file); otherwise opened from config. */
+  db?: Db;
+  logger?: boolean;
+  /** Where log lines go (default stdout); tests capture them to check no token is ever logged. */
+  logStream?: NodeJS.WritableStream;
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger === false ? false : {
+      level: config.logLevel,
+      ...(options.logStream ? { stream: options.logStream } : {}),
+      // Tokens travel in the Authorization header and in reset/verify URLs: never log them.
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      serializers: { req: (req) => ({ method: req.method, url: req.url.replace(/([?&](token|resetToken)=)[^&]+/g, '$1[redacted]').replace(/^(\/api\/v1\/user\/)(?!login|register|all|sign-out|change-password|send-refresh-token|reset-password|resend-verification-mail)[^/?]+/, '$1[redacted]').replace(/^(\/confirm-email\/)[^/?]+/, '$1[redacted]') }) },
+    },
+    bodyLimit: 12 * 1024 * 1024,
+    // Only behind a known proxy may X-Forwarded-For name the client (the per-IP rate limit reads it).
+    trustProxy: config.trustProxy,
+    frameworkErrors,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  const db = options.db ?? openDb({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    sqliteSynchronous: config.sqliteSynchronous,
+    onPoolError: (err) => app.log.warn({ err: err.message }, 'database connection dropped'),
+  });
+  await migrateToLatest(db);
+
+  await app.register(contextPlugin, { config, db });
+  await app.register(securityHeaders);
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: Limits.maxImageBytes, files: 1, fields: 10, parts: 12, fieldSize: 4096, headerPairs: 100 },
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Survey Bird API', version: '1.0.0', description: 'Generated from packages/contracts.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(authPlugin);
+  await registerModules(app);
+  await app.register(pwaPlugin, { root: config.pwaDir });
+  return app;
+}

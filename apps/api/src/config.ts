@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** unset: SQLite file in dataDir; postgres://...: PostgreSQL */
+  databaseUrl: string | undefined;
+  jwtSecret: string;
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  /** scrypt cost; tests lower it explicitly, production keeps the OWASP figure. */
+  scryptN: number;
+  tokenTtlSeconds: number;
+  seedDemo: boolean;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  /** Folder of the built PWA to serve, or undefined to serve none. */
+  pwaDir: string | undefined;
+  logLevel: string;
+  rateLimit: { max: number; windowMs: number };
+  /** false, true, or the proxy's addresses/CIDRs (comma-separated), as Fastify's trustProxy takes them. */
+  trustProxy: boolean | string;
+  /** SQLite `synchronous`: NORMAL survives a process crash in WAL mode, FULL also a power loss. */
+  sqliteSynchronous: 'NORMAL' | 'FULL';
+}
+
+export const OWASP_SCRYPT_N = 2 ** 17;
+
+function loadOrCreateSecret(dataDir: string): string {
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+function parseTrustProxy(value: string | undefined): boolean | string {
+  if (!value || value === 'false') return false;
+  return value === 'true' ? true : value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
+  mkdirSync(dataDir, { recursive: true });
+  const port = Number(env.PORT ?? 3000);
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    jwtSecret: env.JWT_SECRET || loadOrCreateSecret(dataDir),
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    smtpUrl: env.SMTP_URL || undefined,
+    scryptN: OWASP_SCRYPT_N,
+    tokenTtlSeconds: Number(env.TOKEN_TTL_SECONDS ?? 60 * 60 * 24 * 30),
+    seedDemo: env.SEED_DEMO !== 'false',
+    adminEmail: env.ADMIN_EMAIL || undefined,
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    pwaDir: env.PWA_DIR,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    rateLimit: { max: Number(env.RATE_LIMIT_MAX ?? 10), windowMs: 60_000 },
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    sqliteSynchronous: env.SQLITE_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL',
+    ...overrides,
+  };
+}

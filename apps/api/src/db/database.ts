@@ -1,0 +1,76 @@
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import pg from 'pg';
+import * as initial from './migrations/20261122000000_initial.js';
+import * as responseSearch from './migrations/20261122120000_response_search.js';
+import * as deferredSearchIndex from './migrations/20261124000000_deferred_search_index.js';
+import * as datasetOptionsPrefix from './migrations/20261123000000_dataset_options_prefix.js';
+import type { Database } from './schema.js';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  engine: Engine;
+  /** The raw better-sqlite3 handle, for hot paths that keep prepared statements (SQLite only). */
+  sqlite: SQLite.Database | undefined;
+  /** PostgreSQL schema in use when not the default one. */
+  pgSchema: string | undefined;
+  close(): Promise<void>;
+}
+
+export interface DbOptions {
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** PostgreSQL schema to use (tests give each file its own). */
+  pgSchema?: string;
+  sqliteFile?: string;
+  sqliteSynchronous?: 'NORMAL' | 'FULL';
+  onPoolError?: (err: Error) => void;
+}
+
+// COUNT(*) and bigint columns come back from pg as strings; every bigint here is an epoch-ms or a count.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export function openDb(opts: DbOptions): Db {
+  if (opts.databaseUrl?.startsWith('postgres')) {
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: 10,
+      ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
+    });
+    // Without a listener an idle client's dropped connection would crash the process.
+    pool.on('error', (err) => opts.onPoolError?.(err));
+    // The pool's listener covers idle clients only: a checked-out client whose backend dies between
+    // two queries (pg_terminate_backend, a PostgreSQL restart) would emit an unhandled 'error' and
+    // take the process down. Its next query fails instead (-> 503) and the pool discards it on release.
+    pool.on('connect', (client) => client.on('error', (err) => opts.onPoolError?.(err)));
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { kysely, engine: 'postgres', sqlite: undefined, pgSchema: opts.pgSchema, close: () => kysely.destroy() };
+  }
+  const sqlite = new SQLite(opts.sqliteFile ?? join(opts.dataDir, 'survey-bird.sqlite'));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma(`synchronous = ${opts.sqliteSynchronous ?? 'NORMAL'}`);
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { kysely, engine: 'sqlite', sqlite, pgSchema: undefined, close: () => kysely.destroy() };
+}
+
+const migrations: Record<string, Migration> = {
+  '20261122000000_initial': initial,
+  '20261122120000_response_search': responseSearch,
+  '20261124000000_deferred_search_index': deferredSearchIndex,
+  '20261123000000_dataset_options_prefix': datasetOptionsPrefix,
+};
+
+export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrateToLatest(db: Db): Promise<void> {
+  // Kysely looks for its lock table across every schema unless told which one is ours.
+  const migrator = new Migrator({ db: db.kysely, provider: migrationProvider, ...(db.pgSchema ? { migrationTableSchema: db.pgSchema } : {}) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+}

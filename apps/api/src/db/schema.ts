@@ -1,0 +1,145 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+
+/** Timestamps are epoch milliseconds (bigint) and flags 0/1 integers, so one schema fits SQLite and PostgreSQL. */
+export interface UsersTable {
+  id: string;
+  email: string;
+  password_hash: string;
+  role: string;
+  verified: number;
+  full_name: string | null;
+  created_at: number;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  user_agent: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+/** Single-use links (verify e-mail, reset password); only the SHA-256 of the token is stored. */
+export interface AuthTokensTable {
+  id: string;
+  user_id: string;
+  kind: 'verify' | 'reset';
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  email: string;
+  created_at: number;
+}
+
+export interface SurveysTable {
+  id: string;
+  organization_id: string;
+  title: string;
+  description: string;
+  expected_response_count: number | null;
+  /** JSON of StoredQuestion[] */
+  questions: string;
+  created_at: number;
+}
+
+/** A person invited to one survey as field user or supervisor; user_id is set once they have an account. */
+export interface MembersTable {
+  id: string;
+  survey_id: string;
+  organization_id: string;
+  role: string;
+  email: string;
+  user_id: string | null;
+  full_name: string;
+  phone_number: string;
+  bank: string;
+  account_number: string;
+  account_name: string;
+  rate: number;
+  supervisor_id: string | null;
+  created_at: number;
+}
+
+export interface DatasetOptionsTable {
+  survey_id: string;
+  question: string;
+  position: number;
+  value: string;
+  value_lower: string;
+}
+
+export interface ResponsesTable {
+  id: string;
+  client_id: string;
+  survey_id: string;
+  organization_id: string;
+  member_id: string;
+  user_id: string;
+  /** JSON of Answers */
+  answers: string;
+  /** SHA-256 of the canonical body, to tell an identical replay from a conflicting one. */
+  body_hash: string;
+  /** Lower-cased field user name, e-mail and answers, for search. */
+  search_text: string;
+  /** Naira due for this response, fixed when it was received. */
+  rate: number;
+  paid_at: number | null;
+  captured_at: number | null;
+  created_at: number;
+}
+
+export interface FilesTable {
+  id: string;
+  user_id: string;
+  client_id: string;
+  question: string;
+  survey_id: string;
+  path: string;
+  mime: string;
+  size: number;
+  sha256: string;
+  created_at: number;
+}
+
+export interface MailOutboxTable {
+  id: string;
+  to_email: string;
+  subject: string;
+  text: string;
+  link: string | null;
+  created_at: number;
+  sent_at: number | null;
+  error: string | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  auth_tokens: AuthTokensTable;
+  organizations: OrganizationsTable;
+  surveys: SurveysTable;
+  members: MembersTable;
+  dataset_options: DatasetOptionsTable;
+  responses: ResponsesTable;
+  files: FilesTable;
+  mail_outbox: MailOutboxTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type OrganizationRow = Selectable<OrganizationsTable>;
+export type SurveyRow = Selectable<SurveysTable>;
+export type MemberRow = Selectable<MembersTable>;
+export type NewMember = Insertable<MembersTable>;
+export type ResponseRow = Selectable<ResponsesTable>;
+export type NewResponse = Insertable<ResponsesTable>;
+export type FileRow = Selectable<FilesTable>;
+export type MailRow = Selectable<MailOutboxTable>;

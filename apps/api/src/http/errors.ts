@@ -1,0 +1,92 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Msg } from '@survey-bird/contracts';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { SECURITY_HEADERS } from '../plugins/security-headers.js';
+
+/** An expected failure with the status and the words the client shows. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (msg: string) => new HttpError(400, msg);
+export const forbidden = (msg: string = Msg.forbidden) => new HttpError(403, msg);
+export const notFound = (msg: string = Msg.notFound) => new HttpError(404, msg);
+export const conflict = (msg: string) => new HttpError(409, msg);
+
+const FASTIFY_CODES: Record<string, [number, string]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, Msg.payloadTooLarge],
+  FST_REQ_FILE_TOO_LARGE: [413, Msg.payloadTooLarge],
+  FST_FILES_LIMIT: [413, 'Too many files in one upload'],
+  FST_PARTS_LIMIT: [413, 'Too many parts in one upload'],
+  FST_FIELDS_LIMIT: [413, 'Too many fields in one upload'],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [415, 'Send the image as multipart/form-data'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Unsupported content type; send JSON'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'Invalid content length'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'The request body is empty'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'The request body is not valid JSON'],
+  FST_ERR_BAD_URL: [400, 'Malformed URL'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'The URL is too long'],
+};
+
+/**
+ * Errors the router raises before any route or error handler runs (a malformed or over-long path
+ * segment). Without this, Fastify answers them itself with a body that echoes the URL.
+ */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const [status, msg] = FASTIFY_CODES[err.code] ?? [400, 'Malformed URL'];
+  // The router answers from outside every plugin, so the onSend hooks (security headers) do not run.
+  void reply.status(status).headers(SECURITY_HEADERS).send({ msg });
+}
+
+/** PostgreSQL refuses NUL in text (SQLite keeps it): no route accepts it, so both engines answer alike. */
+export const NUL_IN_TEXT = 'Text must not contain NUL characters';
+
+/** True when a NUL character hides anywhere in a parsed body, query or params value. */
+export function containsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (value === null || typeof value !== 'object' || depth > 64) return false;
+  if (Array.isArray(value)) return value.some((v) => containsNul(v, depth + 1));
+  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || containsNul(v, depth + 1));
+}
+
+/** Errors from the storage layer that mean "try again later", not "you did something wrong". */
+function storageStatus(err: { code?: string; message?: string }): [number, string] | null {
+  const code = err.code ?? '';
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === '53100') return [507, Msg.storageFull];
+  // Extended codes too: SQLITE_BUSY_SNAPSHOT (a write after a read that another connection overtook), SQLITE_IOERR_WRITE...
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') || code.startsWith('SQLITE_IOERR')) return [503, Msg.serviceUnavailable];
+  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006', '53300'].includes(code)) return [503, Msg.serviceUnavailable];
+  if (/Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|ECONNREFUSED/.test(err.message ?? '')) return [503, Msg.serviceUnavailable];
+  return null;
+}
+
+/** Every failure becomes `{ msg }` with the right status; a 5xx never carries a stack or internals. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      return reply.status(400).send({ msg: err.validation[0]?.message ?? 'Invalid request' });
+    }
+    if (err instanceof HttpError) return reply.status(err.statusCode).send({ msg: err.message });
+    const known = FASTIFY_CODES[err.code];
+    if (known) return reply.status(known[0]).send({ msg: known[1] });
+    // 22021: a NUL that reached PostgreSQL by a path the route check does not see (multipart fields).
+    if (err.code === '22021') return reply.status(400).send({ msg: NUL_IN_TEXT });
+    const storage = storageStatus(err);
+    if (storage) {
+      request.log.warn({ code: err.code }, 'storage unavailable');
+      if (storage[0] === 503) reply.header('retry-after', '5');
+      return reply.status(storage[0]).send({ msg: storage[1] });
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return reply.status(err.statusCode).send({ msg: err.message });
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ msg: Msg.unexpectedError });
+  });
+
+}

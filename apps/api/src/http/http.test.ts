@@ -1,0 +1,91 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Msg, routes } from '@survey-bird/contracts';
+import { buildTestApp, type TestApp } from '../../test/helpers.js';
+
+let t: TestApp;
+const pwaDir = mkdtempSync(join(tmpdir(), 'sb-pwa-'));
+beforeAll(async () => {
+  writeFileSync(join(pwaDir, 'index.html'), '<!doctype html><title>Survey Bird</title>');
+  mkdirSync(join(pwaDir, 'assets'));
+  writeFileSync(join(pwaDir, 'assets', 'app-abc123.js'), 'console.log(1)');
+  writeFileSync(join(pwaDir, 'assets', 'app-abc123.js.br'), brotliCompressSync('console.log(1)'));
+  t = await buildTestApp({ pwaDir });
+});
+afterAll(() => t.close());
+
+describe('errors are JSON { msg } with the right status', () => {
+  it('unknown API paths are a JSON 404', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/nope' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ msg: Msg.routeNotFound });
+    expect((await t.app.inject({ method: 'POST', url: '/anything' })).json()).toEqual({ msg: Msg.routeNotFound });
+  });
+
+  it('malformed JSON is a 400, not a 500', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', headers: { 'content-type': 'application/json' }, payload: '{"email":' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ msg: 'The request body is not valid JSON' });
+  });
+
+  it('a wrong content type is a 415', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', headers: { 'content-type': 'text/xml' }, payload: '<a/>' });
+    expect(res.statusCode).toBe(415);
+    expect(res.json().msg).toMatch(/JSON/);
+  });
+
+  it('a body over the limit is a 413', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ email: 'a'.repeat(13 * 1024 * 1024) }) });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ msg: Msg.payloadTooLarge });
+  });
+
+  it('wrong types get the field message', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { email: 42, password: [] } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ msg: Msg.provideEmail });
+  });
+});
+
+describe('security headers', () => {
+  it('sets CSP, nosniff and no-referrer on API and page replies', async () => {
+    for (const url of ['/api/v1/user', '/login']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(res.headers['content-security-policy']).toContain('blob:');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    }
+  });
+});
+
+describe('the PWA and the API docs', () => {
+  it('serves index.html for client routes and hashed assets as immutable', async () => {
+    for (const url of ['/', '/login?email=a@b.c', '/survey-bird/organization/insight', '/confirm-email/abc']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('<title>Survey Bird</title>');
+    }
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+    expect(asset.headers['cache-control']).toContain('immutable');
+    expect(asset.body).toBe('console.log(1)');
+    const compressed = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(compressed.rawPayload).toString()).toBe('console.log(1)');
+    expect((await t.app.inject({ method: 'GET', url: '/missing.js' })).statusCode).toBe(404);
+  });
+
+  it('publishes an OpenAPI document with every route of the contracts', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    const paths = Object.keys(doc.paths);
+    const registered = Object.values(routes).filter((r) => t.app.hasRoute({ method: r.method, url: r.path }));
+    for (const r of registered) expect(paths).toContain(r.path.replace(/:(\w+)/g, '{$1}'));
+    expect(registered.length).toBeGreaterThan(10);
+  });
+});

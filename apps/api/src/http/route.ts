@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { ErrorReply, routes, type RouteName, type RouteReply } from '@survey-bird/contracts';
+import type { AuthContext } from '../plugins/auth.js';
+import { NUL_IN_TEXT, badRequest, containsNul } from './errors.js';
+
+type Def<N extends RouteName> = (typeof routes)[N];
+type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
+type Field<N extends RouteName, K extends string> = Def<N> extends Record<K, infer S> ? Out<S> : undefined;
+
+export type RouteRequest<N extends RouteName> = Omit<FastifyRequest, 'body' | 'query' | 'params'> & {
+  body: Field<N, 'body'>;
+  query: Field<N, 'querystring'>;
+  params: Field<N, 'params'>;
+};
+/** The caller of a route whose access is not public. */
+export type Authed<N extends RouteName> = RouteRequest<N> & { auth: AuthContext };
+
+type Handler<N extends RouteName> = (request: Authed<N>, reply: FastifyReply) => Promise<RouteReply<N> | FastifyReply>;
+
+/** Registers the handler for a route of the contracts table, with its schemas and access check. */
+export function route<N extends RouteName>(app: FastifyInstance, name: N, handler: Handler<N>): void {
+  const def = routes[name] as Def<N> & { params?: z.ZodType; querystring?: z.ZodType; body?: z.ZodType; headers?: z.ZodType; reply?: z.ZodType; multipart?: boolean };
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: def.method,
+    url: def.path,
+    schema: {
+      operationId: name,
+      summary: def.summary,
+      tags: [def.path.split('/')[3] ?? 'api'],
+      ...(def.access === 'public' ? {} : { security: [{ bearer: [] }] }),
+      ...(def.params ? { params: def.params } : {}),
+      ...(def.querystring ? { querystring: def.querystring } : {}),
+      ...(def.body ? { body: def.body } : {}),
+      ...(def.headers ? { headers: def.headers } : {}),
+      response: def.reply ? { 200: def.reply, '4xx': ErrorReply, '5xx': ErrorReply } : { '4xx': ErrorReply, '5xx': ErrorReply },
+    },
+    // onRequest: who may call is settled before the body is even read.
+    onRequest: app.authorize(def.access),
+    preValidation: async (request) => {
+      if (containsNul(request.params) || containsNul(request.query) || containsNul(request.body)) throw badRequest(NUL_IN_TEXT);
+    },
+    handler: (request, reply) => handler(request as unknown as Authed<N>, reply) as Promise<unknown>,
+  });
+}

@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify';
+import { Msg } from '@survey-bird/contracts';
+import { pageOf, pagingReply } from '../../http/paging.js';
+import { route } from '../../http/route.js';
+import { AccountsService } from './service.js';
+
+export async function accountRoutes(app: FastifyInstance): Promise<void> {
+  const accounts = new AccountsService(app);
+  const limit = (ip: string, email?: string) => app.authLimiter.hit(`ip:${ip}`, ...(email ? [`email:${email}`] : []));
+
+  route(app, 'login', async (req) => {
+    limit(req.ip, req.body.email);
+    return accounts.login(req.body.email, req.body.password, req.headers['user-agent'] ?? '');
+  });
+
+  route(app, 'register', async (req) => {
+    limit(req.ip, req.body.email);
+    await accounts.register(req.body.email, req.body.password);
+    return { msg: Msg.accountCreated };
+  });
+
+  route(app, 'confirmEmail', async (req) => {
+    await accounts.confirmEmail(req.params.id);
+    return { msg: Msg.accountVerified };
+  });
+
+  route(app, 'currentUser', async (req) => ({ user: accounts.current(req.auth.user, req.auth.organizationId) }));
+
+  route(app, 'sendRefreshToken', async (req) => {
+    limit(req.ip, req.body.email);
+    await accounts.sendResetLink(req.body.email);
+    return { msg: Msg.resetLinkSent };
+  });
+
+  route(app, 'resetPassword', async (req) => {
+    limit(req.ip);
+    await accounts.resetPassword(req.body.resetToken, req.body.newPassword);
+    return { msg: Msg.passwordReset };
+  });
+
+  route(app, 'resendVerification', async (req) => {
+    limit(req.ip, req.body.email ?? req.body.id);
+    await accounts.resendVerification(req.body);
+    return { msg: Msg.verificationResent };
+  });
+
+  route(app, 'changePassword', async (req) => {
+    limit(req.ip, req.auth.user.email);
+    const { oldPassword, newPassword, signOutOthers } = req.body;
+    await accounts.changePassword(req.auth.user, req.auth.sessionId, oldPassword, newPassword, signOutOthers);
+    return { msg: Msg.passwordChanged };
+  });
+
+  route(app, 'signOut', async (req) => {
+    await accounts.repo.revokeSession(req.auth.sessionId);
+    return { msg: Msg.accountSignedOut };
+  });
+
+  route(app, 'signOutAll', async (req) => {
+    await accounts.repo.revokeSessions(req.auth.user.id);
+    return { msg: Msg.allSessionsSignedOut };
+  });
+
+  route(app, 'allUsers', async (req) => {
+    const page = pageOf(req.query.page);
+    const { rows, total } = await accounts.repo.listUsers(page, req.query.searchQuery);
+    return {
+      users: rows.map((r) => ({ _id: r.id, email: r.email, role: r.role as never, verified: r.verified === 1, organization_name: r.organization_name ?? null, createdAt: new Date(Number(r.created_at)).toISOString() })),
+      ...pagingReply(page, total),
+    };
+  });
+}

@@ -1,0 +1,140 @@
+import type { FastifyInstance } from 'fastify';
+import { Msg, Role, type CurrentUser, type UserSummary } from '@survey-bird/contracts';
+import { HttpError, badRequest, forbidden } from '../../http/errors.js';
+import type { UserRow } from '../../db/schema.js';
+import { RESET_TTL_MS, VERIFY_TTL_MS, hashLinkToken, newLinkToken } from './links.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import { AccountsRepository } from './repository.js';
+
+export class AccountsService {
+  readonly repo: AccountsRepository;
+  /** Compared against when the e-mail is unknown, so both cases cost one scrypt. */
+  private dummyHash: Promise<string> | undefined;
+
+  constructor(private readonly app: FastifyInstance) {
+    this.repo = new AccountsRepository(app.db.kysely);
+  }
+
+  private get config() {
+    return this.app.config;
+  }
+
+  async login(email: string, password: string, userAgent: string) {
+    const user = await this.repo.findByEmail(email);
+    this.dummyHash ??= hashPassword('not a password', this.config.scryptN);
+    const ok = await verifyPassword(password, user?.password_hash ?? (await this.dummyHash));
+    if (!user || !ok) throw new HttpError(401, Msg.wrongCredentials);
+    const sessionId = await this.repo.createSession(user.id, userAgent, this.config.tokenTtlSeconds * 1000);
+    const token = this.app.signToken({ sid: sessionId, sub: user.id });
+    return { user: summary(user), msg: Msg.loginSuccess, token };
+  }
+
+  /** Same reply whether or not the e-mail has an account; an existing owner is told by mail instead. */
+  async register(email: string, password: string): Promise<void> {
+    const existing = await this.repo.findByEmail(email);
+    if (existing) {
+      // Spend the hash a new account costs, so the reply time does not tell the e-mail is taken.
+      await hashPassword(password, this.config.scryptN);
+      await this.app.mailer.send({
+        to: email,
+        subject: 'Someone tried to create a Survey Bird account with your e-mail',
+        text: `You already have a Survey Bird account. Sign in at ${this.config.publicUrl}/login?email=${encodeURIComponent(email)} or reset your password there.`,
+      });
+      return;
+    }
+    const role = await this.repo.invitedRole(email);
+    const passwordHash = await hashPassword(password, this.config.scryptN);
+    try {
+      const user = await this.repo.createUser({ email, passwordHash, role, verified: false });
+      await this.sendVerification(user);
+    } catch (err) {
+      // A concurrent registration of the same e-mail won the unique constraint: same reply.
+      if (await this.repo.findByEmail(email)) return;
+      throw err;
+    }
+  }
+
+  async sendVerification(user: UserRow): Promise<void> {
+    const { token, id } = newLinkToken();
+    await this.repo.createLinkToken(id, user.id, 'verify', VERIFY_TTL_MS);
+    const link = `${this.config.publicUrl}/confirm-email/${token}`;
+    await this.app.mailer.send({
+      to: user.email,
+      subject: 'Confirm your Survey Bird account',
+      text: `Welcome to Survey Bird. Confirm your e-mail address by opening this link within 48 hours:\n\n${link}`,
+      link,
+    });
+  }
+
+  async confirmEmail(token: string): Promise<void> {
+    const id = hashLinkToken(token);
+    const row = await this.repo.findLinkToken(id, 'verify');
+    if (!row || row.used_at !== null || row.expires_at < Date.now()) throw badRequest(Msg.linkExpired);
+    if (!(await this.repo.consumeLinkToken(id))) throw badRequest(Msg.linkExpired);
+    await this.repo.setVerified(row.user_id);
+  }
+
+  /** By the e-mail, or by the (expired) verification token the link carried. */
+  async resendVerification(by: { id?: string; email?: string }): Promise<void> {
+    let user: UserRow | undefined;
+    if (by.email) user = await this.repo.findByEmail(by.email);
+    else if (by.id) {
+      const token = await this.repo.findLinkToken(hashLinkToken(by.id), 'verify');
+      user = token ? await this.repo.findById(token.user_id) : await this.repo.findById(by.id);
+    }
+    if (user && !user.verified) await this.sendVerification(user);
+  }
+
+  async sendResetLink(email: string): Promise<void> {
+    const user = await this.repo.findByEmail(email);
+    if (!user) return;
+    const { token, id } = newLinkToken();
+    await this.repo.createLinkToken(id, user.id, 'reset', RESET_TTL_MS);
+    const link = `${this.config.publicUrl}/reset-password?token=${token}&email=${encodeURIComponent(email)}`;
+    await this.app.mailer.send({
+      to: email,
+      subject: 'Reset your Survey Bird password',
+      text: `Someone asked to reset the password of your Survey Bird account. If it was you, open this link within an hour:\n\n${link}\n\nIf it was not you, ignore this e-mail.`,
+      link,
+    });
+  }
+
+  async resetPassword(resetToken: string, newPassword: string): Promise<void> {
+    const id = hashLinkToken(resetToken);
+    const row = await this.repo.findLinkToken(id, 'reset');
+    if (!row || row.used_at !== null || row.expires_at < Date.now()) throw badRequest(Msg.resetLinkInvalid);
+    if (!(await this.repo.consumeLinkToken(id))) throw badRequest(Msg.resetLinkInvalid);
+    await this.repo.setPassword(row.user_id, await hashPassword(newPassword, this.config.scryptN));
+    // The link proved the mailbox, and whoever knew the old password must be signed out.
+    await this.repo.setVerified(row.user_id);
+    await this.repo.revokeSessions(row.user_id);
+  }
+
+  async changePassword(user: UserRow, sessionId: string, oldPassword: string, newPassword: string, signOutOthers: boolean): Promise<void> {
+    if (!(await verifyPassword(oldPassword, user.password_hash))) throw badRequest(Msg.wrongOldPassword);
+    await this.repo.setPassword(user.id, await hashPassword(newPassword, this.config.scryptN));
+    if (signOutOthers) await this.repo.revokeSessions(user.id, sessionId);
+  }
+
+  current(user: UserRow, organizationId: string | null): CurrentUser {
+    if (!user.verified) throw forbidden(Msg.checkEmail);
+    return { ...summary(user), _id: user.id, fullName: user.full_name, verified: true, organization_id: organizationId };
+  }
+
+  /** Creates (or resets) a verified master admin: used at start-up and by `npm run admin:create`. */
+  async upsertMasterAdmin(email: string, password: string): Promise<void> {
+    const passwordHash = await hashPassword(password, this.config.scryptN);
+    const existing = await this.repo.findByEmail(email);
+    if (!existing) {
+      await this.repo.createUser({ email, passwordHash, role: Role.masterAdmin, verified: true, fullName: 'Master admin' });
+      return;
+    }
+    await this.repo.setPassword(existing.id, passwordHash);
+    await this.repo.setRole(existing.id, Role.masterAdmin);
+    await this.repo.setVerified(existing.id);
+  }
+}
+
+function summary(user: UserRow): UserSummary {
+  return { email: user.email, role: user.role as UserSummary['role'] };
+}

@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely';
+import type { Database, FileRow } from '../../db/schema.js';
+
+export type NewFile = FileRow;
+
+export class FilesRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * Stores the row unless (user_id, client_id, question) is already taken; answers the row that
+   * now holds that key, so a retried upload gets the first upload's id back.
+   */
+  async insertOnce(file: NewFile): Promise<{ row: Pick<FileRow, 'id' | 'path'>; inserted: boolean }> {
+    const inserted = await this.db
+      .insertInto('files')
+      .values(file)
+      .onConflict((oc) => oc.columns(['user_id', 'client_id', 'question']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (inserted) return { row: { id: file.id, path: file.path }, inserted: true };
+    const existing = await this.db
+      .selectFrom('files')
+      .select(['id', 'path'])
+      .where('user_id', '=', file.user_id)
+      .where('client_id', '=', file.client_id)
+      .where('question', '=', file.question)
+      .executeTakeFirstOrThrow();
+    return { row: existing, inserted: false };
+  }
+
+  find(id: string): Promise<Pick<FileRow, 'path' | 'mime' | 'size'> | undefined> {
+    return this.db.selectFrom('files').select(['path', 'mime', 'size']).where('id', '=', id).executeTakeFirst();
+  }
+}

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { unlink } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Limits, Msg } from '@survey-bird/contracts';
+import { badRequest, notFound } from '../../http/errors.js';
+import { route } from '../../http/route.js';
+import { IngestService } from '../responses/ingest-service.js';
+import { UploadService, type ReceivedUpload } from './upload-service.js';
+
+export async function fileRoutes(app: FastifyInstance): Promise<void> {
+  const uploads = new UploadService(app.config, app.db, new IngestService(app.db));
+  await uploads.sweepTemps();
+  // On shutdown no upload is live: a temp file left by a connection cut mid-body can go at once.
+  app.addHook('onClose', () => uploads.sweepTemps(Number.POSITIVE_INFINITY));
+
+  route(app, 'uploadImage', async (req) => {
+    const upload = await receive(req, uploads.tempPath());
+    return uploads.store(req.auth.user.id, upload);
+  });
+
+  route(app, 'getImage', async (req, reply) => {
+    const file = await uploads.find(req.params.id);
+    if (!file) throw notFound(Msg.imageNotFound);
+    const stream = createReadStream(file.path);
+    // Opening fails only if the file went missing under its row: answer 404, not a broken 200.
+    await new Promise<void>((resolve, reject) => stream.once('open', () => resolve()).once('error', reject)).catch(() => {
+      throw notFound(Msg.imageNotFound);
+    });
+    return reply
+      .type(file.mime)
+      .header('content-length', file.size)
+      .header('cache-control', 'private, max-age=31536000, immutable')
+      .header('x-content-type-options', 'nosniff')
+      .send(stream);
+  });
+}
+
+/** Reads the multipart body: text fields, and the one file part streamed to a temp file (hashed, counted, synced). */
+async function receive(req: FastifyRequest, tempPath: string): Promise<ReceivedUpload> {
+  const fields: Record<string, string> = {};
+  let file: ReceivedUpload['file'] = null;
+  try {
+    for await (const part of req.parts()) {
+      if (part.type === 'field') {
+        if (part.valueTruncated || typeof part.value !== 'string') throw badRequest(`The field "${part.fieldname}" is too long or not text`);
+        fields[part.fieldname] = part.value;
+        continue;
+      }
+      const hash = createHash('sha256');
+      let size = 0;
+      await pipeline(
+        part.file,
+        async function* (source: AsyncIterable<Buffer>) {
+          for await (const chunk of source) {
+            hash.update(chunk);
+            size += chunk.length;
+            yield chunk;
+          }
+        },
+        // flush: the reply promises the photo is kept, so it is on disk (fsync) before we say so.
+        createWriteStream(tempPath, { flags: 'wx', mode: 0o600, flush: true }),
+      );
+      file = { tempPath, fieldname: part.fieldname, size, sha256: hash.digest('hex'), truncated: part.file.truncated };
+    }
+  } catch (err) {
+    discardRest(req);
+    await unlink(tempPath).catch(() => undefined);
+    throw isBrokenMultipart(err) ? badRequest(Msg.uploadIncomplete) : err;
+  }
+  return { fields, file };
+}
+
+/**
+ * After a failure mid-body (a full disk, a field too long) the rest of the upload is still on the
+ * socket and nobody reads it: the reply goes out, but the next request on that keep-alive connection
+ * would wait forever behind the unread bytes. Read and drop them (at most an upload's worth, then
+ * the connection is closed instead).
+ */
+function discardRest(req: FastifyRequest): void {
+  const raw = req.raw;
+  if (raw.readableEnded || raw.destroyed) return;
+  let budget = Limits.maxImageBytes + 1024 * 1024;
+  raw.on('data', (chunk: Buffer) => {
+    budget -= chunk.length;
+    if (budget < 0) raw.destroy();
+  });
+  raw.resume();
+}
+
+/** The parser's own complaints about a body that ended early or is not well-formed multipart (they carry no code). */
+function isBrokenMultipart(err: unknown): boolean {
+  if (!(err instanceof Error) || (err as { code?: string }).code) return false;
+  return /multipart|end of form|part header|boundary/i.test(err.message);
+}

@@ -1,0 +1,139 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { IMAGE_QUESTION_TYPES, Limits, Msg, routes } from '@survey-bird/contracts';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import { HttpError, badRequest } from '../../http/errors.js';
+import type { IngestService } from '../responses/ingest-service.js';
+import { FilesRepository } from './files-repository.js';
+import { sniffImage, type ImageInfo } from './image-sniff.js';
+
+/** A multipart upload as received: its text fields and the file part, already written to a temp file. */
+export interface ReceivedUpload {
+  fields: Record<string, string>;
+  file: { tempPath: string; fieldname: string; size: number; sha256: string; truncated: boolean } | null;
+}
+
+/** 32 random bytes, base64url: the id is the capability, so it must be unguessable. */
+const IMAGE_ID = /^[A-Za-z0-9_-]{43}$/;
+const TEMP_PREFIX = '.tmp-';
+const STALE_TEMP_MS = 60 * 60 * 1000;
+
+const UploadFields = z.object({
+  question: z.string().trim().min(1, Msg.uploadFieldsMissing).max(Limits.maxQuestionText),
+  survey_name: z.string().min(1, Msg.uploadFieldsMissing).max(64),
+  organization_name: z.string().min(1, Msg.uploadFieldsMissing).max(64),
+  clientId: z.uuid({ error: 'clientId must be a UUID' }).optional(),
+});
+
+/**
+ * Photo answers. Files live in DATA_DIR/uploads under a generated name (never the client's) and
+ * appear there only complete (written to a temp name, synced, then renamed). One photo is kept
+ * per (user, clientId, question): a retry gets the first upload's reference back.
+ */
+export class UploadService {
+  readonly dir: string;
+  private readonly repo: FilesRepository;
+
+  constructor(
+    private readonly config: Config,
+    db: Db,
+    private readonly ingest: IngestService,
+  ) {
+    this.dir = join(config.dataDir, 'uploads');
+    mkdirSync(this.dir, { recursive: true });
+    this.repo = new FilesRepository(db.kysely);
+  }
+
+  tempPath(): string {
+    return join(this.dir, `${TEMP_PREFIX}${randomBytes(16).toString('hex')}`);
+  }
+
+  /** Temp files a crashed process left behind (a live upload's temp file is minutes old at most). */
+  async sweepTemps(now = Date.now()): Promise<void> {
+    for (const name of await readdir(this.dir)) {
+      if (!name.startsWith(TEMP_PREFIX)) continue;
+      const path = join(this.dir, name);
+      const info = await stat(path).catch(() => null);
+      if (info && now - info.mtimeMs > STALE_TEMP_MS) await unlink(path).catch(() => undefined);
+    }
+  }
+
+  /** Answers `{ [question]: reference }`; the temp file is always gone afterwards. */
+  async store(userId: string, upload: ReceivedUpload): Promise<Record<string, string>> {
+    try {
+      return await this.accept(userId, upload);
+    } finally {
+      if (upload.file) await unlink(upload.file.tempPath).catch(() => undefined);
+    }
+  }
+
+  private async accept(userId: string, { fields, file }: ReceivedUpload): Promise<Record<string, string>> {
+    const parsed = UploadFields.safeParse({ ...fields, question: fields.question ?? file?.fieldname });
+    if (!file || !parsed.success) throw badRequest(parsed.error?.issues[0]?.message ?? Msg.uploadFieldsMissing);
+    const { question, survey_name: surveyId, organization_name: organizationId } = parsed.data;
+    const clientId = parsed.data.clientId ?? randomUUID();
+
+    const { survey } = await this.ingest.access(userId, surveyId);
+    if (organizationId !== survey.organizationId) throw badRequest(Msg.organizationMismatch);
+    const q = survey.questions.get(question);
+    if (!q) throw badRequest(`"${question}" is not a question of this survey`);
+    if (!IMAGE_QUESTION_TYPES.includes(q.type)) throw badRequest(`"${question}" does not take a photo`);
+
+    if (file.truncated || file.size > Limits.maxImageBytes) throw new HttpError(413, Msg.payloadTooLarge);
+    const image = await imageInfo(file.tempPath);
+    if (!image) throw new HttpError(415, Msg.unsupportedImage);
+    if (image.width * image.height > Limits.maxImagePixels) throw badRequest(Msg.imageTooManyPixels);
+
+    const id = randomBytes(32).toString('base64url');
+    const relativePath = `uploads/${id}.${image.ext}`;
+    const finalPath = join(this.config.dataDir, relativePath);
+    await rename(file.tempPath, finalPath);
+    try {
+      const { row, inserted } = await this.repo.insertOnce({
+        id,
+        user_id: userId,
+        client_id: clientId,
+        question,
+        survey_id: survey.id,
+        path: relativePath,
+        mime: image.mime,
+        size: file.size,
+        sha256: file.sha256,
+        created_at: Date.now(),
+      });
+      if (!inserted) await unlink(finalPath);
+      return { [question]: this.referenceOf(row.id) };
+    } catch (err) {
+      await unlink(finalPath).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  referenceOf(id: string): string {
+    return `${this.config.publicUrl}${routes.getImage.path.replace(':id', id)}`;
+  }
+
+  /** The stored file of a capability id, or undefined (also for ids that could never be ours). */
+  async find(id: string): Promise<{ path: string; mime: string; size: number } | undefined> {
+    if (!IMAGE_ID.test(id)) return undefined;
+    const row = await this.repo.find(id);
+    return row && { path: join(this.config.dataDir, row.path), mime: row.mime, size: row.size };
+  }
+}
+
+async function imageInfo(path: string): Promise<ImageInfo | null> {
+  const handle = await open(path, 'r');
+  try {
+    return await sniffImage(async (offset, length) => {
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(buffer, 0, length, offset);
+      return buffer.subarray(0, bytesRead);
+    });
+  } finally {
+    await handle.close();
+  }
+}

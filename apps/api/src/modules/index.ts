@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import { accountRoutes } from './accounts/routes.js';
+import { insightRoutes } from './insight/routes.js';
+import { fileRoutes } from './files/routes.js';
+import { responseIngestRoutes } from './responses/ingest-routes.js';
+import { organizationRoutes } from './organizations/routes.js';
+import { surveyRoutes } from './surveys/routes.js';
+import { teamRoutes } from './teams/routes.js';
+
+/** Every domain registers its routes here; each route comes from the contracts table. */
+export async function registerModules(app: FastifyInstance): Promise<void> {
+  await app.register(accountRoutes);
+  await app.register(insightRoutes);
+  await app.register(responseIngestRoutes);
+  await app.register(fileRoutes);
+  await app.register(organizationRoutes);
+  await app.register(surveyRoutes);
+  await app.register(teamRoutes);
+}

@@ -1,0 +1,182 @@
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QuestionType, Role, type StoredQuestion } from '@survey-bird/contracts';
+import { addMember, addResponse, createOrganization, createSurvey, sampleQuestions } from '../../../test/fixtures.js';
+import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
+import { PassThrough, Writable } from 'node:stream';
+import { MAX_ZIP_BACKLOG, XLSX_MIME, attachmentHeader, plainText, writeResponsesWorkbook, zipInput } from './workbook.js';
+
+let t: TestApp;
+let org: Awaited<ReturnType<typeof createOrganization>>;
+beforeAll(async () => {
+  t = await buildTestApp();
+  org = await createOrganization(t.app, 'Export Org');
+});
+afterAll(() => t.close());
+
+const questions: StoredQuestion[] = [...sampleQuestions, { text: 'Website', type: QuestionType.text, compulsory: false, options: [] }];
+const HEADERS = ['S/N', 'Field user', 'Field user email', 'Date', ...questions.map((q) => q.text)];
+
+type Member = Awaited<ReturnType<typeof addMember>> & { fullName: string };
+async function member(surveyId: string, fullName: string, opts: { role?: typeof Role.supervisor; supervisorId?: string } = {}): Promise<Member> {
+  return { ...(await addMember(t.app, surveyId, org.id, { fullName, role: opts.role, supervisorId: opts.supervisorId ?? null })), fullName };
+}
+const respond = (m: Member, surveyId: string, answers: Record<string, string | string[]>, createdAt = Date.now()) =>
+  addResponse(t.app, m, { id: surveyId, organizationId: org.id }, { answers, createdAt, fullName: m.fullName, email: m.email });
+
+async function download(token: string, url: string) {
+  const res = await call(t.app, token, { method: 'GET', url: `/api/v1${url}` });
+  expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+  expect(res.headers['content-type']).toBe(XLSX_MIME);
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+  const sheet = workbook.getWorksheet('Responses')!;
+  return { res, sheet };
+}
+const rowValues = (sheet: ExcelJS.Worksheet, n: number) => (sheet.getRow(n).values as unknown[]).slice(1);
+
+describe('organization export', () => {
+  it('writes the header only for an empty survey, bold and frozen, under the survey title', async () => {
+    const survey = await createSurvey(t.app, org.id, { title: 'Retail audit', questions });
+    const { res, sheet } = await download(org.token, `/survey/organization/response/download/${survey.id}`);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="Retail audit_responses.xlsx"');
+    expect(sheet.actualRowCount).toBe(1);
+    expect(rowValues(sheet, 1)).toEqual(HEADERS);
+    expect(sheet.getRow(1).getCell(1).font?.bold).toBe(true);
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+  });
+
+  it('writes dates, links, checkbox lists, N/A, and formula-looking answers as plain text', async () => {
+    const survey = await createSurvey(t.app, org.id, { title: 'Étude Lagos', questions });
+    const fu = await member(survey.id, 'Exporter One');
+    const at = Date.UTC(2026, 10, 20, 14, 5, 0);
+    await respond(fu, survey.id, {
+      'Name of outlet': '=HYPERLINK("http://x")',
+      'Outlet type': 'Kiosk',
+      'Brands stocked': ['Alpha', 'Beta'],
+      'Shelf photo': '/api/v1/files/image/abc-123.jpg',
+      Website: 'https://example.com/shop?id=1',
+    }, at);
+    await respond(fu, survey.id, { 'Name of outlet': '+cmd', 'Outlet type': '-1+1', Location: '@SUM(A1)', Website: 'http://plain.example' }, at - 1000);
+    await respond(fu, survey.id, { 'Name of outlet': '\tTabbed', 'Outlet type': 'javascript:alert(1)', Website: 'https://' }, at - 2000);
+
+    const { res, sheet } = await download(org.token, `/survey/organization/response/download/${survey.id}`);
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="_tude Lagos_responses.xlsx"; filename*=UTF-8''%C3%89tude%20Lagos_responses.xlsx`);
+    expect(sheet.actualRowCount).toBe(4);
+
+    const first = sheet.getRow(2);
+    expect(first.getCell(1).value).toBe(1);
+    expect(first.getCell(2).value).toBe('Exporter One');
+    expect(first.getCell(3).value).toBe(fu.email);
+    const date = first.getCell(4).value;
+    expect(date).toBeInstanceOf(Date);
+    expect(Math.abs((date as Date).getTime() - at)).toBeLessThan(1000);
+    expect(first.getCell(4).numFmt).toBe('dd/mm/yyyy hh:mm');
+    expect(first.getCell(5).value).toBe(`'=HYPERLINK("http://x")`);
+    expect(first.getCell(7).value).toBe('Alpha, Beta');
+    expect(first.getCell(8).type).toBe(ExcelJS.ValueType.Hyperlink);
+    expect(first.getCell(8).value).toEqual({ text: 'http://sb.test/api/v1/files/image/abc-123.jpg', hyperlink: 'http://sb.test/api/v1/files/image/abc-123.jpg' });
+    expect(first.getCell(9).value).toBe('N/A');
+    expect(first.getCell(10).value).toEqual({ text: 'https://example.com/shop?id=1', hyperlink: 'https://example.com/shop?id=1' });
+
+    const second = sheet.getRow(3);
+    expect(rowValues(sheet, 3).slice(4)).toEqual(["'+cmd", "'-1+1", 'N/A', 'N/A', '@SUM(A1)'.replace(/^/, "'"), 'http://plain.example']);
+    expect(second.getCell(10).type).toBe(ExcelJS.ValueType.String);
+    const third = sheet.getRow(4);
+    expect(third.getCell(5).value).toBe("'\tTabbed");
+    expect(third.getCell(6).value).toBe('javascript:alert(1)');
+    expect(third.getCell(10).type).toBe(ExcelJS.ValueType.String);
+
+    for (let r = 2; r <= 4; r++) {
+      sheet.getRow(r).eachCell((cell) => {
+        expect(cell.type).not.toBe(ExcelJS.ValueType.Formula);
+        expect(cell.formula).toBeUndefined();
+      });
+    }
+  });
+
+  it('exports every response, not one page, newest first, and honours the search', async () => {
+    const survey = await createSurvey(t.app, org.id, { questions });
+    const fu = await member(survey.id, 'Bulk Person');
+    const base = Date.UTC(2026, 10, 1);
+    for (let i = 0; i < 45; i++) await respond(fu, survey.id, { 'Name of outlet': i % 3 === 0 ? `Needle ${i}` : `Hay ${i}` }, base + i * 1000);
+    const all = await download(org.token, `/survey/organization/response/download/${survey.id}?page=2`);
+    expect(all.sheet.actualRowCount).toBe(46);
+    expect(all.sheet.getRow(2).getCell(5).value).toBe('Hay 44');
+    expect(all.sheet.getRow(46).getCell(1).value).toBe(45);
+    expect(all.sheet.getRow(46).getCell(5).value).toBe('Needle 0');
+
+    const found = await download(org.token, `/survey/organization/response/download/${survey.id}?searchQuery=NEEDLE`);
+    expect(found.sheet.actualRowCount).toBe(16);
+    const names: unknown[] = [];
+    found.sheet.eachRow((row, n) => n > 1 && names.push(row.getCell(5).value));
+    expect(names.every((v) => String(v).startsWith('Needle'))).toBe(true);
+  });
+});
+
+describe('supervisor export', () => {
+  it("holds only the supervisor's own field users", async () => {
+    const survey = await createSurvey(t.app, org.id, { title: 'Team audit', questions });
+    const sup = await member(survey.id, 'Sup Visor', { role: Role.supervisor });
+    const other = await member(survey.id, 'Other Visor', { role: Role.supervisor });
+    const mine = await member(survey.id, 'My Worker', { supervisorId: sup.id });
+    const theirs = await member(survey.id, 'Their Worker', { supervisorId: other.id });
+    const loose = await member(survey.id, 'Loose Worker');
+    await respond(mine, survey.id, { 'Name of outlet': 'Mine' });
+    await respond(theirs, survey.id, { 'Name of outlet': 'Theirs' });
+    await respond(loose, survey.id, { 'Name of outlet': 'Loose' });
+
+    const { res, sheet } = await download(sup.token!, `/survey/supervisorName/response/download/${survey.id}`);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="Team audit_responses.xlsx"');
+    expect(sheet.actualRowCount).toBe(2);
+    expect(rowValues(sheet, 2).slice(1, 2)).toEqual(['My Worker']);
+    const org3 = await download(org.token, `/survey/organization/response/download/${survey.id}`);
+    expect(org3.sheet.actualRowCount).toBe(4);
+  });
+});
+
+describe('cell and header helpers', () => {
+  it('quotes every formula trigger and nothing else', () => {
+    expect(['=1', '+1', '-1', '@a', '\tx', '\rx'].map(plainText)).toEqual(["'=1", "'+1", "'-1", "'@a", "'\tx", "'\rx"]);
+    expect(['1', 'a=b', ' =x', ''].map(plainText)).toEqual(['1', 'a=b', ' =x', '']);
+  });
+
+  it('keeps a hostile title out of the header', () => {
+    expect(attachmentHeader('A"B\r\nSet-Cookie: x')).toBe(`attachment; filename="A_BSet-Cookie: x_responses.xlsx"; filename*=UTF-8''A%22BSet-Cookie%3A%20x_responses.xlsx`);
+  });
+});
+
+describe('streaming writer memory', () => {
+  it("still finds exceljs' stream into the zip (the writer's back-pressure depends on it)", async () => {
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: new PassThrough().resume(), useStyles: true, useSharedStrings: false });
+    const sheet = workbook.addWorksheet('Responses');
+    sheet.addRow(['x']).commit();
+    const zip = zipInput(sheet);
+    expect(zip).toBeDefined();
+    expect(typeof zip!._writableState!.length).toBe('number');
+    await sheet.commit();
+    await workbook.commit();
+  });
+
+  it('keeps the XML waiting for deflate bounded, whatever the row count', async () => {
+    const bytes: number[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        bytes.push(chunk.length);
+        callback();
+      },
+    });
+    const longText = 'x'.repeat(400);
+    async function* rows() {
+      for (let b = 0; b < 12; b++) {
+        yield Array.from({ length: 1000 }, (_, i) => ({ id: `${b}-${i}`, survey_id: 's', organization_id: 'o', answers: JSON.stringify({ Q: `${longText}${i}` }), created_at: Date.now(), captured_at: null, full_name: 'Ada Obi', email: 'ada@team.ng' }));
+      }
+    }
+    const backlog: number[] = [];
+    await writeResponsesWorkbook(sink, { questions: [{ text: 'Q', type: QuestionType.text, compulsory: false, options: [] }], publicUrl: 'https://x', rows: rows(), onBatch: (n) => backlog.push(n) });
+    expect(bytes.reduce((a, b) => a + b, 0)).toBeGreaterThan(10_000);
+    expect(backlog).toHaveLength(12);
+    // 12k rows of ~0.5 KB of XML each: without the back-pressure ~6 MB would be waiting by the end.
+    expect(Math.max(...backlog)).toBeLessThanOrEqual(MAX_ZIP_BACKLOG + 1000 * 1024);
+  });
+});

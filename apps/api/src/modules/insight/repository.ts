@@ -1,0 +1,317 @@
+import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
+import { Role } from '@survey-bird/contracts';
+import type { Db } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+import { likePattern, type Page } from '../../http/paging.js';
+
+/** Which responses a caller may see: one survey and, for a supervisor, only their field users. */
+export interface Scope {
+  surveyId: string;
+  /** The supervisor's member row on this survey; null when the organization is asking. */
+  supervisorMemberId: string | null;
+}
+
+export interface ScopedSurvey {
+  id: string;
+  title: string;
+  /** JSON of StoredQuestion[] */
+  questions: string;
+  scope: Scope;
+}
+
+/** A response as the table and the export show it, with the field user's member row. */
+export interface ListedResponse {
+  id: string;
+  survey_id: string;
+  organization_id: string;
+  answers: string;
+  created_at: number;
+  captured_at: number | null;
+  full_name: string;
+  email: string;
+}
+
+export interface ResponsePage {
+  rows: ListedResponse[];
+  /** Exact without a search; with one, see listResponses (capped, docs/decisions.md). */
+  totalCount: number;
+  hasNextPage: boolean;
+}
+
+export interface DayTotals {
+  day: number;
+  value: number;
+  amount: number;
+}
+
+export interface SearchTuning {
+  /** A term with at most this many trigram-index hits (all surveys) is listed straight from those hits. */
+  rareTermHits: number;
+  /** A common term is first looked for among this many newest rows, plus 20 for every row up to the page's end. */
+  scanWindow: number;
+  /** Beyond this many matches a search's totalCount stops counting and means "at least". */
+  countCap: number;
+}
+
+export const SEARCH_TUNING: SearchTuning = { rareTermHits: 5000, scanWindow: 2000, countCap: 200 };
+
+type Eb = ExpressionBuilder<Database & { r: Database['responses'] }, 'r'>;
+type Key = { created_at: number; id: string };
+
+/**
+ * Reads for the dashboards, the responses table and the export. Every query is scoped by
+ * `Scope`; ownership of the survey is settled by the two `find*Survey` methods before a scope exists.
+ */
+export class InsightRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly tuning: SearchTuning = SEARCH_TUNING,
+  ) {}
+
+  private get k() {
+    return this.db.kysely;
+  }
+
+  async findOrganizationSurvey(surveyId: string, organizationId: string): Promise<ScopedSurvey | undefined> {
+    const row = await this.k.selectFrom('surveys').select(['id', 'title', 'questions']).where('id', '=', surveyId).where('organization_id', '=', organizationId).executeTakeFirst();
+    return row && { ...row, scope: { surveyId: row.id, supervisorMemberId: null } };
+  }
+
+  async findSupervisorSurvey(surveyId: string, userId: string): Promise<ScopedSurvey | undefined> {
+    const row = await this.k
+      .selectFrom('surveys as s')
+      .innerJoin('members as m', 'm.survey_id', 's.id')
+      .select(['s.id', 's.title', 's.questions', 'm.id as member_id'])
+      .where('s.id', '=', surveyId)
+      .where('m.user_id', '=', userId)
+      .where('m.role', '=', Role.supervisor)
+      .executeTakeFirst();
+    return row && { id: row.id, title: row.title, questions: row.questions, scope: { surveyId: row.id, supervisorMemberId: row.member_id } };
+  }
+
+  /**
+   * The one search entry point: a page of responses, newest first, whose search_text contains
+   * `search` (case-insensitive, literal). Plans, cheapest first:
+   * - no search: exact count on the survey's index, the page's first key found by an index-only
+   *   OFFSET, then 20 rows by keyset;
+   * - SQLite, 3+ characters, few trigram hits in the whole database: those hits, scoped and
+   *   re-checked against search_text (exact count);
+   * - SQLite, a common term: walk the newest rows of the survey testing search_text, within a
+   *   window so a term common elsewhere but rare here cannot turn into a full scan; when the window
+   *   does not fill the page, every trigram hit is scoped instead (exact, slower);
+   * - short terms, PostgreSQL: the same walk unbounded (PostgreSQL picks its pg_trgm GIN index
+   *   when the term is rare). With a search, totalCount is capped at tuning.countCap.
+   */
+  async listResponses(scope: Scope, search: string, page: Page): Promise<ResponsePage> {
+    const term = search.toLowerCase();
+    if (term === '') return this.listAll(scope, page);
+    if (this.db.engine !== 'sqlite' || [...term].length < 3) return this.listMatching(scope, term, page, null);
+    const hits = await this.trigramHits(term, this.tuning.rareTermHits + 1);
+    if (hits.length <= this.tuning.rareTermHits) return this.listAmong(scope, term, sql`select value from json_each(${JSON.stringify(hits)})`, page);
+    const within = await this.windowStart(scope, this.tuning.scanWindow + page.limit * (page.offset + page.limit + 1));
+    const found = await this.listMatching(scope, term, page, within);
+    if (!within || found.hasNextPage) return found;
+    return this.listAmong(scope, term, trigramMatches(term), page);
+  }
+
+  /** Every response in scope matching `search`, newest first, in keyset batches (for the export). */
+  async *allResponses(scope: Scope, search: string, batchSize = 1000): AsyncGenerator<ListedResponse[]> {
+    const term = search.toLowerCase();
+    // The field users' names and e-mails: one read of the survey's members instead of a join per row
+    // (a million rows of export spent a third of their read time in that join).
+    const members = new Map(
+      (await this.k.selectFrom('members').select(['id', 'full_name', 'email']).where('survey_id', '=', scope.surveyId).execute()).map((m) => [m.id, m]),
+    );
+    let after: Key | null = null;
+    for (;;) {
+      const batch = await this.k
+        .selectFrom('responses as r')
+        .select(['r.id', 'r.survey_id', 'r.organization_id', 'r.member_id', 'r.answers', 'r.created_at', 'r.captured_at'])
+        .where((eb) => this.inScope(eb, scope))
+        .$if(term !== '', (q) => q.where((eb) => this.matches(eb, term)))
+        .$if(after !== null, (q) => q.where(sql<SqlBool>`(r.created_at, r.id) < (${after!.created_at}, ${after!.id})`))
+        .orderBy('r.created_at', 'desc')
+        .orderBy('r.id', 'desc')
+        .limit(batchSize)
+        .execute();
+      const rows: ListedResponse[] = [];
+      for (const r of batch) {
+        const m = members.get(r.member_id);
+        if (m) rows.push({ id: r.id, survey_id: r.survey_id, organization_id: r.organization_id, answers: r.answers, created_at: r.created_at, captured_at: r.captured_at, full_name: m.full_name, email: m.email });
+      }
+      if (rows.length > 0) yield rows;
+      if (batch.length < batchSize) return;
+      after = batch[batch.length - 1]!;
+    }
+  }
+
+  async topPerformer(scope: Scope): Promise<{ fullName: string; count: number } | undefined> {
+    const row = await this.fieldUsers(scope)
+      .select((eb) => ['m.full_name', eb.selectFrom('responses as r').select(eb.fn.countAll<number>().as('n')).whereRef('r.member_id', '=', 'm.id').as('n')])
+      .orderBy('n', 'desc')
+      .orderBy('m.full_name')
+      .orderBy('m.id')
+      .executeTakeFirst();
+    return row && Number(row.n) > 0 ? { fullName: row.full_name, count: Number(row.n) } : undefined;
+  }
+
+  /** Field users in scope with at least one response received at or after `since` (one index seek each). */
+  async activeFieldUsers(scope: Scope, since: number): Promise<number> {
+    const row = await this.fieldUsers(scope)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(({ exists, selectFrom }) => exists(selectFrom('responses as r').select('r.id').whereRef('r.member_id', '=', 'm.id').where('r.created_at', '>=', since)))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async countResponses(scope: Scope): Promise<number> {
+    const row = await this.k
+      .selectFrom('responses as r')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where((eb) => this.inScope(eb, scope))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Responses and naira per 24-hour slot from `start` (slot = floor((created_at - start) / 1 day)). */
+  async totalsByDay(surveyId: string, start: number, end: number): Promise<DayTotals[]> {
+    // better-sqlite3 binds JS numbers as REAL, so the cast is what makes the division whole.
+    const { rows } = await sql<DayTotals>`
+      select cast((created_at - ${start}) / 86400000 as integer) as day, count(*) as value, coalesce(sum(rate), 0) as amount
+      from responses
+      where survey_id = ${surveyId} and created_at >= ${start} and created_at < ${end}
+      group by 1`.execute(this.k);
+    return rows.map((r) => ({ day: Number(r.day), value: Number(r.value), amount: Number(r.amount) }));
+  }
+
+  private async listAll(scope: Scope, page: Page): Promise<ResponsePage> {
+    const totalCount = await this.countResponses(scope);
+    if (page.offset >= totalCount) return { rows: [], totalCount, hasNextPage: false };
+    let first: Key | undefined;
+    if (page.offset > 0) {
+      // Only (created_at, id) is read while skipping, so the OFFSET walks the index, not the rows.
+      first = await this.k
+        .selectFrom('responses as r')
+        .select(['r.created_at', 'r.id'])
+        .where((eb) => this.inScope(eb, scope))
+        .orderBy('r.created_at', 'desc')
+        .orderBy('r.id', 'desc')
+        .limit(1)
+        .offset(page.offset)
+        .executeTakeFirst();
+      if (!first) return { rows: [], totalCount, hasNextPage: false };
+    }
+    const rows = await this.rows(scope)
+      .$if(first !== undefined, (q) => q.where(sql<SqlBool>`(r.created_at, r.id) <= (${first!.created_at}, ${first!.id})`))
+      .limit(page.limit)
+      .execute();
+    return { rows, totalCount, hasNextPage: page.offset + page.limit < totalCount };
+  }
+
+  /** SQLite: the trigram hits (any survey) given by `rowids`, narrowed to the scope and re-checked. */
+  private async listAmong(scope: Scope, term: string, rowids: RawBuilder<unknown>, page: Page): Promise<ResponsePage> {
+    const keys = await this.k
+      .selectFrom('responses as r')
+      .select('r.id')
+      .where(sql<SqlBool>`r.rowid in (${rowids})`)
+      .where((eb) => this.inScope(eb, scope))
+      .where((eb) => this.matches(eb, term))
+      .orderBy('r.created_at', 'desc')
+      .orderBy('r.id', 'desc')
+      .execute();
+    const ids = keys.slice(page.offset, page.offset + page.limit).map((k) => k.id);
+    const rows = ids.length === 0 ? [] : await this.rows(scope).where('r.id', 'in', ids).execute();
+    return { rows, totalCount: keys.length, hasNextPage: page.offset + page.limit < keys.length };
+  }
+
+  /**
+   * Walks the scope newest first testing search_text; with `within`, only rows at or after that
+   * key. The count stops at tuning.countCap (and is never less than what the pages prove).
+   */
+  private async listMatching(scope: Scope, term: string, page: Page, within: Key | null): Promise<ResponsePage> {
+    const windowed = (eb: Eb) => (within ? eb.and([this.matches(eb, term), sql<SqlBool>`(r.created_at, r.id) >= (${within.created_at}, ${within.id})`]) : this.matches(eb, term));
+    const rows = await this.rows(scope)
+      .where((eb) => windowed(eb as unknown as Eb))
+      .limit(page.limit + 1)
+      .offset(page.offset)
+      .execute();
+    const counted = await this.k
+      .selectFrom((eb) => eb.selectFrom('responses as r').select('r.id').where((e) => this.inScope(e, scope)).where(windowed).limit(this.tuning.countCap).as('hits'))
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const hasNextPage = rows.length > page.limit;
+    const shown = rows.slice(0, page.limit);
+    const proven = shown.length > 0 ? page.offset + shown.length + (hasNextPage ? 1 : 0) : 0;
+    return { rows: shown, totalCount: Math.max(Number(counted.n), proven), hasNextPage };
+  }
+
+  /** The key of the `size`-th newest response in scope (index-only), or null when there are fewer. */
+  private async windowStart(scope: Scope, size: number): Promise<Key | null> {
+    const row = await this.k
+      .selectFrom('responses as r')
+      .select(['r.created_at', 'r.id'])
+      .where((eb) => this.inScope(eb, scope))
+      .orderBy('r.created_at', 'desc')
+      .orderBy('r.id', 'desc')
+      .limit(1)
+      .offset(size - 1)
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  private async trigramHits(term: string, limit: number): Promise<number[]> {
+    const { rows } = await sql<{ rowid: number }>`${trigramMatches(term)} limit ${limit}`.execute(this.k);
+    return rows.map((r) => r.rowid);
+  }
+
+  /** Responses in scope with their member row, newest first. */
+  private rows(scope: Scope) {
+    return this.k
+      .selectFrom('responses as r')
+      .innerJoin('members as m', 'm.id', 'r.member_id')
+      .select(['r.id', 'r.survey_id', 'r.organization_id', 'r.answers', 'r.created_at', 'r.captured_at', 'm.full_name', 'm.email'])
+      .where((eb) => this.inScope(eb as unknown as Eb, scope))
+      .orderBy('r.created_at', 'desc')
+      .orderBy('r.id', 'desc');
+  }
+
+  private fieldUsers(scope: Scope) {
+    return this.k
+      .selectFrom('members as m')
+      .where('m.survey_id', '=', scope.surveyId)
+      .where('m.role', '=', Role.fieldUser)
+      .$if(scope.supervisorMemberId !== null, (q) => q.where('m.supervisor_id', '=', scope.supervisorMemberId!));
+  }
+
+  private inScope(eb: Eb, scope: Scope): Expression<SqlBool> {
+    const survey = eb('r.survey_id', '=', scope.surveyId);
+    if (scope.supervisorMemberId === null) return survey;
+    const theirs = eb
+      .selectFrom('members as fu')
+      .select('fu.id')
+      .where('fu.survey_id', '=', scope.surveyId)
+      .where('fu.role', '=', Role.fieldUser)
+      .where('fu.supervisor_id', '=', scope.supervisorMemberId);
+    return eb.and([survey, eb('r.member_id', 'in', theirs)]);
+  }
+
+  /** search_text is lower-cased at ingest; the term is matched literally ('%' and '_' included). */
+  private matches(eb: Eb, term: string): Expression<SqlBool> {
+    if (this.db.engine === 'sqlite') return sql<SqlBool>`instr(${eb.ref('r.search_text')}, ${term}) > 0`;
+    return sql<SqlBool>`${eb.ref('r.search_text')} like ${likePattern(term)} escape '\\'`;
+  }
+}
+
+/**
+ * Rowids whose search_text contains the term: the trigram index, plus the few rows stored since the
+ * indexer's last batch (search-indexer.ts), scanned directly so a new response is found at once.
+ */
+function trigramMatches(term: string): RawBuilder<unknown> {
+  return sql`select rowid from responses_fts where responses_fts match ${phrase(term)}
+    union all select rowid from responses where rowid > (select last_rowid from search_index_state where id = 1) and instr(search_text, ${term}) > 0`;
+}
+
+/** An FTS5 phrase: the trigram tokenizer then matches it as a literal substring. */
+function phrase(term: string): string {
+  return `"${term.replace(/"/g, '""')}"`;
+}

@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import { route } from '../../http/route.js';
+import { SearchIndexer } from './search-indexer.js';
+import { InsightService } from './service.js';
+import { XLSX_MIME, attachmentHeader } from './download.js';
+
+/** The dashboards, the responses table and the xlsx export, for organizations and supervisors. */
+export async function insightRoutes(app: FastifyInstance): Promise<void> {
+  const insight = new InsightService(app);
+  if (app.db.sqlite) {
+    const indexer = new SearchIndexer(app.db.sqlite);
+    indexer.start();
+    app.addHook('onClose', async () => indexer.stop());
+  }
+  // Server time of each reply (routing to serialized body), for the benchmarks and the browser's dev tools.
+  app.addHook('onSend', async (_req, reply) => {
+    reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(1)}`);
+  });
+  const ofOrganization = (surveyId: string, organizationId: string | null) => insight.organizationSurvey(surveyId, organizationId);
+  const ofSupervisor = (surveyId: string, userId: string) => insight.supervisorSurvey(surveyId, userId);
+
+  route(app, 'organizationResponses', async (req) => {
+    const survey = await ofOrganization(req.params.surveyId, req.auth.organizationId);
+    return insight.responses(survey.scope, req.query);
+  });
+
+  route(app, 'supervisorResponses', async (req) => {
+    const survey = await ofSupervisor(req.params.surveyId, req.auth.user.id);
+    return insight.responses(survey.scope, req.query);
+  });
+
+  route(app, 'organizationTopPerformer', async (req) => {
+    const survey = await ofOrganization(req.params.surveyId, req.auth.organizationId);
+    return insight.cards(survey.scope);
+  });
+
+  route(app, 'supervisorTopPerformer', async (req) => {
+    const survey = await ofSupervisor(req.params.surveyId, req.auth.user.id);
+    return insight.cards(survey.scope);
+  });
+
+  route(app, 'organizationByWeeks', async (req) => {
+    const survey = await ofOrganization(req.params.surveyId, req.auth.organizationId);
+    return insight.week(survey.scope, req.query.startDate, req.query.endDate);
+  });
+
+  route(app, 'organizationExport', async (req, reply) => {
+    const survey = await ofOrganization(req.params.surveyId, req.auth.organizationId);
+    return reply.type(XLSX_MIME).header('content-disposition', attachmentHeader(survey.title)).send(insight.export(survey, req.query.searchQuery));
+  });
+
+  route(app, 'supervisorExport', async (req, reply) => {
+    const survey = await ofSupervisor(req.params.surveyId, req.auth.user.id);
+    return reply.type(XLSX_MIME).header('content-disposition', attachmentHeader(survey.title)).send(insight.export(survey, req.query.searchQuery));
+  });
+}

@@ -1,0 +1,70 @@
+import type SQLite from 'better-sqlite3';
+
+/**
+ * Moves newly stored responses into the SQLite trigram index in batches (see the migration
+ * 20261124000000_deferred_search_index). Small batches on a short timer keep each pause of the
+ * event loop to a few milliseconds while ingest runs; PostgreSQL needs none of this.
+ */
+export class SearchIndexer {
+  private timer: NodeJS.Timeout | undefined;
+  private readonly pending: SQLite.Statement<[], { n: number }>;
+  private readonly step: SQLite.Transaction<(max: number) => number>;
+
+  constructor(sqlite: SQLite.Database) {
+    this.pending = sqlite.prepare(`select (select coalesce(max(rowid), 0) from responses) - last_rowid as n from search_index_state where id = 1`);
+    const last = sqlite.prepare<[], { last_rowid: number }>(`select last_rowid from search_index_state where id = 1`);
+    const top = sqlite.prepare<[number, number], { rowid: number }>(`select max(rowid) as rowid from (select rowid from responses where rowid > ? order by rowid limit ?)`);
+    const fill = sqlite.prepare(`insert into responses_fts(rowid, search_text) select rowid, search_text from responses where rowid > ? and rowid <= ?`);
+    const mark = sqlite.prepare(`update search_index_state set last_rowid = ? where id = 1`);
+    this.step = sqlite.transaction((max: number) => {
+      const from = last.get()!.last_rowid;
+      const to = top.get(from, max)?.rowid;
+      if (to == null) return 0;
+      fill.run(from, to);
+      mark.run(to);
+      return to - from;
+    });
+  }
+
+  /** Indexes up to `max` rows; returns how many rowids it covered (0 when up to date). */
+  indexBatch(max = 500): number {
+    return this.step(max);
+  }
+
+  /** Everything pending, in batches: at start-up and in tests. */
+  drain(): void {
+    while (this.indexBatch(2000) > 0);
+  }
+
+  hasPending(): boolean {
+    return (this.pending.get()?.n ?? 0) > 0;
+  }
+
+  start(intervalMs = 250): void {
+    try {
+      this.drain();
+    } catch {
+      // A full disk (or a busy file) must not stop the server from starting: the timer catches up.
+    }
+    // After a failure, wait (doubling up to a minute) before the next try: on a full disk every try
+    // indexes a whole batch before its commit fails, and retrying each tick would pin the event loop.
+    let backoffMs = 0;
+    let nextTry = 0;
+    this.timer = setInterval(() => {
+      if (Date.now() < nextTry) return;
+      try {
+        if (this.hasPending()) this.indexBatch();
+        backoffMs = 0;
+      } catch {
+        // Busy or full disk: the rows stay searchable by scan and a later tick tries again.
+        backoffMs = Math.min(60_000, Math.max(1000, backoffMs * 2));
+        nextTry = Date.now() + backoffMs;
+      }
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}

@@ -1,0 +1,90 @@
+import type { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { Limits, Msg, WeekDay, type ByWeeksReply, type ResponseListReply, type ResponseRow, type StoredQuestion, type TopPerformerReply } from '@survey-bird/contracts';
+import { badRequest, notFound } from '../../http/errors.js';
+import { pageOf, pagingReply } from '../../http/paging.js';
+import { exportInWorker } from './export.js';
+import { InsightRepository, type ListedResponse, type Scope, type ScopedSurvey } from './repository.js';
+
+const DAY_MS = 86_400_000;
+/** A week is 7 local days; a daylight-saving change makes one of them 25 hours long. */
+const MAX_WEEK_MS = 7 * DAY_MS + 3_600_000;
+
+export class InsightService {
+  readonly repo: InsightRepository;
+
+  constructor(private readonly app: FastifyInstance) {
+    this.repo = new InsightRepository(app.db);
+  }
+
+  async organizationSurvey(surveyId: string, organizationId: string | null): Promise<ScopedSurvey> {
+    const survey = organizationId ? await this.repo.findOrganizationSurvey(surveyId, organizationId) : undefined;
+    if (!survey) throw notFound(Msg.surveyNotFound);
+    return survey;
+  }
+
+  async supervisorSurvey(surveyId: string, userId: string): Promise<ScopedSurvey> {
+    const survey = await this.repo.findSupervisorSurvey(surveyId, userId);
+    if (!survey) throw notFound(Msg.surveyNotFound);
+    return survey;
+  }
+
+  async responses(scope: Scope, query: { page: number; searchQuery: string }): Promise<ResponseListReply> {
+    const page = pageOf(query.page);
+    const result = await this.repo.listResponses(scope, query.searchQuery, page);
+    return { responses: result.rows.map(toResponseRow), ...pagingReply(page, result.totalCount), hasNextPage: result.hasNextPage };
+  }
+
+  async cards(scope: Scope, now = Date.now()): Promise<TopPerformerReply> {
+    const [top, activeFieldUsers, totalResponses] = await Promise.all([
+      this.repo.topPerformer(scope),
+      this.repo.activeFieldUsers(scope, now - Limits.activeFieldUserDays * DAY_MS),
+      this.repo.countResponses(scope),
+    ]);
+    return { topPerformer: top?.fullName ?? null, activeFieldUsers, totalResponses };
+  }
+
+  /** Seven days from the client's local Sunday midnight; slot i is the i-th 24 hours after it. */
+  async week(scope: Scope, startDate: string, endDate: string): Promise<ByWeeksReply> {
+    const start = Date.parse(startDate);
+    const end = Date.parse(endDate);
+    if (end <= start) throw badRequest(Msg.weekRangeOrder);
+    if (end - start > MAX_WEEK_MS) throw badRequest(Msg.weekRangeTooLong);
+    const days = WeekDay.options.map((day) => ({ day, value: 0, amount: 0 }));
+    for (const slot of await this.repo.totalsByDay(scope.surveyId, start, end)) {
+      // The 25-hour DST week puts its last hour in slot 7: it still belongs to Saturday.
+      const day = days[Math.min(slot.day, 6)]!;
+      day.value += slot.value;
+      day.amount += slot.amount;
+    }
+    return days;
+  }
+
+  export(survey: ScopedSurvey, search: string): Readable {
+    const { config, db } = this.app;
+    return exportInWorker(
+      {
+        db: { dataDir: config.dataDir, databaseUrl: config.databaseUrl, pgSchema: db.pgSchema, sqliteFile: db.sqlite?.name },
+        scope: survey.scope,
+        search,
+        questions: JSON.parse(survey.questions) as StoredQuestion[],
+        publicUrl: config.publicUrl,
+      },
+      (err) => this.app.log.error({ err: err.message, surveyId: survey.id }, 'export failed'),
+    );
+  }
+}
+
+function toResponseRow(r: ListedResponse): ResponseRow {
+  const fieldUser = { fullName: r.full_name, email: r.email };
+  return {
+    _id: r.id,
+    survey_id: r.survey_id,
+    organization_id: r.organization_id,
+    answers: JSON.parse(r.answers) as ResponseRow['answers'],
+    ...fieldUser,
+    fieldUser,
+    createdAt: new Date(Number(r.created_at)).toISOString(),
+    capturedAt: r.captured_at === null ? null : new Date(Number(r.captured_at)).toISOString(),
+  };
+}

@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely';
+import type { Database, OrganizationRow } from '../../db/schema.js';
+import { contains } from '../../db/sql.js';
+import type { Page } from '../../http/paging.js';
+
+export class OrganizationsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  findById(id: string): Promise<OrganizationRow | undefined> {
+    return this.db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findByEmail(email: string): Promise<OrganizationRow | undefined> {
+    return this.db.selectFrom('organizations').selectAll().where('email', '=', email).executeTakeFirst();
+  }
+
+  async insert(row: OrganizationRow): Promise<void> {
+    await this.db.insertInto('organizations').values(row).execute();
+  }
+
+  /** Newest first; the search matches the name or the e-mail. */
+  async list(page: Page, search: string) {
+    let q = this.db.selectFrom('organizations');
+    if (search) q = q.where((eb) => eb.or([contains('organizations.name', search), contains('organizations.email', search)]));
+    const [rows, total] = await Promise.all([
+      q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.n) };
+  }
+
+  async allEmails(): Promise<string[]> {
+    const rows = await this.db.selectFrom('organizations').select('email').orderBy('created_at').execute();
+    return rows.map((r) => r.email);
+  }
+}

@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import { Msg } from '@survey-bird/contracts';
+import { pageOf, pagingReply } from '../../http/paging.js';
+import { route } from '../../http/route.js';
+import { OrganizationsService, toOrganization } from './service.js';
+
+export async function organizationRoutes(app: FastifyInstance): Promise<void> {
+  const organizations = new OrganizationsService(app);
+
+  route(app, 'currentOrganization', async (req) => ({ organization: await organizations.current(req.auth.organizationId!) }));
+
+  route(app, 'allOrganizations', async (req) => {
+    const page = pageOf(req.query.page);
+    const { rows, total } = await organizations.repo.list(page, req.query.searchQuery);
+    return { organizations: rows.map(toOrganization), ...pagingReply(page, total) };
+  });
+
+  route(app, 'createOrganization', async (req) => ({ msg: Msg.organizationCreated, organization: await organizations.create(req.body) }));
+
+  route(app, 'sendMail', async (req) => ({ msg: Msg.mailSent, recipients: await organizations.sendMail(req.body) }));
+}

@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { Msg, Role, type CreateOrganizationBody, type Organization, type SendMailBody } from '@survey-bird/contracts';
+import type { OrganizationRow } from '../../db/schema.js';
+import { conflict, notFound } from '../../http/errors.js';
+import { claimAccount, isUniqueViolation, mailInvitation } from '../teams/invitations.js';
+import { OrganizationsRepository } from './repository.js';
+
+export class OrganizationsService {
+  readonly repo: OrganizationsRepository;
+
+  constructor(private readonly app: FastifyInstance) {
+    this.repo = new OrganizationsRepository(app.db.kysely);
+  }
+
+  async current(organizationId: string): Promise<Organization> {
+    const row = await this.repo.findById(organizationId);
+    if (!row) throw notFound();
+    return toOrganization(row);
+  }
+
+  /** Adds the organization and invites its owner; the e-mail is unique among organizations. */
+  async create(body: CreateOrganizationBody): Promise<Organization> {
+    if (await this.repo.findByEmail(body.email)) throw conflict(Msg.organizationExists);
+    const row: OrganizationRow = { id: randomUUID(), name: body.organizationName, email: body.email, created_at: Date.now() };
+    let userId: string | null;
+    try {
+      userId = await this.app.db.kysely.transaction().execute(async (trx) => {
+        const claimed = await claimAccount(trx, body.email, Role.organization);
+        await new OrganizationsRepository(trx).insert(row);
+        return claimed;
+      });
+    } catch (err) {
+      // A concurrent request added the same e-mail between the check and the insert.
+      if (isUniqueViolation(err)) throw conflict(Msg.organizationExists);
+      throw err;
+    }
+    await mailInvitation(this.app, { email: body.email, role: Role.organization, hasAccount: userId !== null, where: body.organizationName });
+    return toOrganization(row);
+  }
+
+  /** Mails one organization (404 when unknown) or, without organization_id, every organization. */
+  async sendMail(body: SendMailBody): Promise<number> {
+    let recipients: string[];
+    if (body.organization_id) {
+      const org = await this.repo.findById(body.organization_id);
+      if (!org) throw notFound();
+      recipients = [org.email];
+    } else {
+      recipients = await this.repo.allEmails();
+    }
+    for (const to of recipients) await this.app.mailer.send({ to, subject: body.subject, text: body.body });
+    return recipients.length;
+  }
+}
+
+export function toOrganization(row: OrganizationRow): Organization {
+  return { _id: row.id, organization_name: row.name, email: row.email, createdAt: new Date(Number(row.created_at)).toISOString() };
+}

@@ -1,0 +1,133 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Msg, QuestionType, SyncItem, type Answers, type RespondBody, type RespondReply, type SyncResult } from '@survey-bird/contracts';
+import type { Db } from '../../db/database.js';
+import { HttpError, badRequest, conflict, notFound } from '../../http/errors.js';
+import { keyOf, responsesRepository, type IngestMember, type ResponseInsert, type ResponsesRepository, type StoredRef } from './responses-repository.js';
+import { searchTextOf } from './search-text.js';
+import { SurveyCache, type IngestSurvey } from './survey-cache.js';
+
+/** SHA-256 of {survey_id, answers} with answer keys sorted: equal for a replay, different for another body. */
+export function bodyHashOf(surveyId: string, answers: Answers): string {
+  const sorted: Answers = {};
+  for (const key of Object.keys(answers).sort()) sorted[key] = answers[key]!;
+  return createHash('sha256').update(JSON.stringify({ survey_id: surveyId, answers: sorted })).digest('hex');
+}
+
+/** The answers' problem against the survey's questions (spec section 5 first), or null. */
+export function answersProblem(survey: IngestSurvey, answers: Answers): string | null {
+  // Spec: only the presence of the key is checked, not whether the answer is empty.
+  for (const text of survey.compulsory) if (!Object.hasOwn(answers, text)) return Msg.fillCompulsory;
+  for (const [key, value] of Object.entries(answers)) {
+    const question = survey.questions.get(key);
+    if (!question) return `"${key}" is not a question of this survey`;
+    const isList = Array.isArray(value);
+    if (question.type === QuestionType.checkbox && !isList) return `The answer to "${key}" must be a list of choices`;
+    if (question.type !== QuestionType.checkbox && isList) return `The answer to "${key}" must be text, not a list`;
+  }
+  return null;
+}
+
+type Prepared = { clientId: string; row: ResponseInsert } | { clientId: string; error: HttpError };
+
+/**
+ * Receiving responses: who submitted, what they are paid and when it arrived come from the token
+ * and the server; the body only says which survey and what was answered. Every response is
+ * stored exactly once per (survey, clientId), however often and however concurrently it is sent.
+ */
+export class IngestService {
+  readonly repo: ResponsesRepository;
+  readonly surveys: SurveyCache;
+
+  constructor(db: Db) {
+    this.repo = responsesRepository(db);
+    this.surveys = new SurveyCache(this.repo);
+  }
+
+  /**
+   * The survey and the caller's member row, or 404 whether the survey is missing, another
+   * organization's, or simply not one the caller was invited to (so nothing leaks).
+   */
+  async access(userId: string, surveyId: string): Promise<{ member: IngestMember; survey: IngestSurvey }> {
+    const member = await this.repo.fieldMember(surveyId, userId);
+    const survey = member && (await this.surveys.get(surveyId));
+    if (!member || !survey) throw notFound(Msg.surveyNotFound);
+    return { member, survey };
+  }
+
+  async respond(userId: string, body: RespondBody): Promise<RespondReply> {
+    const prepared = await this.prepare(userId, body, Date.now());
+    if ('error' in prepared) throw prepared.error;
+    const stored = await this.repo.insert([prepared.row]);
+    const result = verdict(prepared.row, stored);
+    if (result.status !== 200) throw conflict(result.msg);
+    return { msg: result.msg, _id: result._id!, clientId: prepared.clientId };
+  }
+
+  /** Each item answered on its own; all the valid ones written in one transaction. */
+  async sync(userId: string, items: unknown[]): Promise<SyncResult[]> {
+    const now = Date.now();
+    // A queue usually holds many responses to one survey: look the caller's access up once per survey.
+    const seen = new Map<string, ReturnType<IngestService['access']>>();
+    const access = (surveyId: string) => {
+      if (!seen.has(surveyId)) seen.set(surveyId, this.access(userId, surveyId));
+      return seen.get(surveyId)!;
+    };
+    const prepared: Prepared[] = [];
+    for (const item of items) {
+      const parsed = SyncItem.safeParse(item);
+      if (!parsed.success) {
+        const clientId = (item as { clientId?: unknown }).clientId;
+        prepared.push({ clientId: typeof clientId === 'string' ? clientId.slice(0, 100) : '', error: badRequest(issueText(parsed.error.issues[0])) });
+        continue;
+      }
+      prepared.push(await this.prepare(userId, parsed.data, now, access));
+    }
+    const rows = prepared.flatMap((p) => ('row' in p ? [p.row] : []));
+    const stored = rows.length > 0 ? await this.repo.insert(rows) : new Map<string, StoredRef>();
+    return prepared.map((p) => ('error' in p ? { clientId: p.clientId, status: p.error.statusCode, msg: p.error.message } : { clientId: p.clientId, ...verdict(p.row, stored) }));
+  }
+
+  private async prepare(userId: string, body: RespondBody, now: number, access = (surveyId: string) => this.access(userId, surveyId)): Promise<Prepared> {
+    const clientId = body.clientId ?? randomUUID();
+    try {
+      const { member, survey } = await access(body.survey_id);
+      if (body.organization_id !== survey.organizationId) throw badRequest(Msg.organizationMismatch);
+      const problem = answersProblem(survey, body.answers);
+      if (problem) throw badRequest(problem);
+      return {
+        clientId,
+        row: {
+          id: randomUUID(),
+          client_id: clientId,
+          survey_id: survey.id,
+          organization_id: survey.organizationId,
+          member_id: member.id,
+          user_id: userId,
+          answers: JSON.stringify(body.answers),
+          body_hash: bodyHashOf(survey.id, body.answers),
+          search_text: searchTextOf(member.fullName, member.email, body.answers),
+          rate: member.rate,
+          captured_at: body.capturedAt ? Date.parse(body.capturedAt) : null,
+          created_at: now,
+        },
+      };
+    } catch (err) {
+      if (err instanceof HttpError) return { clientId, error: err };
+      throw err;
+    }
+  }
+}
+
+/** Stored now or earlier with the same body by the same person: 200; anything else under that key: 409. */
+function verdict(row: ResponseInsert, stored: Map<string, StoredRef>): { status: number; msg: string; _id?: string } {
+  const holder = stored.get(keyOf(row.survey_id, row.client_id));
+  if (holder && holder.userId === row.user_id && holder.bodyHash === row.body_hash) return { status: 200, msg: Msg.responseSent, _id: holder.id };
+  return { status: 409, msg: Msg.responseConflict };
+}
+
+/** A zod issue as the field user's screen shows it: naming the field unless the message already does. */
+function issueText(issue: { path: PropertyKey[]; message: string } | undefined): string {
+  if (!issue) return 'Invalid response';
+  const field = issue.path.map(String).join('.');
+  return field && !issue.message.includes(String(issue.path[0])) ? `${field}: ${issue.message}` : issue.message;
+}

@@ -1,0 +1,156 @@
+import type { Statement } from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import { Role } from '@survey-bird/contracts';
+import type { Db } from '../../db/database.js';
+import type { Database, NewResponse } from '../../db/schema.js';
+
+/** The caller's invitation to a survey: who is paid, and how much per response. */
+export interface IngestMember {
+  id: string;
+  organizationId: string;
+  fullName: string;
+  email: string;
+  rate: number;
+}
+
+export interface IngestSurveyRow {
+  id: string;
+  organizationId: string;
+  questions: string;
+}
+
+/** The row that holds a (survey_id, client_id) key after the write: ours, or the one received earlier. */
+export interface StoredRef {
+  id: string;
+  userId: string;
+  bodyHash: string;
+}
+
+export type ResponseInsert = Required<Pick<NewResponse, 'id' | 'client_id' | 'survey_id' | 'organization_id' | 'member_id' | 'user_id' | 'answers' | 'body_hash' | 'search_text' | 'rate' | 'captured_at' | 'created_at'>>;
+
+export const keyOf = (surveyId: string, clientId: string) => `${surveyId}\u0000${clientId}`;
+
+/**
+ * The write path of responses. Idempotency lives in the unique constraint (survey_id, client_id):
+ * every write is `insert ... on conflict do nothing`, and a key that was already taken is read
+ * back, so concurrent retries can never create a second row (no check-then-insert).
+ */
+export interface ResponsesRepository {
+  /** The caller's field-user member row on this survey, matched by user id; undefined if none. */
+  fieldMember(surveyId: string, userId: string): Promise<IngestMember | undefined>;
+  survey(surveyId: string): Promise<IngestSurveyRow | undefined>;
+  /** Inserts the rows in one transaction; answers, per key, the row now stored under it. */
+  insert(rows: ResponseInsert[]): Promise<Map<string, StoredRef>>;
+}
+
+export function responsesRepository(db: Db): ResponsesRepository {
+  return db.sqlite ? new SqliteResponsesRepository(db.sqlite) : new KyselyResponsesRepository(db.kysely);
+}
+
+const COLUMNS = ['id', 'client_id', 'survey_id', 'organization_id', 'member_id', 'user_id', 'answers', 'body_hash', 'search_text', 'rate', 'captured_at', 'created_at'] as const;
+
+/** SQLite: prepared statements on the raw better-sqlite3 handle (the hot path of the benchmark). */
+class SqliteResponsesRepository implements ResponsesRepository {
+  private readonly memberStmt: Statement<[string, string, string], { id: string; organization_id: string; full_name: string; email: string; rate: number }>;
+  private readonly surveyStmt: Statement<[string], { id: string; organization_id: string; questions: string }>;
+  private readonly insertStmt: Statement<ResponseInsert, { id: string }>;
+  private readonly existingStmt: Statement<[string, string], { id: string; user_id: string; body_hash: string }>;
+  private readonly insertAll: (rows: ResponseInsert[]) => Map<string, StoredRef>;
+
+  constructor(sqlite: NonNullable<Db['sqlite']>) {
+    this.memberStmt = sqlite.prepare('select id, organization_id, full_name, email, rate from members where survey_id = ? and user_id = ? and role = ?');
+    this.surveyStmt = sqlite.prepare('select id, organization_id, questions from surveys where id = ?');
+    this.insertStmt = sqlite.prepare(
+      `insert into responses (${COLUMNS.join(', ')}) values (${COLUMNS.map((c) => `@${c}`).join(', ')}) on conflict (survey_id, client_id) do nothing returning id`,
+    );
+    this.existingStmt = sqlite.prepare('select id, user_id, body_hash from responses where survey_id = ? and client_id = ?');
+    this.insertAll = sqlite.transaction((rows: ResponseInsert[]) => {
+      const stored = new Map<string, StoredRef>();
+      for (const row of rows) stored.set(keyOf(row.survey_id, row.client_id), this.insertOne(row));
+      return stored;
+    });
+  }
+
+  private insertOne(row: ResponseInsert): StoredRef {
+    // .all(), never .get(): get() stops after the first RETURNING row and resets the statement, and
+    // better-sqlite3 drops the error of that reset, which is where an autocommit write fails
+    // (SQLITE_FULL on a full disk): the row would be reported stored and silently rolled back.
+    if (this.insertStmt.all(row).length > 0) return { id: row.id, userId: row.user_id, bodyHash: row.body_hash };
+    const existing = this.existingStmt.get(row.survey_id, row.client_id);
+    // The constraint refused the row, so the holder exists; nothing ever deletes single responses.
+    if (!existing) throw new Error('response key taken but its row is missing');
+    return { id: existing.id, userId: existing.user_id, bodyHash: existing.body_hash };
+  }
+
+  async fieldMember(surveyId: string, userId: string): Promise<IngestMember | undefined> {
+    const m = this.memberStmt.get(surveyId, userId, Role.fieldUser);
+    return m && { id: m.id, organizationId: m.organization_id, fullName: m.full_name, email: m.email, rate: m.rate };
+  }
+
+  async survey(surveyId: string): Promise<IngestSurveyRow | undefined> {
+    const s = this.surveyStmt.get(surveyId);
+    return s && { id: s.id, organizationId: s.organization_id, questions: s.questions };
+  }
+
+  async insert(rows: ResponseInsert[]): Promise<Map<string, StoredRef>> {
+    // A single response is one statement; begin/commit only pay off for a batch.
+    if (rows.length === 1) {
+      const row = rows[0]!;
+      return new Map([[keyOf(row.survey_id, row.client_id), this.insertOne(row)]]);
+    }
+    return this.insertAll(rows);
+  }
+}
+
+/** PostgreSQL: one multi-row `insert ... on conflict do nothing returning`, then one read of the keys already taken. */
+class KyselyResponsesRepository implements ResponsesRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async fieldMember(surveyId: string, userId: string): Promise<IngestMember | undefined> {
+    const m = await this.db
+      .selectFrom('members')
+      .select(['id', 'organization_id', 'full_name', 'email', 'rate'])
+      .where('survey_id', '=', surveyId)
+      .where('user_id', '=', userId)
+      .where('role', '=', Role.fieldUser)
+      .executeTakeFirst();
+    return m && { id: m.id, organizationId: m.organization_id, fullName: m.full_name, email: m.email, rate: m.rate };
+  }
+
+  async survey(surveyId: string): Promise<IngestSurveyRow | undefined> {
+    const s = await this.db.selectFrom('surveys').select(['id', 'organization_id', 'questions']).where('id', '=', surveyId).executeTakeFirst();
+    return s && { id: s.id, organizationId: s.organization_id, questions: s.questions };
+  }
+
+  async insert(rows: ResponseInsert[]): Promise<Map<string, StoredRef>> {
+    // A fixed key order keeps two overlapping batches from waiting on each other in a cycle.
+    const sorted = [...rows].sort((a, b) => (keyOf(a.survey_id, a.client_id) < keyOf(b.survey_id, b.client_id) ? -1 : 1));
+    const write = async (trx: Kysely<Database>) => {
+      const inserted = await trx
+        .insertInto('responses')
+        .values(sorted)
+        .onConflict((oc) => oc.columns(['survey_id', 'client_id']).doNothing())
+        .returning('id')
+        .execute();
+      const ours = new Set(inserted.map((r) => r.id));
+      const stored = new Map<string, StoredRef>();
+      const missing: ResponseInsert[] = [];
+      for (const row of sorted) {
+        const key = keyOf(row.survey_id, row.client_id);
+        if (ours.has(row.id)) stored.set(key, { id: row.id, userId: row.user_id, bodyHash: row.body_hash });
+        else missing.push(row);
+      }
+      const unresolved = missing.filter((row) => !stored.has(keyOf(row.survey_id, row.client_id)));
+      if (unresolved.length > 0) {
+        const existing = await trx
+          .selectFrom('responses')
+          .select(['id', 'survey_id', 'client_id', 'user_id', 'body_hash'])
+          .where((eb) => eb.or(unresolved.map((r) => eb.and([eb('survey_id', '=', r.survey_id), eb('client_id', '=', r.client_id)]))))
+          .execute();
+        for (const e of existing) stored.set(keyOf(e.survey_id, e.client_id), { id: e.id, userId: e.user_id, bodyHash: e.body_hash });
+      }
+      return stored;
+    };
+    return rows.length === 1 ? write(this.db) : this.db.transaction().execute(write);
+  }
+}

@@ -1,0 +1,117 @@
+import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { Role } from '@survey-bird/contracts';
+import type { Database, SurveyRow } from '../../db/schema.js';
+import { contains } from '../../db/sql.js';
+import { likePattern, type Page } from '../../http/paging.js';
+
+/** Who is asking, reduced to what scopes a survey query. */
+export interface Caller {
+  role: string;
+  userId: string;
+  email: string;
+  organizationId: string | null;
+}
+
+export interface Dataset {
+  question: string;
+  options: string[];
+}
+
+/** Rows per INSERT of dataset options: well under SQLite's and PostgreSQL's bound-parameter limits. */
+const OPTION_CHUNK = 500;
+/** Sorts after every character of the Basic Multilingual Plane: `q <= v < q + TOP` is "v starts with q". */
+const TOP = '\uffff';
+
+/**
+ * The surveys a caller may see: an organization its own; a field user or supervisor those where
+ * they hold a member row of their role (by account, or by e-mail before the row was linked).
+ */
+export function surveyScope(caller: Caller) {
+  return (eb: ExpressionBuilder<Database, 'surveys'>) => {
+    if (caller.role === Role.organization) return eb('surveys.organization_id', '=', caller.organizationId ?? '');
+    return eb.exists(
+      eb.selectFrom('members')
+        .select('members.id')
+        .whereRef('members.survey_id', '=', 'surveys.id')
+        .where('members.role', '=', caller.role)
+        .where((m) => m.or([m('members.user_id', '=', caller.userId), m('members.email', '=', caller.email)])),
+    );
+  };
+}
+
+export class SurveysRepository {
+  private readonly postgres: boolean;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  }
+
+  /** The survey and the option lists of its large selects, in one transaction. */
+  async create(survey: SurveyRow, datasets: Dataset[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('surveys').values(survey).execute();
+      for (const { question, options } of datasets) {
+        for (let start = 0; start < options.length; start += OPTION_CHUNK) {
+          const rows = options.slice(start, start + OPTION_CHUNK).map((value, i) => ({
+            survey_id: survey.id,
+            question,
+            position: start + i,
+            value,
+            value_lower: value.toLowerCase(),
+          }));
+          await trx.insertInto('dataset_options').values(rows).execute();
+        }
+      }
+    });
+  }
+
+  /** Newest first, the search matching the title. */
+  async list(caller: Caller, page: Page, search: string) {
+    let q = this.db.selectFrom('surveys').where(surveyScope(caller));
+    if (search) q = q.where(contains('surveys.title', search));
+    const [rows, total] = await Promise.all([
+      q.selectAll('surveys').orderBy('surveys.created_at', 'desc').orderBy('surveys.id', 'desc').limit(page.limit).offset(page.offset).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.n) };
+  }
+
+  /** By id, or by organization and title (the newest of that title); undefined when not the caller's. */
+  findAccessible(caller: Caller, by: { surveyId?: string | undefined; organizationId?: string | undefined; title?: string | undefined }): Promise<SurveyRow | undefined> {
+    let q = this.db.selectFrom('surveys').selectAll('surveys').where(surveyScope(caller));
+    if (by.organizationId !== undefined) q = q.where('surveys.organization_id', '=', by.organizationId);
+    if (by.surveyId !== undefined) q = q.where('surveys.id', '=', by.surveyId);
+    else if (by.title !== undefined) q = q.where('surveys.title', '=', by.title);
+    else return Promise.resolve(undefined);
+    return q.orderBy('surveys.created_at', 'desc').limit(1).executeTakeFirst();
+  }
+
+  /**
+   * Up to `limit` options: first those starting with the search (a range on the value_lower index,
+   * alphabetical), then those containing it elsewhere (in list order). Without a search, the first
+   * options of the list.
+   */
+  async searchOptions(surveyId: string, question: string, search: string, limit: number): Promise<string[]> {
+    const base = this.db.selectFrom('dataset_options').select('value').where('survey_id', '=', surveyId).where('question', '=', question);
+    const q = search.toLowerCase();
+    if (!q) return (await base.orderBy('position').limit(limit).execute()).map((r) => r.value);
+    // PostgreSQL compares in the database's collation unless told otherwise; byte order is what
+    // makes the TOP bound mean "starts with" (SQLite compares bytes already). See the migration.
+    const key = this.postgres ? sql`value_lower collate "C"` : sql.ref('value_lower');
+    const inRange = sql<boolean>`${key} >= ${q} and ${key} < ${q + TOP}`;
+    const prefixed = await base.where(inRange).orderBy(key).limit(limit).execute();
+    if (prefixed.length >= limit) return prefixed.map((r) => r.value);
+    const inside = await base
+      .where(sql<boolean>`value_lower like ${likePattern(q)} escape '\\'`)
+      .where(sql<boolean>`not (${inRange})`)
+      .orderBy('position')
+      .limit(limit - prefixed.length)
+      .execute();
+    return [...prefixed, ...inside].map((r) => r.value);
+  }
+
+  async allOptions(surveyId: string, question: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('dataset_options').select('value').where('survey_id', '=', surveyId).where('question', '=', question).orderBy('position').execute();
+    return rows.map((r) => r.value);
+  }
+}

@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { Msg, Role } from '@survey-bird/contracts';
+import type { Database } from '../../db/schema.js';
+import { conflict } from '../../http/errors.js';
+
+/** The roles an invitation can give: an organization's owner, or a member of one survey. */
+export type InvitedRole = typeof Role.organization | typeof Role.fieldUser | typeof Role.supervisor;
+
+/** A unique constraint refused the row (SQLite or PostgreSQL): the caller turns it into a 409. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/**
+ * Runs inside the inviting transaction. An account can hold one role, so:
+ * - an account with the invited role is reused (returns its id: the invitation is linked to it);
+ * - an account with role `nothing` is upgraded to the invited role;
+ * - an account with any other role, or pending invitations for another role (which would decide
+ *   the role at registration), is a 409 `emailHasOtherRole`.
+ * Returns null when the e-mail has no account yet: it registers from the mailed link.
+ */
+export async function claimAccount(db: Kysely<Database>, email: string, role: InvitedRole): Promise<string | null> {
+  const user = await db.selectFrom('users').select(['id', 'role']).where('email', '=', email).executeTakeFirst();
+  if (user) {
+    if (user.role === role) return user.id;
+    if (user.role !== Role.nothing) throw conflict(Msg.emailHasOtherRole);
+    const upgraded = await db.updateTable('users').set({ role }).where('id', '=', user.id).where('role', '=', Role.nothing).executeTakeFirst();
+    if (Number(upgraded.numUpdatedRows) !== 1) throw conflict(Msg.emailHasOtherRole);
+    return user.id;
+  }
+  if (role !== Role.organization) {
+    const owner = await db.selectFrom('organizations').select('id').where('email', '=', email).executeTakeFirst();
+    if (owner) throw conflict(Msg.emailHasOtherRole);
+  }
+  const otherInvitation = await db.selectFrom('members').select('id').where('email', '=', email).where('role', '!=', role).executeTakeFirst();
+  if (otherInvitation) throw conflict(Msg.emailHasOtherRole);
+  return null;
+}
+
+const ROLE_WORDS: Record<InvitedRole, string> = {
+  [Role.organization]: 'the owner of an organization',
+  [Role.fieldUser]: 'a field user',
+  [Role.supervisor]: 'a supervisor',
+};
+
+/** Mails the invitation: a registration link for a new person, a sign-in link for an existing account. */
+export async function mailInvitation(app: FastifyInstance, invite: { email: string; role: InvitedRole; hasAccount: boolean; where: string }): Promise<void> {
+  const { publicUrl } = app.config;
+  const email = encodeURIComponent(invite.email);
+  const link = invite.hasAccount ? `${publicUrl}/login?email=${email}` : `${publicUrl}/register?email=${email}`;
+  const action = invite.hasAccount ? 'Sign in with your existing account to get started' : 'Create your account to get started';
+  await app.mailer.send({
+    to: invite.email,
+    subject: 'You are invited to Survey Bird',
+    text: `You have been invited to Survey Bird as ${ROLE_WORDS[invite.role]} (${invite.where}). ${action}:\n\n${link}`,
+    link,
+  });
+}

@@ -1,0 +1,147 @@
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { Role } from '@survey-bird/contracts';
+import type { Database, NewMember } from '../../db/schema.js';
+import { contains } from '../../db/sql.js';
+import type { Page } from '../../http/paging.js';
+
+type Members = ExpressionBuilder<Database & { m: Database['members'] }, 'm'>;
+
+/** Which field users of one survey a list covers: all of them, or those of some supervisor rows. */
+export interface FieldUserScope {
+  surveyId: string;
+  supervisorIds?: string[];
+  search: string;
+}
+
+const zero = sql<number>`0`;
+
+/** Naira still owed to the member `m`: the rates of their responses not yet paid. */
+function outstandingOf(eb: Members) {
+  return eb.selectFrom('responses as r').select((r) => r.fn.coalesce(r.fn.sum<number>('r.rate'), zero).as('n')).whereRef('r.member_id', '=', 'm.id').where('r.paid_at', 'is', null);
+}
+
+function memberSearch(eb: Members, search: string) {
+  return eb.or([contains('m.full_name', search), contains('m.email', search), contains('m.phone_number', search)]);
+}
+
+export class TeamsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  surveyOfOrganization(surveyId: string, organizationId: string) {
+    return this.db.selectFrom('surveys').select(['id', 'title', 'organization_id']).where('id', '=', surveyId).where('organization_id', '=', organizationId).executeTakeFirst();
+  }
+
+  findInvitation(surveyId: string, email: string) {
+    return this.db.selectFrom('members').select('id').where('survey_id', '=', surveyId).where('email', '=', email).executeTakeFirst();
+  }
+
+  async insertMember(row: NewMember): Promise<void> {
+    await this.db.insertInto('members').values(row).execute();
+  }
+
+  findMember(surveyId: string, memberId: string) {
+    return this.db.selectFrom('members').select(['id', 'role']).where('survey_id', '=', surveyId).where('id', '=', memberId).executeTakeFirst();
+  }
+
+  async setSupervisor(fieldUserId: string, supervisorId: string): Promise<void> {
+    await this.db.updateTable('members').set({ supervisor_id: supervisorId }).where('id', '=', fieldUserId).execute();
+  }
+
+  /** The caller's supervisor rows on a survey (by account, or by e-mail before the row was linked). */
+  async supervisorRows(surveyId: string, userId: string, email: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('members').select('id')
+      .where('survey_id', '=', surveyId).where('role', '=', Role.supervisor)
+      .where((eb) => eb.or([eb('user_id', '=', userId), eb('email', '=', email)]))
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** The name on the supervisor's latest invitation, else the account's. */
+  async supervisorName(userId: string, email: string): Promise<string | null> {
+    const member = await this.db.selectFrom('members').select('full_name')
+      .where('role', '=', Role.supervisor)
+      .where((eb) => eb.or([eb('user_id', '=', userId), eb('email', '=', email)]))
+      .orderBy('created_at', 'desc').executeTakeFirst();
+    if (member?.full_name) return member.full_name;
+    const user = await this.db.selectFrom('users').select('full_name').where('id', '=', userId).executeTakeFirst();
+    return user?.full_name ?? null;
+  }
+
+  private fieldUsersOf(scope: FieldUserScope) {
+    let q = this.db.selectFrom('members as m').where('m.survey_id', '=', scope.surveyId).where('m.role', '=', Role.fieldUser);
+    if (scope.supervisorIds) q = q.where('m.supervisor_id', 'in', scope.supervisorIds.length ? scope.supervisorIds : ['']);
+    if (scope.search) q = q.where((eb) => memberSearch(eb, scope.search));
+    return q;
+  }
+
+  private fieldUserRows(q: ReturnType<TeamsRepository['fieldUsersOf']>) {
+    return q
+      .leftJoin('members as s', 's.id', 'm.supervisor_id')
+      .select(['m.id', 'm.full_name', 'm.phone_number', 'm.email', 'm.bank', 'm.account_number', 'm.account_name', 'm.rate', 'm.supervisor_id', 's.full_name as supervisor_name'])
+      .select((eb) => [
+        eb.selectFrom('responses as r').select((r) => r.fn.countAll<number>().as('n')).whereRef('r.member_id', '=', 'm.id').as('responses'),
+        outstandingOf(eb).as('outstanding'),
+      ]);
+  }
+
+  /** Newest invitation first; totalDue covers every field user the scope and search match, not just the page. */
+  async listFieldUsers(scope: FieldUserScope, page: Page) {
+    const q = this.fieldUsersOf(scope);
+    const [rows, total, due] = await Promise.all([
+      this.fieldUserRows(q).orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(page.limit).offset(page.offset).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      q.innerJoin('responses as r', 'r.member_id', 'm.id').where('r.paid_at', 'is', null)
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('r.rate'), zero).as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.n), totalDue: Number(due.n) };
+  }
+
+  fieldUser(surveyId: string, memberId: string) {
+    return this.fieldUserRows(this.fieldUsersOf({ surveyId, search: '' }).where('m.id', '=', memberId)).executeTakeFirst();
+  }
+
+  /**
+   * Supervisors of a survey, newest first, each with how many field users are assigned to them and
+   * what those field users are still owed (the "Svp. (outstanding)" column).
+   */
+  async listSupervisors(surveyId: string, page: Page, search: string) {
+    let q = this.db.selectFrom('members as m').where('m.survey_id', '=', surveyId).where('m.role', '=', Role.supervisor);
+    if (search) q = q.where((eb) => memberSearch(eb, search));
+    const [rows, total] = await Promise.all([
+      q.select(['m.id', 'm.full_name', 'm.phone_number', 'm.email', 'm.bank', 'm.account_number', 'm.account_name'])
+        .select((eb) => [
+          eb.selectFrom('members as f').select((f) => f.fn.countAll<number>().as('n')).whereRef('f.supervisor_id', '=', 'm.id').as('field_user_count'),
+          eb.selectFrom('responses as r').innerJoin('members as f', 'f.id', 'r.member_id')
+            .select((r) => r.fn.coalesce(r.fn.sum<number>('r.rate'), zero).as('n'))
+            .whereRef('f.supervisor_id', '=', 'm.id').where('r.paid_at', 'is', null).as('outstanding'),
+        ])
+        .orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(page.limit).offset(page.offset).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.n) };
+  }
+
+  /** Master admin: field users of every organization, newest first. */
+  async listAllFieldUsers(page: Page, search: string) {
+    let q = this.db.selectFrom('members as m')
+      .innerJoin('surveys as sv', 'sv.id', 'm.survey_id')
+      .innerJoin('organizations as o', 'o.id', 'm.organization_id')
+      .where('m.role', '=', Role.fieldUser);
+    if (search) {
+      q = q.where((eb) => eb.or([
+        contains('m.full_name', search), contains('m.email', search), contains('m.phone_number', search),
+        contains('o.name', search), contains('sv.title', search),
+      ]));
+    }
+    const [rows, total] = await Promise.all([
+      q.select(['m.id', 'm.full_name', 'm.email', 'm.phone_number', 'o.name as organization_name', 'sv.title as survey_title'])
+        .select((eb) => [
+          eb.selectFrom('responses as r').select((r) => r.fn.countAll<number>().as('n')).whereRef('r.member_id', '=', 'm.id').as('responses'),
+          eb.selectFrom('responses as r').select((r) => r.fn.coalesce(r.fn.sum<number>('r.rate'), zero).as('n')).whereRef('r.member_id', '=', 'm.id').where('r.paid_at', 'is', null).as('outstanding'),
+        ])
+        .orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(page.limit).offset(page.offset).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.n) };
+  }
+}

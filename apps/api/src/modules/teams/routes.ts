@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import { Msg } from '@survey-bird/contracts';
+import { pageOf, pagingReply } from '../../http/paging.js';
+import { route } from '../../http/route.js';
+import { TeamsService } from './service.js';
+
+export async function teamRoutes(app: FastifyInstance): Promise<void> {
+  const teams = new TeamsService(app);
+
+  route(app, 'inviteFieldUser', async (req) => ({ msg: Msg.fieldUserInvited, fieldsUser: await teams.inviteFieldUser(req.auth.organizationId!, req.body) }));
+
+  route(app, 'inviteSupervisor', async (req) => ({ msg: Msg.supervisorInvited, fieldsUser: await teams.inviteSupervisor(req.auth.organizationId!, req.body) }));
+
+  route(app, 'fieldUsers', async (req) => {
+    const page = pageOf(req.query.page);
+    const { fieldUsers, total, totalDue } = await teams.listFieldUsers(req.params.surveyId, req.auth.organizationId!, page, req.query.searchQuery);
+    return { fieldUsers, totalDue, ...pagingReply(page, total) };
+  });
+
+  route(app, 'supervisors', async (req) => {
+    const page = pageOf(req.query.page);
+    const { supervisors, total } = await teams.listSupervisors(req.params.surveyId, req.auth.organizationId!, page, req.query.searchQuery);
+    return { supervisors, ...pagingReply(page, total) };
+  });
+
+  route(app, 'assignSupervisor', async (req) => ({ msg: Msg.supervisorAssigned, data: await teams.assign(req.auth.organizationId!, req.body) }));
+
+  route(app, 'supervisorFieldUsers', async (req) => {
+    const page = pageOf(req.query.page);
+    const { user } = req.auth;
+    const { fieldUsers, total, totalDue } = await teams.supervisorFieldUsers(req.params.surveyId, user.id, user.email, page, req.query.searchQuery);
+    return { fieldUsers, totalDue, ...pagingReply(page, total) };
+  });
+
+  route(app, 'currentSupervisorName', async (req) => ({ supervisor: await teams.supervisorName(req.auth.user.id, req.auth.user.email) }));
+
+  route(app, 'allFieldUsers', async (req) => {
+    const page = pageOf(req.query.page);
+    const { rows, total } = await teams.repo.listAllFieldUsers(page, req.query.searchQuery);
+    return {
+      fieldUsers: rows.map((r) => ({
+        _id: r.id,
+        fullName: r.full_name,
+        email: r.email,
+        phoneNumber: r.phone_number,
+        organization_name: r.organization_name,
+        surveyTitle: r.survey_title,
+        responses: Number(r.responses ?? 0),
+        outstanding: Number(r.outstanding ?? 0),
+      })),
+      ...pagingReply(page, total),
+    };
+  });
+}

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import { Msg, Role, type FieldUser, type InviteFieldUserBody, type InviteSupervisorBody, type Supervisor } from '@survey-bird/contracts';
+import type { MemberRow } from '../../db/schema.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
+import type { Page } from '../../http/paging.js';
+import { claimAccount, isUniqueViolation, mailInvitation, type InvitedRole } from './invitations.js';
+import { TeamsRepository } from './repository.js';
+
+type FieldUserInvite = z.output<typeof InviteFieldUserBody>;
+type SupervisorInvite = z.output<typeof InviteSupervisorBody>;
+type FieldUserRecord = NonNullable<Awaited<ReturnType<TeamsRepository['fieldUser']>>>;
+type SupervisorRecord = Awaited<ReturnType<TeamsRepository['listSupervisors']>>['rows'][number];
+
+export class TeamsService {
+  readonly repo: TeamsRepository;
+
+  constructor(private readonly app: FastifyInstance) {
+    this.repo = new TeamsRepository(app.db.kysely);
+  }
+
+  /** The caller's organization's survey, or 404 (another organization's id is simply not found). */
+  async ownSurvey(surveyId: string, organizationId: string) {
+    const survey = await this.repo.surveyOfOrganization(surveyId, organizationId);
+    if (!survey) throw notFound();
+    return survey;
+  }
+
+  async inviteFieldUser(organizationId: string, body: FieldUserInvite): Promise<FieldUser> {
+    const member = await this.invite(organizationId, Role.fieldUser, body, body.rate);
+    return toFieldUser({ ...member, responses: 0, outstanding: 0, supervisor_name: null });
+  }
+
+  async inviteSupervisor(organizationId: string, body: SupervisorInvite): Promise<Supervisor> {
+    const member = await this.invite(organizationId, Role.supervisor, body, 0);
+    return toSupervisor({ ...member, field_user_count: 0, outstanding: 0 });
+  }
+
+  /**
+   * One member row per e-mail and survey. An e-mail that already has an account of this role (or
+   * of role nothing, then upgraded) is linked at once and gets a sign-in link; otherwise a
+   * registration link, and registration links the row later.
+   */
+  private async invite(organizationId: string, role: InvitedRole, body: FieldUserInvite | SupervisorInvite, rate: number) {
+    const survey = await this.ownSurvey(body.survey_id, organizationId);
+    if (await this.repo.findInvitation(survey.id, body.email)) throw conflict(Msg.alreadyInvited);
+    const row: MemberRow = {
+      id: randomUUID(),
+      survey_id: survey.id,
+      organization_id: organizationId,
+      role,
+      email: body.email,
+      user_id: null,
+      full_name: body.fullName,
+      phone_number: body.phoneNumber,
+      bank: body.bank,
+      account_number: body.accountNumber,
+      account_name: body.accountName,
+      rate,
+      supervisor_id: null,
+      created_at: Date.now(),
+    };
+    try {
+      row.user_id = await this.app.db.kysely.transaction().execute(async (trx) => {
+        const userId = await claimAccount(trx, body.email, role);
+        await new TeamsRepository(trx).insertMember({ ...row, user_id: userId });
+        return userId;
+      });
+    } catch (err) {
+      // A concurrent invitation of the same e-mail to this survey won the unique constraint.
+      if (isUniqueViolation(err)) throw conflict(Msg.alreadyInvited);
+      throw err;
+    }
+    await mailInvitation(this.app, { email: body.email, role, hasAccount: row.user_id !== null, where: `survey "${survey.title}"` });
+    return row;
+  }
+
+  async listFieldUsers(surveyId: string, organizationId: string, page: Page, search: string) {
+    await this.ownSurvey(surveyId, organizationId);
+    const { rows, total, totalDue } = await this.repo.listFieldUsers({ surveyId, search }, page);
+    return { fieldUsers: rows.map(toFieldUser), total, totalDue };
+  }
+
+  /** Only the field users assigned to the calling supervisor; 404 when they are not on the survey. */
+  async supervisorFieldUsers(surveyId: string, userId: string, email: string, page: Page, search: string) {
+    const supervisorIds = await this.repo.supervisorRows(surveyId, userId, email);
+    if (supervisorIds.length === 0) throw notFound();
+    const { rows, total, totalDue } = await this.repo.listFieldUsers({ surveyId, supervisorIds, search }, page);
+    return { fieldUsers: rows.map(toFieldUser), total, totalDue };
+  }
+
+  async listSupervisors(surveyId: string, organizationId: string, page: Page, search: string) {
+    await this.ownSurvey(surveyId, organizationId);
+    const { rows, total } = await this.repo.listSupervisors(surveyId, page, search);
+    return { supervisors: rows.map(toSupervisor), total };
+  }
+
+  /** Sets (or replaces) the supervisor of a field user; both must be members of the caller's survey. */
+  async assign(organizationId: string, body: { supervisorId: string; fieldUserId: string; survey_id: string }): Promise<FieldUser> {
+    const survey = await this.ownSurvey(body.survey_id, organizationId);
+    const [fieldUser, supervisor] = await Promise.all([this.repo.findMember(survey.id, body.fieldUserId), this.repo.findMember(survey.id, body.supervisorId)]);
+    if (!fieldUser || !supervisor) throw notFound();
+    if (fieldUser.role !== Role.fieldUser) throw badRequest('fieldUserId is not a field user of this survey');
+    if (supervisor.role !== Role.supervisor) throw badRequest('supervisorId is not a supervisor of this survey');
+    await this.repo.setSupervisor(fieldUser.id, supervisor.id);
+    const row = await this.repo.fieldUser(survey.id, fieldUser.id);
+    if (!row) throw notFound();
+    return toFieldUser(row);
+  }
+
+  async supervisorName(userId: string, email: string): Promise<string> {
+    return (await this.repo.supervisorName(userId, email)) ?? email;
+  }
+}
+
+type FieldUserFields = Omit<FieldUserRecord, 'responses' | 'outstanding'> & { responses: unknown; outstanding: unknown };
+
+export function toFieldUser(r: FieldUserFields): FieldUser {
+  return {
+    _id: r.id,
+    fullName: r.full_name,
+    phoneNumber: r.phone_number,
+    email: r.email,
+    bank: r.bank,
+    accountNumber: r.account_number,
+    accountName: r.account_name,
+    rate: Number(r.rate),
+    responses: Number(r.responses ?? 0),
+    outstanding: Number(r.outstanding ?? 0),
+    supervisorId: r.supervisor_id,
+    supervisorName: r.supervisor_name,
+  };
+}
+
+type SupervisorFields = Omit<SupervisorRecord, 'field_user_count' | 'outstanding'> & { field_user_count: unknown; outstanding: unknown };
+
+export function toSupervisor(r: SupervisorFields): Supervisor {
+  return {
+    _id: r.id,
+    fullName: r.full_name,
+    phoneNumber: r.phone_number,
+    email: r.email,
+    bank: r.bank,
+    accountNumber: r.account_number,
+    accountName: r.account_name,
+    fieldUserCount: Number(r.field_user_count ?? 0),
+    outstanding: Number(r.outstanding ?? 0),
+  };
+}

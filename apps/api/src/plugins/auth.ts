@@ -1,0 +1,81 @@
+import fastifyJwt from '@fastify/jwt';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { Msg, Role, type Access } from '@survey-bird/contracts';
+import { HttpError, forbidden } from '../http/errors.js';
+import type { UserRow } from '../db/schema.js';
+import { SessionLookup } from '../modules/accounts/session-lookup.js';
+
+export interface TokenClaims {
+  sid: string;
+  sub: string;
+}
+
+/** Who is calling: the user row as it is now (role changes apply at once) and the session. */
+export interface AuthContext {
+  user: UserRow;
+  sessionId: string;
+  /** Set for role organization: the organization this account owns. */
+  organizationId: string | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+  interface FastifyInstance {
+    authorize(access: Access): (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    signToken(claims: TokenClaims): string;
+  }
+}
+
+declare module '@fastify/jwt' {
+  interface FastifyJWT {
+    payload: TokenClaims;
+    user: TokenClaims;
+  }
+}
+
+const unauthorized = (msg: string) => new HttpError(401, msg);
+
+export default fp(
+  async function auth(app: FastifyInstance) {
+    const { config, db } = app;
+    await app.register(fastifyJwt, {
+      secret: config.jwtSecret,
+      sign: { algorithm: 'HS256', expiresIn: config.tokenTtlSeconds },
+      verify: { algorithms: ['HS256'], requiredClaims: ['exp', 'sid', 'sub'] },
+    });
+    app.decorateRequest('auth', null);
+    const sessions = new SessionLookup(db);
+    app.decorate('signToken', (claims: TokenClaims) => app.jwt.sign(claims));
+
+    async function authenticate(request: FastifyRequest): Promise<AuthContext> {
+      const header = request.headers.authorization;
+      if (!header?.startsWith('Bearer ')) throw unauthorized(Msg.authenticationInvalid);
+      let claims: TokenClaims;
+      try {
+        claims = app.jwt.verify<TokenClaims>(header.slice(7));
+      } catch {
+        throw unauthorized(Msg.invalidOrExpiredToken);
+      }
+      // Signed by us, but claims are still data: a non-string sid or sub must not reach the query.
+      if (typeof claims.sid !== 'string' || typeof claims.sub !== 'string') throw unauthorized(Msg.invalidOrExpiredToken);
+      const found = await sessions.find(claims.sid, claims.sub);
+      if (!found || found.revokedAt !== null || found.expiresAt < Date.now()) throw unauthorized(Msg.invalidOrExpiredToken);
+      const { user, organizationId } = found;
+      return { user, sessionId: claims.sid, organizationId };
+    }
+
+    app.decorate('authorize', (access: Access) => async (request: FastifyRequest) => {
+      if (access === 'public') return;
+      request.auth = await authenticate(request);
+      if (access === 'user') return;
+      const { user } = request.auth;
+      if (!user.verified) throw forbidden(Msg.checkEmail);
+      if (!(access as readonly string[]).includes(user.role)) throw forbidden();
+      if (user.role === Role.organization && !request.auth.organizationId) throw forbidden();
+    });
+  },
+  { name: 'auth', dependencies: ['context'] },
+);

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import { RateLimiter } from '../http/rate-limit.js';
+import { Mailer } from '../modules/mail/mailer.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Db;
+    mailer: Mailer;
+    authLimiter: RateLimiter;
+  }
+}
+
+/** Shared services every module uses: configuration, database, mail, the sign-in rate limiter. */
+export default fp(
+  async function context(app: FastifyInstance, opts: { config: Config; db: Db }) {
+    app.decorate('config', opts.config);
+    app.decorate('db', opts.db);
+    app.decorate('mailer', new Mailer(opts.db.kysely, app.log, opts.config.smtpUrl));
+    app.decorate('authLimiter', new RateLimiter(opts.config.rateLimit.max, opts.config.rateLimit.windowMs));
+    app.addHook('onClose', async () => {
+      app.mailer.close();
+      await opts.db.close();
+    });
+  },
+  { name: 'context' },
+);

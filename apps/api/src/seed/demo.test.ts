@@ -1,0 +1,30 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Role } from '@survey-bird/contracts';
+import { buildTestApp, call, login, type TestApp } from '../../test/helpers.js';
+import { seedDemoIfEmpty } from './demo.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.close());
+
+it('seeds a working demo once, and returns the same logins on the next start', async () => {
+  const logins = await seedDemoIfEmpty(t.app);
+  expect(logins?.map((l) => l.role).sort()).toEqual([Role.masterAdmin, Role.organization, ...Array(2).fill(Role.supervisor), ...Array(6).fill(Role.fieldUser)].sort());
+  const k = t.app.db.kysely;
+  const count = async (table: 'responses' | 'members' | 'surveys' | 'dataset_options') => Number((await k.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  expect(await count('responses')).toBe(420);
+  expect(await count('members')).toBe(8);
+  expect(await count('surveys')).toBe(2);
+  expect(await count('dataset_options')).toBeGreaterThan(50);
+
+  const owner = logins!.find((l) => l.role === Role.organization)!;
+  const token = await login(t.app, owner.email, owner.password);
+  const me = await call(t.app, token, { method: 'GET', url: '/api/v1/user' });
+  expect(me.json().user).toMatchObject({ email: owner.email, role: Role.organization, verified: true });
+
+  const again = await seedDemoIfEmpty(t.app);
+  expect(again).toEqual(logins);
+  expect(await count('responses')).toBe(420);
+});

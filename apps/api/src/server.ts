@@ -1,0 +1,27 @@
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from './config.js';
+import { buildApp } from './app.js';
+import { ensureMasterAdmin } from './modules/accounts/admin.js';
+import { seedDemoIfEmpty } from './seed/demo.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const config = loadConfig(process.env, { pwaDir: process.env.PWA_DIR ?? resolve(here, '../../pwa/dist') });
+const app = await buildApp(config);
+
+await ensureMasterAdmin(app, config.adminEmail, config.adminPassword);
+if (config.seedDemo) {
+  const logins = await seedDemoIfEmpty(app);
+  if (logins) {
+    console.log('\nDemo logins (kept in DATA_DIR/demo-logins.json; SEED_DEMO=false turns the demo off):');
+    for (const l of logins) console.log(`  ${l.role.padEnd(14)} ${l.email.padEnd(36)} ${l.password}`);
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void app.close().then(() => process.exit(0));
+  });
+}
+await app.listen({ port: config.port, host: config.host });
+console.log(`\nSurvey Bird is serving ${config.publicUrl} (API docs at ${config.publicUrl}/api/docs)\n`);

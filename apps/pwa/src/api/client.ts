@@ -1,0 +1,170 @@
+import {
+  MSG_PREFIX,
+  Msg,
+  type RouteBody,
+  type RouteName,
+  type RouteParams,
+  type RouteQuery,
+  type RouteReply,
+  type Routes,
+} from '@survey-bird/contracts';
+import type { z } from 'zod';
+import type { RouteTable } from './route-table';
+
+/**
+ * One typed client for every route of the contracts table: `api.call('login', { body })`.
+ * Arguments and replies are inferred from the table; failures are classified here and acted on
+ * by the `onFailure` hook the app wires in api/index.ts (toast, redirect to login, dialogs).
+ */
+
+type RouteHeaders<N extends RouteName> = Routes[N] extends { headers: infer H extends z.ZodType } ? z.input<H> : undefined;
+
+/** A required key when the shape has required fields, optional when it has none, absent when the route has none. */
+type Slot<K extends string, T> = [T] extends [undefined]
+  ? { [P in K]?: undefined }
+  : Record<string, never> extends T
+    ? { [P in K]?: T }
+    : { [P in K]: T };
+
+export interface CallOptions {
+  /** Send this token instead of the active account's (signing out another stored account). */
+  token?: string;
+  /** false: the caller handles every failure itself (no toast, redirect or dialog). */
+  handleErrors?: boolean;
+  signal?: AbortSignal;
+}
+
+export type CallArgs<N extends RouteName> = Slot<'params', RouteParams<N>> &
+  Slot<'body', RouteBody<N>> &
+  Slot<'query', RouteQuery<N>> &
+  Slot<'headers', RouteHeaders<N>> &
+  (Routes[N] extends { multipart: true } ? { form: FormData } : { form?: undefined }) &
+  CallOptions;
+
+type ArgsTuple<N extends RouteName> = Record<string, never> extends CallArgs<N> ? [args?: CallArgs<N>] : [args: CallArgs<N>];
+
+export type FailureKind = 'reauth' | 'linkExpired' | 'checkEmail' | 'toast';
+
+export interface Failure {
+  route: RouteName;
+  /** 0 when the request never got an answer (offline, DNS, CORS). */
+  status: number;
+  msg: string;
+  kind: FailureKind;
+  /** The call's arguments (the link-expired dialog reads the verification id from them). */
+  args: { params?: Record<string, unknown> };
+}
+
+export class ApiError extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.msg);
+    this.name = 'ApiError';
+  }
+  get status(): number {
+    return this.failure.status;
+  }
+}
+
+/** Spec section 8: which failures redirect, which open a dialog, which only toast. */
+export function classifyFailure(route: RouteName, status: number, msg: string): FailureKind {
+  if (msg.startsWith(MSG_PREFIX.checkEmail)) return 'checkEmail';
+  // A reset link also answers 'link expired...'; only verification offers a new verification link.
+  if (msg.startsWith(MSG_PREFIX.linkExpired) && (route === 'confirmEmail' || route === 'resendVerification')) return 'linkExpired';
+  if (msg === Msg.authenticationInvalid || msg === Msg.invalidOrExpiredToken) return 'reauth';
+  if (route === 'currentUser' && status === 401) return 'reauth';
+  return 'toast';
+}
+
+/** '/api/v1/field-user/:surveyId' + { surveyId: 'a b' } -> '/api/v1/field-user/a%20b'. */
+export function fillPath(path: string, params: Record<string, unknown> | undefined): string {
+  return path.replace(/:([A-Za-z_]\w*)/g, (_, key: string) => {
+    const value = params?.[key];
+    if (value === undefined || value === null || value === '') throw new Error(`Missing path parameter "${key}" for ${path}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+export function withQuery(path: string, query: Record<string, unknown> | undefined): string {
+  if (!query) return path;
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    search.set(key, String(value));
+  }
+  const qs = search.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+async function readMsg(res: Response): Promise<string> {
+  try {
+    const data: unknown = await res.json();
+    const msg = (data as { msg?: unknown } | null)?.msg;
+    return typeof msg === 'string' && msg !== '' ? msg : Msg.unexpectedError;
+  } catch {
+    return Msg.unexpectedError;
+  }
+}
+
+/** The arguments as the implementation sees them, once the per-route typing has done its job. */
+interface RawArgs extends CallOptions {
+  params?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  headers?: Record<string, unknown>;
+  body?: unknown;
+  form?: FormData;
+}
+
+export interface ClientDeps {
+  /** The contracts route table (slimmed: see route-table.ts). */
+  table: RouteTable;
+  getToken: () => string | undefined;
+  onFailure: (failure: Failure) => void;
+  fetch?: typeof fetch;
+  baseUrl?: string;
+}
+
+export function createApiClient(deps: ClientDeps) {
+  const doFetch = deps.fetch ?? ((input, init) => fetch(input, init));
+
+  async function call<N extends RouteName>(name: N, ...[maybeArgs]: ArgsTuple<N>): Promise<RouteReply<N>> {
+    const args = (maybeArgs ?? {}) as RawArgs;
+    const def = deps.table[name];
+    const url = (deps.baseUrl ?? '') + withQuery(fillPath(def.path, args.params), args.query);
+
+    const headers: Record<string, string> = { accept: 'application/json' };
+    for (const [k, v] of Object.entries(args.headers ?? {})) if (v !== undefined && v !== null) headers[k] = String(v);
+    const token = args.token ?? (def.access === 'public' ? undefined : deps.getToken());
+    if (token) headers.authorization = `Bearer ${token}`;
+    let body: BodyInit | undefined;
+    if (args.form) body = args.form;
+    else if (args.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(args.body);
+    }
+
+    const fail = (status: number, msg: string): never => {
+      const failure: Failure = { route: name, status, msg, kind: classifyFailure(name, status, msg), args };
+      if (args.handleErrors !== false) deps.onFailure(failure);
+      throw new ApiError(failure);
+    };
+
+    let res: Response;
+    try {
+      res = await doFetch(url, { method: def.method, headers, body, signal: args.signal });
+    } catch (err) {
+      if ((err as Error).name === 'AbortError') throw err;
+      return fail(0, Msg.unexpectedError);
+    }
+    if (!res.ok) return fail(res.status, await readMsg(res));
+    if (def.binary) return (await res.blob()) as RouteReply<N>;
+    try {
+      return (await res.json()) as RouteReply<N>;
+    } catch {
+      return fail(res.status, Msg.unexpectedError);
+    }
+  }
+
+  return { call };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;

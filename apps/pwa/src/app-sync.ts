@@ -1,0 +1,29 @@
+import { getAccounts, subscribeAccounts } from './features/accounts/account-storage';
+import type { SyncController } from './offline';
+
+let started: Promise<SyncController> | undefined;
+
+/**
+ * Starts the outbox sync once for the whole app (docs/offline.md, "Wiring") and gives screens its
+ * controller. The offline module (Dexie and the sync engine) loads after the first paint, so the
+ * landing and login screens do not wait for it.
+ */
+export function appSync(): Promise<SyncController> {
+  started ??= import('./offline/sync').then(({ startSync, requestPersistence }) => {
+    const sync = startSync({ getAccounts });
+    let askedPersistence = false;
+    // Queued responses live only on this phone: once someone signs in, ask the browser to keep them.
+    const afterSignIn = () => {
+      if (askedPersistence || getAccounts().length === 0) return;
+      askedPersistence = true;
+      void requestPersistence();
+    };
+    subscribeAccounts(() => {
+      afterSignIn();
+      void sync.syncNow(); // sign-in, sign-out, new token
+    });
+    afterSignIn();
+    return sync;
+  });
+  return started;
+}

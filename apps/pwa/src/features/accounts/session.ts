@@ -1,0 +1,87 @@
+import type { CurrentUser } from '@survey-bird/contracts';
+import { useEffect } from 'react';
+import { api, ApiError } from '../../api';
+import { handleFailure } from '../../api/failures';
+import { createStore, useStore } from '../../ui/store';
+import { activeAccount, subscribeAccounts, useAccounts } from './account-storage';
+
+/**
+ * The user behind the active account, loaded from GET /user once per token and kept in memory.
+ * Switching accounts changes the token, which makes the next reader load the new user.
+ */
+export interface Session {
+  token: string | undefined;
+  user: CurrentUser | null;
+  status: 'idle' | 'loading' | 'ready' | 'failed';
+}
+
+export const session = createStore<Session>({ token: undefined, user: null, status: 'idle' });
+let inFlight: { token: string; promise: Promise<CurrentUser | null> } | undefined;
+
+const USER_KEY = 'survey-bird.last-user';
+
+/** The last user GET /user returned, with its token, so the app can open without signal. */
+function rememberUser(token: string, user: CurrentUser): void {
+  try {
+    localStorage.setItem(USER_KEY, JSON.stringify({ token, user }));
+  } catch {
+    // Storage full or blocked: the app then needs signal to open, as before.
+  }
+}
+
+function rememberedUser(token: string): CurrentUser | null {
+  try {
+    const saved = JSON.parse(localStorage.getItem(USER_KEY) ?? 'null') as { token?: string; user?: CurrentUser } | null;
+    return saved?.token === token && saved.user ? saved.user : null;
+  } catch {
+    return null;
+  }
+}
+
+function syncToken(): void {
+  const token = activeAccount()?.token;
+  if (session.get().token !== token) session.set({ token, user: null, status: 'idle' });
+}
+subscribeAccounts(syncToken);
+
+/** Loads the active account's user unless known; null when there is no account or the call failed. */
+export function loadCurrentUser(force = false): Promise<CurrentUser | null> {
+  syncToken();
+  const { token, user, status } = session.get();
+  if (!token) return Promise.resolve(null);
+  if (!force && status === 'ready' && user) return Promise.resolve(user);
+  if (inFlight?.token === token) return inFlight.promise;
+  session.set({ token, user: null, status: 'loading' });
+  const promise = api
+    .call('currentUser', { token, handleErrors: false })
+    .then(({ user: loaded }) => {
+      rememberUser(token, loaded);
+      if (session.get().token === token) session.set({ token, user: loaded, status: 'ready' });
+      return loaded;
+    })
+    .catch((err: unknown) => {
+      // No signal: a field user opening the app offline works on as the user this token had last time.
+      const known = err instanceof ApiError && err.status === 0 ? rememberedUser(token) : null;
+      if (err instanceof ApiError && !known) handleFailure(err.failure);
+      if (session.get().token === token) session.set(known ? { token, user: known, status: 'ready' } : { token, user: null, status: 'failed' });
+      return known;
+    })
+    .finally(() => {
+      if (inFlight?.promise === promise) inFlight = undefined;
+    });
+  inFlight = { token, promise };
+  return promise;
+}
+
+/** The session of the active account, loading its user when unknown. */
+export function useSession(): Session & { hasAccount: boolean } {
+  const accounts = useAccounts();
+  const current = useStore(session);
+  const token = accounts[0]?.token;
+  useEffect(() => {
+    if (token) void loadCurrentUser();
+    else syncToken();
+  }, [token]);
+  const fresh = current.token === token ? current : { token, user: null, status: 'idle' as const };
+  return { ...fresh, hasAccount: token !== undefined };
+}

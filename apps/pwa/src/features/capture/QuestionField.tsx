@@ -1,0 +1,96 @@
+import { QuestionType, type Answer, type StoredQuestion } from '@survey-bird/contracts';
+import { lazy, Suspense, useId } from 'react';
+import { toggleOption } from '../field-user/form-logic';
+import './capture.css';
+
+// Each kind of question downloads with the first survey that asks it (the service worker keeps them for offline use).
+const DatasetCombobox = lazy(() => import('./DatasetCombobox'));
+const LiveImageQuestion = lazy(() => import('./LiveImageQuestion'));
+const ImageQuestion = lazy(() => import('./ImageQuestion'));
+const LocationQuestion = lazy(() => import('./LocationQuestion'));
+
+export interface QuestionFieldProps {
+  question: StoredQuestion;
+  number: number;
+  value: Answer | undefined;
+  photo: Blob | undefined;
+  processing: boolean;
+  onAnswer: (value: Answer) => void;
+  onPhoto: (photo: Blob | null) => void;
+  /** Options of a large select matching a query (works offline from the phone's copy). */
+  searchDataset: (question: string, query: string) => Promise<string[]>;
+}
+
+const str = (v: Answer | undefined): string => (typeof v === 'string' ? v : '');
+
+/** One question of the form (spec section 8, screen 8): its text, a red asterisk when compulsory, and its input. */
+export function QuestionField({ question, number, value, photo, processing, onAnswer, onPhoto, searchDataset }: QuestionFieldProps) {
+  const id = useId();
+  const labelId = `${id}-label`;
+  const { text, type } = question;
+  const labelled = type === QuestionType.text || type === QuestionType.select || type === QuestionType.image || type === QuestionType.files;
+
+  let input;
+  switch (type) {
+    case QuestionType.select:
+      input = (
+        <select id={id} className="q__control" value={str(value)} onChange={(e) => onAnswer(e.currentTarget.value)}>
+          <option value="" disabled>Choose an option</option>
+          {question.options.map((o) => <option key={o} value={o}>{o}</option>)}
+        </select>
+      );
+      break;
+    case QuestionType.largeSelect:
+      input = <DatasetCombobox id={id} labelId={labelId} value={typeof value === 'string' ? value : undefined} onAnswer={onAnswer} search={(query) => searchDataset(text, query)} />;
+      break;
+    case QuestionType.checkbox:
+      input = (
+        <div className="q__checks">
+          {question.options.map((o) => (
+            <label key={o} className="q__check">
+              <input type="checkbox" checked={Array.isArray(value) && value.includes(o)} onChange={(e) => onAnswer(toggleOption(question.options, value, o, e.currentTarget.checked))} />
+              <span>{o}</span>
+            </label>
+          ))}
+        </div>
+      );
+      break;
+    case QuestionType.image:
+      input = <ImageQuestion id={id} label={text} photo={photo} processing={processing} onPhoto={onPhoto} />;
+      break;
+    case QuestionType.liveImages:
+      input = <LiveImageQuestion id={id} label={text} photo={photo} processing={processing} onPhoto={onPhoto} />;
+      break;
+    case QuestionType.liveLocation:
+      input = <LocationQuestion id={id} value={typeof value === 'string' ? value : undefined} onAnswer={onAnswer} />;
+      break;
+    case QuestionType.files:
+      input = (
+        <>
+          <input id={id} type="file" className="q__control" disabled />
+          <p className="q__hint">File uploads are not available yet.</p>
+        </>
+      );
+      break;
+    default:
+      input = <input id={id} type="text" className="q__control" value={str(value)} autoComplete="off" onChange={(e) => onAnswer(e.currentTarget.value)} />;
+  }
+
+  const title = (
+    <>
+      <span className="q__number">{number}.</span> {text}
+      {question.compulsory && (
+        <>
+          <span className="q__required" aria-hidden="true">*</span>
+          <span className="visually-hidden"> (compulsory)</span>
+        </>
+      )}
+    </>
+  );
+  return (
+    <div className="q" role="group" aria-labelledby={labelId}>
+      {labelled ? <label id={labelId} htmlFor={id} className="q__text">{title}</label> : <p id={labelId} className="q__text">{title}</p>}
+      <Suspense fallback={<div className="q__loading">Loading…</div>}>{input}</Suspense>
+    </div>
+  );
+}

@@ -1,0 +1,117 @@
+import type { Survey } from '@survey-bird/contracts';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useCallback, useEffect } from 'react';
+import { api } from '../../api';
+import { cacheFieldUserSurveys, getCachedSurveys, searchDataset } from '../../offline';
+import { PageLoading } from '../../ui/Spinner';
+import { useOnline } from '../../ui/useOnline';
+import { getAccounts } from '../accounts/account-storage';
+import { QuestionField } from '../capture/QuestionField';
+import { useActiveSurvey } from '../surveys/active-survey';
+import { SUBMIT_LABEL } from './form-logic';
+import { SurveySwitch } from './SurveySwitch';
+import { SyncStrip } from './SyncStrip';
+import { useSurveyForm } from './use-survey-form';
+import { useAccount } from './use-sync';
+import './field-user.css';
+
+/** Screen 8 at /survey-bird/field-user: the active survey's questions, online or offline. */
+export function QuestionsPage() {
+  const account = useAccount();
+  if (!account) return <PageLoading />;
+  return <FieldUserQuestions account={account.key} email={account.email} />;
+}
+
+function FieldUserQuestions({ account, email }: { account: string; email: string }) {
+  const online = useOnline();
+  const active = useActiveSurvey();
+  const cached = useLiveQuery(() => getCachedSurveys(account), [account]);
+
+  // Keep the surveys and their long option lists on the phone for the hours without signal.
+  useEffect(() => {
+    if (!online) return;
+    const token = getAccounts().find((a) => a.user.trim().toLowerCase() === account)?.token;
+    if (token) cacheFieldUserSurveys(email, token).catch((err: unknown) => console.warn('survey-bird: surveys not cached', err));
+  }, [account, email, online]);
+
+  const surveys = active.surveys.length > 0 ? active.surveys : (cached ?? []);
+  const survey = active.survey ?? surveys[0] ?? null;
+  const waiting = !survey && (active.loading || cached === undefined);
+
+  return (
+    <div className="fu">
+      <SyncStrip account={account} email={email} />
+      <SurveySwitch online={online} />
+      {survey ? (
+        <SurveyForm key={`${account}/${survey._id}`} account={account} survey={survey} />
+      ) : waiting ? (
+        <PageLoading />
+      ) : (
+        <div className="placeholder">
+          {online
+            ? 'You have not been invited to a survey yet. When an organization invites you, its questions appear here.'
+            : 'No survey is saved on this phone yet. Open Survey Bird once with signal to download your surveys.'}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function SurveyForm({ account, survey }: { account: string; survey: Survey }) {
+  const form = useSurveyForm(account, survey);
+  const online = useOnline();
+
+  const search = useCallback(async (question: string, query: string) => {
+    const local = await searchDataset(account, survey._id, question, query);
+    if (local.length > 0 || !online) return local;
+    // Not downloaded yet (first visit): ask the server while there is signal.
+    const reply = await api.call('largeDataset', { query: { organization_id: survey.organization_id, survey_id: survey._id, question, searchQuery: query }, handleErrors: false }).catch(() => null);
+    return reply?.options ?? [];
+  }, [account, survey._id, survey.organization_id, online]);
+
+  // After a submit the next response starts at the top, where the strip shows it was kept.
+  useEffect(() => {
+    if (form.generation > 0) window.scrollTo({ top: 0 });
+  }, [form.generation]);
+
+  const busy = form.phase !== 'idle';
+  return (
+    <form className="fu-form" noValidate onSubmit={(e) => {
+      e.preventDefault();
+      form.submit();
+    }}>
+      <header className="fu-form__head">
+        <h1 className="fu-form__title">{survey.title}</h1>
+        {survey.description && <p className="fu-form__desc">{survey.description}</p>}
+        <p className="fu-form__total">Total Questions: {survey.questions.length}</p>
+      </header>
+      {form.ready ? (
+        <div className="fu-form__questions" key={form.generation}>
+          {survey.questions.map((q, i) => (
+            <QuestionField
+              key={q.text}
+              question={q}
+              number={i + 1}
+              value={form.answers[q.text]}
+              photo={form.photos[q.text]}
+              processing={form.processing.has(q.text)}
+              onAnswer={(value) => form.setAnswer(q.text, value)}
+              onPhoto={(photo) => void form.setPhoto(q.text, photo)}
+              searchDataset={search}
+            />
+          ))}
+        </div>
+      ) : (
+        <div className="fu-form__questions fu-form__questions--loading" aria-busy="true">
+          {survey.questions.map((q) => <div key={q.text} className="q q--skeleton" />)}
+        </div>
+      )}
+      <div className="fu-submit">
+        <button type="submit" className="btn btn--primary btn--lg fu-submit__btn" aria-busy={busy} aria-disabled={busy} disabled={form.processing.size > 0}>
+          {busy && <span className="spinner" aria-hidden="true" />}
+          {SUBMIT_LABEL[form.phase]}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,147 @@
+import { Msg, type Survey } from '@survey-bird/contracts';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { deliveryLabel, discard, exportFailed, getCachedSurveys, listOutbox, resendAsNew, retry, type OutboxRecord } from '../../offline';
+import { confirmDialog } from '../../ui/dialog-store';
+import { formatResponseDate } from '../../ui/format';
+import { PageLoading } from '../../ui/Spinner';
+import { toast } from '../../ui/toast-store';
+import { useActiveSurvey } from '../surveys/active-survey';
+import { answerText } from './form-logic';
+import { SyncStrip } from './SyncStrip';
+import { useAccount, useSyncController } from './use-sync';
+import './field-user.css';
+
+const FixResponseDialog = lazy(() => import('./FixResponseDialog'));
+
+/** /survey-bird/field-user/response: every response this phone holds, newest first, and what became of it. */
+export function ResponsesPage() {
+  const account = useAccount();
+  if (!account) return <PageLoading />;
+  return <Responses account={account.key} email={account.email} />;
+}
+
+const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+
+function Responses({ account, email }: { account: string; email: string }) {
+  const records = useLiveQuery(() => listOutbox(account), [account]);
+  const cached = useLiveQuery(() => getCachedSurveys(account), [account]);
+  const { surveys: listed } = useActiveSurvey();
+  const { syncNow } = useSyncController();
+  const [fixing, setFixing] = useState<OutboxRecord | null>(null);
+
+  const surveys = useMemo(() => new Map<string, Survey>([...(cached ?? []), ...listed].map((s) => [s._id, s])), [cached, listed]);
+  const failed = records?.filter((r) => r.status === 'failed').length ?? 0;
+
+  const download = async () => {
+    const blob = await exportFailed(account);
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `survey-bird-failed-responses-${new Date().toISOString().slice(0, 10)}.json`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  };
+
+  const act = (work: () => Promise<unknown>) => () =>
+    void work()
+      .then(() => syncNow())
+      .catch((err: unknown) => toast.error(err instanceof Error ? err.message : Msg.unexpectedError));
+
+  const onResend = (r: OutboxRecord) => act(async () => {
+    const yes = await confirmDialog({
+      title: 'Send as a new response?',
+      body: 'The server already holds a different response under this one\'s id. Send this one as a new response only if it really is another response (it will be counted and paid separately).',
+      action: 'Send as new',
+      cancel: 'Cancel',
+    });
+    if (yes) await resendAsNew(r.id);
+  });
+
+  const onDiscard = (r: OutboxRecord) => act(async () => {
+    const yes = await confirmDialog({
+      title: 'Discard this response?',
+      body: 'It has not reached the server. Once discarded it is gone from this phone for good. Export it first if you may need it.',
+      action: 'Discard',
+      cancel: 'Cancel',
+      tone: 'danger',
+    });
+    if (yes) await discard(r.id);
+  });
+
+  return (
+    <div className="fu">
+      <SyncStrip account={account} email={email} showResponsesLink={false} />
+      <div className="fu-list__head">
+        <h1 className="screen__title">Responses</h1>
+        {failed > 0 && <button type="button" className="btn btn--ghost" onClick={() => void download()}>Export failed</button>}
+      </div>
+      {records === undefined ? (
+        <PageLoading />
+      ) : records.length === 0 ? (
+        <div className="placeholder">No responses on this phone yet. The responses you submit are listed here until and after the server receives them.</div>
+      ) : (
+        <ul className="fu-list" aria-label="Responses on this phone">
+          {records.map((r) => {
+            const survey = surveys.get(r.surveyId);
+            const preview = Object.entries(r.answers).slice(0, 3);
+            const photos = r.photoQuestions.length;
+            return (
+              <li key={r.id} className={`fu-rec fu-rec--${r.status}`} data-status={r.status}>
+                <div className="fu-rec__top">
+                  <span className="fu-rec__title">{survey?.title ?? 'Survey'}</span>
+                  <span className={`chip chip--${r.status}`}>{r.status === 'failed' ? 'failed' : deliveryLabel(r)}</span>
+                </div>
+                <p className="fu-rec__meta">
+                  Submitted {formatResponseDate(r.capturedAt)}
+                  {r.status === 'synced' && r.syncedAt !== undefined && ` · received ${formatResponseDate(iso(r.syncedAt))}`}
+                  {r.status === 'sending' && ' · sending now'}
+                  {r.status === 'queued' && r.lastError && ` · last try: ${r.lastError.msg}`}
+                </p>
+                {preview.length > 0 && (
+                  <dl className="fu-rec__answers">
+                    {preview.map(([q, a]) => (
+                      <div key={q}>
+                        <dt>{q}</dt>
+                        <dd>{answerText(a) || '—'}</dd>
+                      </div>
+                    ))}
+                  </dl>
+                )}
+                {photos > 0 && <p className="fu-rec__meta">{photos === 1 ? '1 photo' : `${photos} photos`}</p>}
+                {r.status === 'failed' && (
+                  <>
+                    <p className="fu-rec__error" role="note">
+                      <strong>The server said:</strong> {r.lastError?.msg ?? Msg.unexpectedError}
+                      {r.lastError?.question && ` (${r.lastError.question})`}
+                    </p>
+                    <div className="fu-rec__actions">
+                      {survey && <button type="button" className="btn btn--primary" onClick={() => setFixing(r)}>Fix</button>}
+                      <button type="button" className="btn btn--ghost" onClick={act(() => retry(r.id))}>Retry</button>
+                      {r.lastError?.status === 409 && <button type="button" className="btn btn--ghost" onClick={onResend(r)}>Resend as new</button>}
+                      <button type="button" className="btn btn--danger-outline" onClick={onDiscard(r)}>Discard</button>
+                    </div>
+                  </>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {fixing && surveys.get(fixing.surveyId) && (
+        <Suspense fallback={null}>
+          <FixResponseDialog
+            record={fixing}
+            survey={surveys.get(fixing.surveyId)!}
+            account={account}
+            onClose={() => setFixing(null)}
+            onSaved={() => {
+              setFixing(null);
+              void syncNow();
+            }}
+          />
+        </Suspense>
+      )}
+    </div>
+  );
+}

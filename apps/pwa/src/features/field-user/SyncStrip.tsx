@@ -1,0 +1,62 @@
+import { Msg } from '@survey-bird/contracts';
+import { Link } from '@tanstack/react-router';
+import { loginHref } from '../../routes/navigate';
+import { paths } from '../../routes/paths';
+import { formatResponseDate } from '../../ui/format';
+import { OfflineIcon } from '../../ui/icons';
+import { useOnline } from '../../ui/useOnline';
+import { formatBytes, useOutboxState, useStorageEstimate, useSyncController } from './use-sync';
+
+/**
+ * What the phone holds and whether the server has it, always in view on the field-user screens:
+ * responses waiting, the last successful sync, Sync now, offline, and storage health.
+ */
+export function SyncStrip({ account, email, showResponsesLink = true }: { account: string; email: string; showResponsesLink?: boolean }) {
+  const online = useOnline();
+  const outbox = useOutboxState(account);
+  const { running, syncNow } = useSyncController();
+  const storage = useStorageEstimate(`${outbox.waiting}/${outbox.synced}`);
+
+  const headline = !outbox.loaded ? 'Checking this phone…' : outbox.waiting > 0 ? `${outbox.waiting} ${Msg.savedOnPhone}` : 'Nothing waiting to send';
+  return (
+    <section className={`sync-strip${online ? '' : ' sync-strip--offline'}${outbox.waiting > 0 ? ' sync-strip--waiting' : ''}`} aria-label="Sync status">
+      <div className="sync-strip__row">
+        <span className={`sync-strip__net${online ? '' : ' is-offline'}`}>
+          {online ? <span className="sync-strip__dot" aria-hidden="true" /> : <OfflineIcon size={16} />}
+          {online ? 'Online' : 'Offline'}
+        </span>
+        <div className="sync-strip__main" role="status" aria-live="polite">
+          <strong className="sync-strip__count" data-testid="waiting">{headline}</strong>
+          <span className="sync-strip__last">
+            {outbox.lastSyncAt ? `Last sync ${formatResponseDate(new Date(outbox.lastSyncAt).toISOString())}` : 'Not synced yet'}
+          </span>
+        </div>
+        <button type="button" className="btn btn--ghost sync-strip__btn" onClick={() => void syncNow()} disabled={!online || running}>
+          {running ? 'Syncing…' : 'Sync now'}
+        </button>
+      </div>
+      {outbox.authRequired && (
+        <p className="sync-strip__note sync-strip__note--danger" role="alert">
+          The server asked you to sign in again before it takes {outbox.waiting === 1 ? 'the waiting response' : `the ${outbox.waiting} waiting responses`}.{' '}
+          <a href={loginHref(email, paths.fieldUser)}>Sign in again</a>
+        </p>
+      )}
+      {outbox.failed > 0 && (
+        <p className="sync-strip__note sync-strip__note--danger">
+          {outbox.failed === 1 ? '1 response needs your attention.' : `${outbox.failed} responses need your attention.`}{' '}
+          {showResponsesLink && <Link to={paths.fieldUserResponse}>Open responses</Link>}
+        </p>
+      )}
+      {storage && (
+        <p className={`sync-strip__storage${storage.nearlyFull ? ' is-full' : ''}`}>
+          {storage.nearlyFull
+            ? `Phone storage is nearly full (${formatBytes(storage.usage)} of ${formatBytes(storage.quota)}). Sync before taking more photos.`
+            : `Storage used: ${formatBytes(storage.usage)} of ${formatBytes(storage.quota)}`}
+        </p>
+      )}
+      {showResponsesLink && outbox.failed === 0 && outbox.loaded && (outbox.waiting > 0 || outbox.synced > 0) && (
+        <Link to={paths.fieldUserResponse} className="sync-strip__link">See your responses</Link>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,45 @@
+import type { Answers } from '@survey-bird/contracts';
+import { saveDraft } from '../../offline';
+
+export const DRAFT_DELAY_MS = 300;
+
+/**
+ * Saves the answers being typed at most every DRAFT_DELAY_MS, in order. flush() writes what is
+ * pending now (before submitting, or when the page hides); cancel() drops it (after the draft
+ * became a queued response, a late save must not bring the draft back).
+ */
+export function createDraftSaver(account: string, surveyId: string, delayMs = DRAFT_DELAY_MS) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let pending: Answers | null = null;
+  let writing: Promise<void> = Promise.resolve();
+
+  function write(): Promise<void> {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (pending === null) return writing;
+    const answers = pending;
+    pending = null;
+    writing = writing
+      .then(() => saveDraft(account, surveyId, answers))
+      .catch((err: unknown) => console.error('survey-bird: could not save the draft', err));
+    return writing;
+  }
+
+  return {
+    schedule(answers: Answers): void {
+      pending = answers;
+      if (timer !== undefined) clearTimeout(timer);
+      timer = setTimeout(() => void write(), delayMs);
+    },
+    flush: write,
+    cancel(): void {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      pending = null;
+    },
+    /** Waits for writes already started (a cancelled save may still be in flight). */
+    settled: (): Promise<void> => writing,
+  };
+}
+
+export type DraftSaver = ReturnType<typeof createDraftSaver>;

@@ -1,0 +1,168 @@
+import { Msg, QuestionType, type StoredQuestion } from '@survey-bird/contracts';
+import { describe, expect, it, vi } from 'vitest';
+import { answerText, createSubmitter, formatLocation, missingCompulsory, SUBMIT_LABEL, toggleOption, type Delivery, type SubmitDeps, type SubmitPhase } from './form-logic';
+
+const q = (text: string, type: StoredQuestion['type'] = QuestionType.text, compulsory = true, options: string[] = []): StoredQuestion => ({ text, type, compulsory, options });
+const jpeg = () => new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: 'image/jpeg' });
+
+describe('the compulsory rule (spec section 5: key presence only)', () => {
+  const questions = [q('Name'), q('Colours', QuestionType.checkbox, true, ['red', 'blue']), q('Photo', QuestionType.image), q('Notes', QuestionType.text, false)];
+
+  it('lists compulsory questions without an answer key', () => {
+    expect(missingCompulsory(questions, {}, {})).toEqual(['Name', 'Colours', 'Photo']);
+    expect(missingCompulsory(questions, { Name: 'Ada' }, {})).toEqual(['Colours', 'Photo']);
+  });
+
+  it('counts a present key even when it is empty: an emptied text, no ticked checkbox', () => {
+    expect(missingCompulsory(questions, { Name: '', Colours: [] }, { Photo: jpeg() })).toEqual([]);
+  });
+
+  it('looks for photo answers among the photos, not the answers', () => {
+    expect(missingCompulsory(questions, { Name: 'A', Colours: ['red'], Photo: 'typed' }, {})).toEqual(['Photo']);
+    expect(missingCompulsory([q('Live', QuestionType.liveImages)], {}, { Live: jpeg() })).toEqual([]);
+  });
+
+  it('ignores optional questions and inherited keys', () => {
+    expect(missingCompulsory([q('toString')], {}, {})).toEqual(['toString']);
+    expect(missingCompulsory([q('Notes', QuestionType.text, false)], {}, {})).toEqual([]);
+  });
+});
+
+describe('answer shapes', () => {
+  it('keeps checkbox answers as an array in the question order', () => {
+    const options = ['red', 'green', 'blue'];
+    let answer = toggleOption(options, undefined, 'blue', true);
+    expect(answer).toEqual(['blue']);
+    answer = toggleOption(options, answer, 'red', true);
+    expect(answer).toEqual(['red', 'blue']);
+    answer = toggleOption(options, answer, 'red', true);
+    expect(answer).toEqual(['red', 'blue']);
+    expect(toggleOption(options, answer, 'blue', false)).toEqual(['red']);
+    expect(toggleOption(options, ['red'], 'red', false)).toEqual([]);
+    expect(toggleOption(options, 'not a list', 'green', true)).toEqual(['green']);
+  });
+
+  it('stores a live location as "lat, lng (±acc m)"', () => {
+    expect(formatLocation({ latitude: 6.5243793, longitude: 3.3792057, accuracy: 12.4 })).toBe('6.524379, 3.379206 (±12 m)');
+    expect(formatLocation({ latitude: -0.5, longitude: -120, accuracy: 0.6 })).toBe('-0.500000, -120.000000 (±1 m)');
+  });
+
+  it('shows checkbox lists joined by comma', () => {
+    expect(answerText(['red', 'blue'])).toBe('red, blue');
+    expect(answerText('6.5, 3.3 (±5 m)')).toBe('6.5, 3.3 (±5 m)');
+    expect(answerText(undefined)).toBe('');
+  });
+});
+
+describe('submitting', () => {
+  function harness(deliveries: Array<Delivery | undefined>, options: Partial<SubmitDeps> = {}) {
+    const phases: SubmitPhase[] = [];
+    const toasts: string[] = [];
+    let state = { answers: { Name: 'Ada' } as Record<string, string | string[]>, photos: {} as Record<string, Blob> };
+    let clock = 0;
+    const enqueued: Array<{ clientId: string; answers: unknown; photos: string[] }> = [];
+    const deps: SubmitDeps = {
+      questions: () => [q('Name')],
+      current: () => state,
+      clientId: async () => 'draft-client-id',
+      enqueue: vi.fn(async (clientId, answers, photos) => {
+        enqueued.push({ clientId, answers, photos: Object.keys(photos) });
+        return clientId;
+      }),
+      syncNow: vi.fn(),
+      delivery: vi.fn(async () => (deliveries.length > 1 ? deliveries.shift() : deliveries[0])),
+      online: () => true,
+      onPhase: (p) => phases.push(p),
+      reset: vi.fn(() => {
+        state = { answers: {}, photos: {} };
+      }),
+      toast: { error: (t) => toasts.push(`error:${t}`), success: (t) => toasts.push(`success:${t}`), warning: (t) => toasts.push(`warning:${t}`) },
+      waitMs: 1000,
+      pollMs: 250,
+      now: () => clock,
+      sleep: async (ms) => {
+        clock += ms;
+      },
+      ...options,
+    };
+    return { deps, phases, toasts, enqueued, state: () => state, setState: (s: typeof state) => (state = s) };
+  }
+
+  it('labels the button submit, then the progress texts', () => {
+    expect(SUBMIT_LABEL).toEqual({ idle: 'submit', uploading: 'uploading images...', sending: 'sending response...' });
+  });
+
+  it('refuses a form missing a compulsory answer and queues nothing', async () => {
+    const h = harness([{ status: 'synced' }]);
+    h.setState({ answers: {}, photos: {} });
+    expect(await createSubmitter(h.deps).submit()).toBe('incomplete');
+    expect(h.toasts).toEqual([`error:${Msg.fillCompulsory}`]);
+    expect(h.deps.enqueue).not.toHaveBeenCalled();
+  });
+
+  it('queues under the draft clientId, says response sent! once the server has it, and resets', async () => {
+    const h = harness([{ status: 'sending', photosLeft: 0 }, { status: 'synced' }]);
+    expect(await createSubmitter(h.deps).submit()).toBe('sent');
+    expect(h.enqueued).toEqual([{ clientId: 'draft-client-id', answers: { Name: 'Ada' }, photos: [] }]);
+    expect(h.deps.syncNow).toHaveBeenCalledOnce();
+    expect(h.deps.reset).toHaveBeenCalledOnce();
+    expect(h.state()).toEqual({ answers: {}, photos: {} });
+    expect(h.toasts).toEqual([`success:${Msg.responseSent}`]);
+    expect(h.phases).toEqual(['sending', 'sending', 'idle']);
+  });
+
+  it('shows uploading images... while photos are going up, then sending response...', async () => {
+    const h = harness([{ status: 'sending', photosLeft: 1 }, { status: 'sending', photosLeft: 0 }, { status: 'synced' }]);
+    h.setState({ answers: { Name: 'Ada' }, photos: { Photo: jpeg() } });
+    expect(await createSubmitter(h.deps).submit()).toBe('sent');
+    expect(h.enqueued[0]?.photos).toEqual(['Photo']);
+    expect(h.phases).toEqual(['uploading', 'uploading', 'sending', 'idle']);
+  });
+
+  it('says saved, will send when online when the server does not answer in time, and still resets', async () => {
+    const h = harness([{ status: 'queued', photosLeft: 0 }]);
+    expect(await createSubmitter(h.deps).submit()).toBe('saved');
+    expect(h.toasts).toEqual([`warning:${Msg.expiredSaved}`]);
+    expect(h.deps.reset).toHaveBeenCalledOnce();
+  });
+
+  it('does not wait at all when offline', async () => {
+    const h = harness([{ status: 'queued', photosLeft: 0 }], { online: () => false });
+    expect(await createSubmitter(h.deps).submit()).toBe('saved');
+    expect(h.deps.delivery).not.toHaveBeenCalled();
+    expect(h.toasts).toEqual([`warning:${Msg.expiredSaved}`]);
+  });
+
+  it("shows the server's message when it refuses the response (it stays on the phone as failed)", async () => {
+    const h = harness([{ status: 'failed', msg: 'Unknown question "X"' }]);
+    expect(await createSubmitter(h.deps).submit()).toBe('failed');
+    expect(h.toasts).toEqual(['error:Unknown question "X"']);
+    expect(h.deps.reset).toHaveBeenCalledOnce();
+  });
+
+  it('ignores submit while one is in progress', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const h = harness([{ status: 'synced' }], { clientId: async () => (await gate, 'draft-client-id') });
+    const submitter = createSubmitter(h.deps);
+    const first = submitter.submit();
+    expect(submitter.isBusy()).toBe(true);
+    expect(await submitter.submit()).toBe('ignored');
+    expect(await submitter.submit()).toBe('ignored');
+    open();
+    expect(await first).toBe('sent');
+    expect(h.deps.enqueue).toHaveBeenCalledOnce();
+    expect(submitter.isBusy()).toBe(false);
+    expect(h.phases.at(-1)).toBe('idle');
+  });
+
+  it('keeps the answers on screen when the phone cannot queue them', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const h = harness([{ status: 'synced' }], { enqueue: async () => Promise.reject(new Error('QuotaExceededError')) });
+    expect(await createSubmitter(h.deps).submit()).toBe('failed');
+    expect(h.deps.reset).not.toHaveBeenCalled();
+    expect(h.state().answers).toEqual({ Name: 'Ada' });
+    expect(h.toasts).toEqual([`error:${Msg.unexpectedError}`]);
+    error.mockRestore();
+  });
+});

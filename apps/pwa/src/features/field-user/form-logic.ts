@@ -1,0 +1,139 @@
+import { IMAGE_QUESTION_TYPES, Msg, type Answer, type Answers, type StoredQuestion } from '@survey-bird/contracts';
+
+/**
+ * The rules of the field-user form, free of React and IndexedDB so they can be tested alone.
+ *
+ * An answer key exists once the user has answered or touched a question: typing (even if the text
+ * is then cleared), choosing an option, ticking or unticking a checkbox, capturing a location, or
+ * choosing or taking a photo. Photo answers live beside the answers (`photos`) until the outbox
+ * uploads them and puts the server's reference in the answer.
+ */
+
+export type Photos = Record<string, Blob>;
+
+export const isPhotoQuestion = (q: Pick<StoredQuestion, 'type'>): boolean => IMAGE_QUESTION_TYPES.includes(q.type);
+
+/** Spec section 5: compulsory questions whose answer key is missing. Only presence counts, not emptiness. */
+export function missingCompulsory(questions: readonly StoredQuestion[], answers: Answers, photos: Photos): string[] {
+  return questions.filter((q) => q.compulsory && !Object.hasOwn(isPhotoQuestion(q) ? photos : answers, q.text)).map((q) => q.text);
+}
+
+/** A checkbox answer is the ticked options, in the question's order. */
+export function toggleOption(options: readonly string[], current: Answer | undefined, option: string, checked: boolean): string[] {
+  const ticked = new Set(Array.isArray(current) ? current : []);
+  if (checked) ticked.add(option);
+  else ticked.delete(option);
+  return options.filter((o) => ticked.has(o));
+}
+
+/** A live location as the answer stores it: '6.524379, 3.379206 (±12 m)'. */
+export function formatLocation(coords: Pick<GeolocationCoordinates, 'latitude' | 'longitude' | 'accuracy'>): string {
+  return `${coords.latitude.toFixed(6)}, ${coords.longitude.toFixed(6)} (±${Math.round(coords.accuracy)} m)`;
+}
+
+/** What a saved answer shows in lists: checkbox lists joined by comma (spec section 3). */
+export function answerText(answer: Answer | undefined): string {
+  if (answer === undefined) return '';
+  return Array.isArray(answer) ? answer.join(', ') : answer;
+}
+
+/* ---- Submitting (spec section 4: idle, uploading images, sending response, reset) ---- */
+
+export type SubmitPhase = 'idle' | 'uploading' | 'sending';
+
+export const SUBMIT_LABEL: Record<SubmitPhase, string> = {
+  idle: 'submit',
+  uploading: 'uploading images...',
+  sending: 'sending response...',
+};
+
+/** How a queued response stands while the form waits for it. */
+export type Delivery = { status: 'queued' | 'sending'; photosLeft: number } | { status: 'synced' } | { status: 'failed'; msg: string };
+
+export type SubmitOutcome = 'ignored' | 'incomplete' | 'sent' | 'saved' | 'failed';
+
+export interface SubmitDeps {
+  questions: () => readonly StoredQuestion[];
+  /** The answers and photos on screen. */
+  current: () => { answers: Answers; photos: Photos };
+  /** Writes any pending draft save and returns the draft's clientId (the idempotency key). */
+  clientId: () => Promise<string>;
+  /** Queues the response with its photos (consuming the draft); resolves with the record id. */
+  enqueue: (clientId: string, answers: Answers, photos: Photos) => Promise<string>;
+  /** Asks the sync to run now; never awaited for long. */
+  syncNow: () => void;
+  /** The record's state, or undefined when it is gone. */
+  delivery: (id: string) => Promise<Delivery | undefined>;
+  online: () => boolean;
+  onPhase: (phase: SubmitPhase) => void;
+  /** Clears answers, file inputs and the captured photo. */
+  reset: () => void;
+  toast: { error(text: string): void; success(text: string): void; warning(text: string): void };
+  /** How long the form waits for the server before saying the response will go later. */
+  waitMs?: number;
+  pollMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
+/**
+ * The submit button's state machine. Every response goes through the outbox first, so nothing is
+ * lost whatever the network does; the form then waits a few seconds to tell the user whether the
+ * server already has it ('response sent!') or it will go later ('saved, will send when online').
+ */
+export function createSubmitter(deps: SubmitDeps) {
+  let busy = false;
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const now = deps.now ?? Date.now;
+
+  async function waitForServer(id: string, hasPhotos: boolean): Promise<SubmitOutcome> {
+    const deadline = now() + (deps.waitMs ?? 5000);
+    for (;;) {
+      const d = await deps.delivery(id);
+      if (!d) return 'saved';
+      if (d.status === 'synced') return 'sent';
+      if (d.status === 'failed') {
+        deps.toast.error(d.msg);
+        return 'failed';
+      }
+      deps.onPhase(hasPhotos && d.photosLeft > 0 ? 'uploading' : 'sending');
+      if (!deps.online() || now() >= deadline) return 'saved';
+      await sleep(deps.pollMs ?? 250);
+    }
+  }
+
+  async function submit(): Promise<SubmitOutcome> {
+    if (busy) return 'ignored';
+    const { answers, photos } = deps.current();
+    if (missingCompulsory(deps.questions(), answers, photos).length > 0) {
+      deps.toast.error(Msg.fillCompulsory);
+      return 'incomplete';
+    }
+    busy = true;
+    const hasPhotos = Object.keys(photos).length > 0;
+    deps.onPhase(hasPhotos ? 'uploading' : 'sending');
+    try {
+      let id: string;
+      try {
+        id = await deps.enqueue(await deps.clientId(), answers, photos);
+      } catch (err) {
+        // Not even the phone could keep it (storage full or blocked): keep the answers on screen.
+        console.error('survey-bird: could not queue the response', err);
+        deps.toast.error(hasPhotos ? Msg.errorProcessingImages : Msg.unexpectedError);
+        return 'failed';
+      }
+      // It is in the outbox now: the form starts afresh whatever the network does next.
+      deps.reset();
+      deps.syncNow();
+      const outcome = deps.online() ? await waitForServer(id, hasPhotos) : 'saved';
+      if (outcome === 'sent') deps.toast.success(Msg.responseSent);
+      if (outcome === 'saved') deps.toast.warning(Msg.expiredSaved);
+      return outcome;
+    } finally {
+      busy = false;
+      deps.onPhase('idle');
+    }
+  }
+
+  return { submit, isBusy: () => busy };
+}

@@ -1,0 +1,108 @@
+import { QuestionType, routes, type Survey } from '@survey-bird/contracts';
+import { act, createElement } from 'react';
+import { createRoot } from 'react-dom/client';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { slimRoutes } from '../../api/route-table';
+import { enqueueResponse, listOutbox, loadDraft, saveDraft, saveDraftPhoto } from '../../offline';
+import { freshDb } from '../../offline/test-support';
+import { createDraftSaver } from './draft-saver';
+import { useSurveyForm, type SurveyForm } from './use-survey-form';
+
+vi.mock('../../offline/route-table', () => ({ default: slimRoutes(routes) }));
+vi.mock('../../api', () => ({ api: { call: vi.fn() }, ApiError: class extends Error {} }));
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const ACCOUNT = 'ada@field.ng';
+const survey: Survey = {
+  _id: 's1', title: 'Wells', description: '', organization_id: 'o1', expectedResponseCount: null, createdAt: '2026-01-01T00:00:00.000Z',
+  questions: [
+    { text: 'Name', type: QuestionType.text, compulsory: true, options: [] },
+    { text: 'Colours', type: QuestionType.checkbox, compulsory: false, options: ['red', 'blue'] },
+    { text: 'Photo', type: QuestionType.image, compulsory: false, options: [] },
+  ],
+};
+const jpeg = (n: number) => new Blob([new Uint8Array(n).fill(7)], { type: 'image/jpeg' });
+const settle = () => act(async () => {
+  await new Promise((r) => setTimeout(r, 20));
+});
+
+beforeEach(freshDb);
+
+describe('draft saver', () => {
+  it('writes only the last answers after the pause, and flush writes at once', async () => {
+    const saver = createDraftSaver(ACCOUNT, 's1', 50);
+    saver.schedule({ Name: 'A' });
+    saver.schedule({ Name: 'Ad' });
+    expect(await loadDraft(ACCOUNT, 's1')).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 80));
+    await saver.settled();
+    expect((await loadDraft(ACCOUNT, 's1'))?.answers).toEqual({ Name: 'Ad' });
+    saver.schedule({ Name: 'Ada' });
+    await saver.flush();
+    expect((await loadDraft(ACCOUNT, 's1'))?.answers).toEqual({ Name: 'Ada' });
+  });
+
+  it('does not bring back a draft that became a queued response', async () => {
+    const saver = createDraftSaver(ACCOUNT, 's1', 10);
+    saver.schedule({ Name: 'Ada' });
+    await saver.flush();
+    const clientId = (await loadDraft(ACCOUNT, 's1'))!.clientId;
+    saver.schedule({ Name: 'Ada!' });
+    saver.cancel();
+    await enqueueResponse({ account: ACCOUNT, surveyId: 's1', organizationId: 'o1', answers: { Name: 'Ada' }, clientId });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(await loadDraft(ACCOUNT, 's1')).toBeUndefined();
+    expect((await listOutbox(ACCOUNT)).map((r) => r.id)).toEqual([clientId]);
+  });
+});
+
+describe('useSurveyForm', () => {
+  let host: HTMLDivElement;
+  let root: ReturnType<typeof createRoot>;
+  let form: SurveyForm;
+  function Probe() {
+    form = useSurveyForm(ACCOUNT, survey);
+    return null;
+  }
+  beforeEach(() => {
+    host = document.createElement('div');
+    root = createRoot(host);
+  });
+  afterEach(() => act(() => root.unmount()));
+
+  it('restores the answers and photos of the draft after a reload', async () => {
+    await saveDraft(ACCOUNT, 's1', { Name: 'Ada', Colours: ['blue'] });
+    await saveDraftPhoto(ACCOUNT, 's1', 'Photo', jpeg(9));
+    await act(async () => root.render(createElement(Probe)));
+    await settle();
+    expect(form.ready).toBe(true);
+    expect(form.answers).toEqual({ Name: 'Ada', Colours: ['blue'] });
+    expect(form.photos.Photo?.size).toBe(9);
+  });
+
+  it('saves what the user types and picks as a draft, so a reload loses nothing', async () => {
+    await act(async () => root.render(createElement(Probe)));
+    await settle();
+    expect(form.answers).toEqual({});
+    act(() => {
+      form.setAnswer('Name', 'Bola');
+      form.setAnswer('Colours', ['red']);
+    });
+    await act(() => form.setPhoto('Photo', jpeg(4)));
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 400));
+    });
+    const draft = await loadDraft(ACCOUNT, 's1');
+    expect(draft?.answers).toEqual({ Name: 'Bola', Colours: ['red'] });
+    expect(draft?.photos.Photo?.size).toBe(4);
+
+    // A new page: the same answers come back.
+    await act(async () => root.unmount());
+    root = createRoot(host);
+    await act(async () => root.render(createElement(Probe)));
+    await settle();
+    expect(form.answers).toEqual({ Name: 'Bola', Colours: ['red'] });
+    expect(form.photos.Photo?.size).toBe(4);
+  });
+});

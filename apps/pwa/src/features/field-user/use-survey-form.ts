@@ -1,0 +1,128 @@
+import type { Answer, Answers, Survey } from '@survey-bird/contracts';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { appSync } from '../../app-sync';
+import { downscalePhoto, enqueueResponse, getRecord, loadDraft, saveDraftPhoto } from '../../offline';
+import { toast } from '../../ui/toast-store';
+import { createDraftSaver } from './draft-saver';
+import { createSubmitter, type Delivery, type Photos, type SubmitPhase } from './form-logic';
+
+export interface SurveyForm {
+  /** The draft has been read back: inputs may render. */
+  ready: boolean;
+  answers: Answers;
+  photos: Photos;
+  /** Questions whose photo is being shrunk and saved. */
+  processing: ReadonlySet<string>;
+  phase: SubmitPhase;
+  /** Changes when the form is reset, so uncontrolled inputs (files) start empty. */
+  generation: number;
+  setAnswer(question: string, value: Answer): void;
+  setPhoto(question: string, photo: Blob | null): Promise<void>;
+  submit(): void;
+}
+
+export async function deliveryOf(id: string): Promise<Delivery | undefined> {
+  const r = await getRecord(id);
+  if (!r) return undefined;
+  if (r.status === 'synced') return { status: 'synced' };
+  if (r.status === 'failed') return { status: 'failed', msg: r.lastError?.msg ?? 'The server refused this response' };
+  return { status: r.status, photosLeft: r.photoQuestions.filter((q) => !r.photoRefs[q]).length };
+}
+
+/**
+ * The state of the survey form for one account and survey: answers saved as a draft as the user
+ * goes (restored on load, so a reload or a crash loses nothing) and the submit flow of form-logic.ts.
+ */
+export function useSurveyForm(account: string, survey: Survey): SurveyForm {
+  const surveyId = survey._id;
+  const [ready, setReady] = useState(false);
+  const [answers, setAnswers] = useState<Answers>({});
+  const [photos, setPhotos] = useState<Photos>({});
+  const [processing, setProcessing] = useState<ReadonlySet<string>>(new Set());
+  const [phase, setPhase] = useState<SubmitPhase>('idle');
+  const [generation, setGeneration] = useState(0);
+  const latest = useRef({ answers, photos, survey });
+  latest.current = { answers, photos, survey };
+
+  const saver = useMemo(() => createDraftSaver(account, surveyId), [account, surveyId]);
+
+  useEffect(() => {
+    let alive = true;
+    setReady(false);
+    setAnswers({});
+    setPhotos({});
+    loadDraft(account, surveyId)
+      .then((draft) => {
+        if (!alive) return;
+        setAnswers(draft?.answers ?? {});
+        setPhotos(draft?.photos ?? {});
+      })
+      .catch((err: unknown) => console.error('survey-bird: could not read the draft', err))
+      .finally(() => alive && setReady(true));
+    const flush = () => {
+      if (document.visibilityState === 'hidden') void saver.flush();
+    };
+    document.addEventListener('visibilitychange', flush);
+    window.addEventListener('pagehide', flush);
+    return () => {
+      alive = false;
+      void saver.flush();
+      document.removeEventListener('visibilitychange', flush);
+      window.removeEventListener('pagehide', flush);
+    };
+  }, [account, surveyId, saver]);
+
+  const setAnswer = useCallback((question: string, value: Answer) => {
+    setAnswers((prev) => {
+      const next = { ...prev, [question]: value };
+      saver.schedule(next);
+      return next;
+    });
+  }, [saver]);
+
+  const setPhoto = useCallback(async (question: string, photo: Blob | null) => {
+    setProcessing((s) => new Set(s).add(question));
+    try {
+      const kept = photo ? await downscalePhoto(photo) : null;
+      await saveDraftPhoto(account, surveyId, question, kept);
+      setPhotos((prev) => {
+        const { [question]: _old, ...rest } = prev;
+        return kept ? { ...rest, [question]: kept } : rest;
+      });
+    } catch (err) {
+      console.error('survey-bird: could not keep the photo', err);
+      toast.error('Error processing images');
+    } finally {
+      setProcessing((s) => {
+        const next = new Set(s);
+        next.delete(question);
+        return next;
+      });
+    }
+  }, [account, surveyId]);
+
+  const submitter = useMemo(() => createSubmitter({
+    questions: () => latest.current.survey.questions,
+    current: () => latest.current,
+    async clientId() {
+      await saver.flush();
+      return (await loadDraft(account, surveyId))?.clientId ?? crypto.randomUUID();
+    },
+    enqueue: (clientId, a, p) => enqueueResponse({ account, surveyId, organizationId: latest.current.survey.organization_id, answers: a, photos: p, clientId }),
+    syncNow: () => void appSync().then((sync) => sync.syncNow()),
+    delivery: deliveryOf,
+    online: () => navigator.onLine,
+    onPhase: setPhase,
+    reset() {
+      saver.cancel();
+      setAnswers({});
+      setPhotos({});
+      setGeneration((g) => g + 1);
+    },
+    toast,
+  }), [account, surveyId, saver]);
+
+  const submit = useCallback(() => void submitter.submit(), [submitter]);
+
+  return { ready, answers, photos, processing, phase, generation, setAnswer, setPhoto, submit };
+}

@@ -1,0 +1,69 @@
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useCallback, useEffect, useState } from 'react';
+import { appSync } from '../../app-sync';
+import { accountsNeedingSignIn, counts, lastSyncAt, storageEstimate, type StorageEstimate, type SyncStatus } from '../../offline';
+import { useSession } from '../accounts/session';
+
+/** The signed-in field user's account key (the lower-cased e-mail), or null while unknown. */
+export function useAccount(): { key: string; email: string } | null {
+  const { user } = useSession();
+  return user ? { key: user.email.trim().toLowerCase(), email: user.email } : null;
+}
+
+/** The truth about this account's outbox, live from IndexedDB. */
+export function useOutboxState(account: string) {
+  const c = useLiveQuery(() => counts(account), [account]);
+  const last = useLiveQuery(() => lastSyncAt(account), [account]);
+  const signIn = useLiveQuery(accountsNeedingSignIn, []);
+  return {
+    loaded: c !== undefined,
+    waiting: c ? c.queued + c.sending : 0,
+    failed: c?.failed ?? 0,
+    synced: c?.synced ?? 0,
+    lastSyncAt: last ?? null,
+    authRequired: signIn?.includes(account) ?? false,
+  };
+}
+
+/** The app's sync controller status (running, online) and a Sync now that resolves when done. */
+export function useSyncController() {
+  const [status, setStatus] = useState<SyncStatus | null>(null);
+  useEffect(() => {
+    let unsubscribe: (() => void) | undefined;
+    let alive = true;
+    void appSync().then((sync) => {
+      if (alive) unsubscribe = sync.subscribe(setStatus);
+    });
+    return () => {
+      alive = false;
+      unsubscribe?.();
+    };
+  }, []);
+  const syncNow = useCallback(() => appSync().then((sync) => sync.syncNow()), []);
+  return { running: status?.running ?? false, syncNow };
+}
+
+/** Storage used and quota, read again whenever `version` changes (after a response is queued or sent). */
+export function useStorageEstimate(version: unknown): StorageEstimate | null | undefined {
+  const [estimate, setEstimate] = useState<StorageEstimate | null | undefined>(undefined);
+  useEffect(() => {
+    let alive = true;
+    void storageEstimate().then((e) => alive && setEstimate(e ?? null));
+    return () => {
+      alive = false;
+    };
+  }, [version]);
+  return estimate;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value >= 10 || unit === 0 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { exportFileName, formatBytes, formatCell } from './cells';
+
+const ORIGIN = 'https://app.surveybird.ng';
+const cell = (v: Parameters<typeof formatCell>[0]) => formatCell(v, ORIGIN);
+
+describe('table cells', () => {
+  it('shows N/A for a missing or empty answer', () => {
+    for (const v of [undefined, null, '', '   ', [], ['', ' ']]) expect(cell(v)).toEqual({ kind: 'missing', text: 'N/A' });
+  });
+
+  it('joins checkbox answers with ", "', () => {
+    expect(cell(['Rice', 'Beans', 'Garri'])).toEqual({ kind: 'text', text: 'Rice, Beans, Garri' });
+    expect(cell(['https://a.example'])).toEqual({ kind: 'text', text: 'https://a.example' });
+  });
+
+  it('links values that are https URLs, and only those', () => {
+    expect(cell('https://maps.example.com/?q=6.5,3.4')).toEqual({ kind: 'link', text: 'https://maps.example.com/?q=6.5,3.4', href: 'https://maps.example.com/?q=6.5,3.4' });
+    expect(cell('http://plain.example.com')).toEqual({ kind: 'text', text: 'http://plain.example.com' });
+    expect(cell('javascript:alert(1)')).toEqual({ kind: 'text', text: 'javascript:alert(1)' });
+    expect(cell('see https://a.example')).toEqual({ kind: 'text', text: 'see https://a.example' });
+  });
+
+  it("opens the server's photos, relative or from a development host", () => {
+    expect(cell('/api/v1/files/image/4f1c.jpg')).toEqual({ kind: 'photo', text: 'View photo', href: `${ORIGIN}/api/v1/files/image/4f1c.jpg` });
+    expect(cell('http://localhost:3000/api/v1/files/image/4f1c.jpg')).toEqual({ kind: 'photo', text: 'View photo', href: 'http://localhost:3000/api/v1/files/image/4f1c.jpg' });
+    expect(cell('javascript:fetch("/api/v1/files/image/x")').kind).toBe('text');
+    expect(cell('/api/v1/files/image/').kind).toBe('text');
+  });
+
+  it('shows formula-looking text as the text itself', () => {
+    for (const v of ['=HYPERLINK("https://evil.example","click")', '+2348030000000', '-5', '@SUM(A1:A2)', '<b>bold</b>']) {
+      expect(cell(v)).toEqual({ kind: 'text', text: v });
+    }
+  });
+
+  it('keeps a location string as text', () => {
+    expect(cell('6.524379, 3.379206')).toEqual({ kind: 'text', text: '6.524379, 3.379206' });
+  });
+});
+
+describe('export file name', () => {
+  it("is '{title}_responses.xlsx'", () => {
+    expect(exportFileName('Retail outlet audit - Lagos')).toBe('Retail outlet audit - Lagos_responses.xlsx');
+    expect(exportFileName('Ọjà survey')).toBe('Ọjà survey_responses.xlsx');
+  });
+
+  it('replaces characters a file name cannot hold', () => {
+    expect(exportFileName('Q1/Q2: "water" points?')).toBe('Q1_Q2_ _water_ points__responses.xlsx');
+    expect(exportFileName('  \u0007 ')).toBe('survey_responses.xlsx');
+  });
+});
+
+describe('export progress', () => {
+  it('counts bytes, then KB and MB', () => {
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(12_700)).toBe('12.4 KB');
+    expect(formatBytes(3 * 1024 * 1024)).toBe('3.0 MB');
+  });
+});

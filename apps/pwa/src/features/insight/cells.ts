@@ -1,0 +1,65 @@
+import { API_BASE, type Answer } from '@survey-bird/contracts';
+
+/**
+ * How a response value shows in the table (spec section 2): missing is 'N/A', a checkbox list is
+ * joined with ', ', an https URL is a link, and a photo stored by this server (its reference may be
+ * relative or start with http://localhost in development) opens the image. Anything else is plain
+ * text, including text that looks like a spreadsheet formula: React escapes it and nothing evaluates it.
+ */
+export type Cell =
+  | { kind: 'missing'; text: 'N/A' }
+  | { kind: 'text'; text: string }
+  | { kind: 'link'; text: string; href: string }
+  | { kind: 'photo'; text: string; href: string };
+
+export const MISSING = 'N/A';
+const IMAGE_PATH = `${API_BASE}/files/image/`;
+
+/** A URL of one of our stored photos, resolved against `origin`; null for anything else. */
+function photoHref(value: string, origin: string): string | null {
+  if (!value.includes(IMAGE_PATH)) return null;
+  try {
+    const url = new URL(value, origin);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+    return url.pathname.startsWith(IMAGE_PATH) && url.pathname.length > IMAGE_PATH.length ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function httpsHref(value: string): string | null {
+  if (!/^https:\/\/\S+$/i.test(value)) return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+export function formatCell(value: Answer | null | undefined, origin: string = globalThis.location?.origin ?? 'http://localhost'): Cell {
+  if (value === undefined || value === null) return { kind: 'missing', text: MISSING };
+  const text = Array.isArray(value) ? value.filter((v) => v.trim() !== '').join(', ') : value;
+  if (text.trim() === '') return { kind: 'missing', text: MISSING };
+  if (!Array.isArray(value)) {
+    const photo = photoHref(text.trim(), origin);
+    if (photo) return { kind: 'photo', text: 'View photo', href: photo };
+    const link = httpsHref(text.trim());
+    if (link) return { kind: 'link', text: text.trim(), href: link };
+  }
+  return { kind: 'text', text };
+}
+
+/** '{title}_responses.xlsx' (spec section 7), minus characters no file system accepts. */
+export function exportFileName(title: string): string {
+  // eslint-disable-next-line no-control-regex
+  const safe = title.replace(/[\u0000-\u001f\u007f]/g, '').replace(/[\\/:*?"<>|]/g, '_').trim();
+  return `${safe || 'survey'}_responses.xlsx`;
+}
+
+/** '12.4 KB' received so far, for the Export button while it downloads. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}

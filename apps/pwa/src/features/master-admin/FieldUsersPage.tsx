@@ -1,0 +1,44 @@
+import type { FieldUserAcrossRow } from '@survey-bird/contracts';
+import { api } from '../../api';
+import { formatNaira } from '../../ui/format';
+import { DataTable, EmailText, type Column } from '../team/DataTable';
+import { MgmtHead, RefreshButton } from '../team/Layout';
+import { Pager, SearchBox } from '../team/ListControls';
+import { serialNumber } from '../team/paging';
+import { usePagedList } from '../team/usePagedList';
+
+/** Field users across organizations (GET /field-user/all): one row per survey invitation. */
+export function FieldUsersPage() {
+  const list = usePagedList(({ page, searchQuery, signal }) => api.call('allFieldUsers', { query: { page, searchQuery }, signal }));
+  const data = list.data;
+  const page = data?.page ?? list.page;
+  const columns: Column<FieldUserAcrossRow>[] = [
+    { header: 'S/N', cell: (_, i) => serialNumber(page, i) },
+    { header: 'Full Name', className: 'wrap wrap--name', cell: (r) => r.fullName },
+    { header: 'Email Address', className: 'wrap wrap--email', cell: (r) => <EmailText email={r.email} /> },
+    { header: 'Phone Number', cell: (r) => r.phoneNumber },
+    { header: 'Organization', className: 'wrap', cell: (r) => r.organization_name },
+    { header: 'Survey', className: 'wrap', cell: (r) => r.surveyTitle },
+    { header: 'Responses', className: 'num', cell: (r) => r.responses.toLocaleString('en-NG') },
+    { header: 'Outstanding', className: 'num', cell: (r) => formatNaira(r.outstanding) },
+  ];
+  return (
+    <section className="mgmt">
+      <MgmtHead title="All Field Users" sub="Field users of every organization, one row per survey they were invited to." actions={<RefreshButton onClick={list.refresh} busy={list.loading} />} />
+      <div className="mgmt-panel">
+        <div className="toolbar">
+          <SearchBox value={list.search} onChange={list.setSearch} placeholder="Search by name, e-mail, phone, organization or survey" label="Search field users" />
+        </div>
+        <DataTable
+          label="Field users"
+          columns={columns}
+          rows={data?.fieldUsers}
+          rowKey={(r) => r._id}
+          loading={list.loading}
+          empty={list.query ? <p>No user found with "{list.query}" keywords</p> : <p>No field user has been invited yet.</p>}
+        />
+        <Pager page={page} count={data?.fieldUsers.length ?? 0} total={data?.totalCount ?? 0} hasPreviousPage={!!data?.hasPreviousPage} hasNextPage={!!data?.hasNextPage} onPage={list.setPage} />
+      </div>
+    </section>
+  );
+}

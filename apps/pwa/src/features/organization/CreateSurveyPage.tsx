@@ -1,0 +1,238 @@
+import { DISABLED_QUESTION_TYPES, Msg, OPTION_QUESTION_TYPES, QUESTION_TYPES, QuestionType } from '@survey-bird/contracts';
+import { useEffect, useReducer, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { api } from '../../api';
+import { navigateTo } from '../../routes/navigate';
+import { paths } from '../../routes/paths';
+import { Spinner } from '../../ui/Spinner';
+import { toast } from '../../ui/toast-store';
+import { useSession } from '../accounts/session';
+import { useActiveSurvey } from '../surveys/active-survey';
+import { EditIcon, TrashIcon, UploadIcon } from '../team/icons';
+import {
+  builderReducer,
+  commitProblem,
+  DRAFT_KEY_PREFIX,
+  EMPTY_BUILDER,
+  formOptions,
+  isBlank,
+  optionsSummary,
+  parseDatasetFile,
+  parseDraft,
+  publishBody,
+  type BuilderState,
+} from './builder';
+import './create-survey.css';
+import '../team/team.css';
+
+const DRAFT_SAVE_MS = 400;
+
+function readDraft(key: string): BuilderState {
+  try {
+    return parseDraft(localStorage.getItem(key)) ?? EMPTY_BUILDER;
+  } catch {
+    return EMPTY_BUILDER;
+  }
+}
+
+function writeDraft(key: string, state: BuilderState): void {
+  try {
+    if (isBlank(state)) localStorage.removeItem(key);
+    else localStorage.setItem(key, JSON.stringify(state));
+  } catch {
+    // Quota reached (a very large option list): the survey is still on screen, only not kept for a reload.
+  }
+}
+
+/** Spec screen 4: build a survey question by question, then publish it. */
+export function CreateSurveyPage() {
+  const { user } = useSession();
+  const draftKey = `${DRAFT_KEY_PREFIX}${(user?.email ?? '').toLowerCase()}`;
+  const [state, dispatch] = useReducer(builderReducer, draftKey, readDraft);
+  const [busy, setBusy] = useState(false);
+  const { setActive } = useActiveSurvey();
+  const latest = useRef({ draftKey, state });
+  latest.current = { draftKey, state };
+
+  useEffect(() => {
+    const timer = setTimeout(() => writeDraft(draftKey, state), DRAFT_SAVE_MS);
+    return () => clearTimeout(timer);
+  }, [draftKey, state]);
+  useEffect(() => () => writeDraft(latest.current.draftKey, latest.current.state), []);
+
+  async function publish() {
+    if (busy) return;
+    const checked = publishBody(state);
+    if (!checked.ok) return toast.error(checked.msg);
+    setBusy(true);
+    try {
+      const reply = await api.call('createSurvey', { body: checked.body });
+      setActive(reply.survey);
+      dispatch({ type: 'reset' });
+      latest.current.state = EMPTY_BUILDER;
+      writeDraft(draftKey, EMPTY_BUILDER);
+      toast.success(Msg.surveyPublished);
+      navigateTo(paths.orgSurveys);
+    } catch {
+      // The API client toasted the server's message; the draft stays.
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="builder" aria-busy={busy}>
+      <div className="builder__intro">
+        <h1 className="mgmt__title">Let's get started!</h1>
+        <p className="mgmt__sub">Give your survey a title, add its questions, then publish it to invite field users.</p>
+      </div>
+      <div className="builder__grid" inert={busy}>
+        <div className="builder__main">
+          <div className="card form">
+            <div className="field">
+              <label htmlFor="survey-title">Survey title</label>
+              <input id="survey-title" value={state.title} maxLength={200} onChange={(e) => dispatch({ type: 'survey', change: { title: e.target.value } })} placeholder="e.g. Water point census, Ward 4" />
+            </div>
+            <div className="field">
+              <label htmlFor="survey-description">Description</label>
+              <textarea id="survey-description" value={state.description} maxLength={2000} onChange={(e) => dispatch({ type: 'survey', change: { description: e.target.value } })} placeholder="What the survey is for and how to fill it in" />
+            </div>
+            <div className="field builder__expected">
+              <label htmlFor="survey-expected">Expected responses <span className="optional">(optional)</span></label>
+              <input id="survey-expected" type="number" inputMode="numeric" min={0} step={1} value={state.expected} onChange={(e) => dispatch({ type: 'survey', change: { expected: e.target.value } })} />
+            </div>
+          </div>
+          <QuestionList
+            state={state}
+            onEdit={(index) => {
+              dispatch({ type: 'edit', index });
+              // On a phone the form sits below the list: bring it into view.
+              document.getElementById('q-text')?.focus();
+            }} onDelete={(index) => dispatch({ type: 'delete', index })} />
+        </div>
+        <QuestionEditor state={state} dispatch={dispatch} />
+      </div>
+      <div className="builder__publish">
+        <p className="builder__count">
+          <strong>{state.questions.length === 1 ? '1 question' : `${state.questions.length} questions`} added</strong>
+          <span className="builder__note">Questions cannot be changed after publishing.</span>
+        </p>
+        <button type="button" className="btn btn--primary btn--lg" onClick={() => void publish()} disabled={busy} aria-disabled={busy}>
+          {busy && <Spinner label="Publishing" />} {busy ? 'Publishing…' : 'Publish'}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function QuestionList({ state, onEdit, onDelete }: { state: BuilderState; onEdit: (i: number) => void; onDelete: (i: number) => void }) {
+  return (
+    <div className="card">
+      <h2 className="card__title">Questions</h2>
+      {state.questions.length === 0 ? (
+        <p className="card__text builder__none">No question added yet. Write one in the new-question form and press Add.</p>
+      ) : (
+        <ol className="qlist">
+          {state.questions.map((q, i) => {
+            const summary = optionsSummary(q);
+            return (
+              <li key={`${i}-${q.text}`} className={`qlist__item${state.editing === i ? ' is-editing' : ''}`}>
+                <span className="qlist__num">{i + 1}</span>
+                <div className="qlist__body">
+                  <p className="qlist__text">
+                    {q.text}
+                    {q.compulsory && <span className="qlist__required" aria-label="compulsory"> *</span>}
+                  </p>
+                  <p className="qlist__meta">
+                    <span className="badge">{q.type}</span>
+                    {summary && <span className="qlist__options">{summary}</span>}
+                  </p>
+                </div>
+                <div className="qlist__actions">
+                  <button type="button" className="btn btn--ghost btn--sm" onClick={() => onEdit(i)} aria-label={`Edit question ${i + 1}`}><EditIcon size={16} /> Edit</button>
+                  <button type="button" className="btn btn--danger-outline btn--sm" onClick={() => onDelete(i)} aria-label={`Delete question ${i + 1}`}><TrashIcon size={16} /> Delete</button>
+                </div>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </div>
+  );
+}
+
+function QuestionEditor({ state, dispatch }: { state: BuilderState; dispatch: (a: Parameters<typeof builderReducer>[1]) => void }) {
+  const { form, editing } = state;
+  const isLarge = form.type === QuestionType.largeSelect;
+  const needsOptions = OPTION_QUESTION_TYPES.includes(form.type);
+  const datasetCount = isLarge ? formOptions(form).length : 0;
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const problem = commitProblem(state);
+    if (problem) return toast.error(problem);
+    dispatch({ type: 'commit' });
+  }
+
+  async function readFile(e: ChangeEvent<HTMLInputElement>) {
+    const file = e.target.files?.[0];
+    e.target.value = '';
+    if (!file) return;
+    const options = parseDatasetFile(file.name, await file.text());
+    if (options.length === 0) return toast.error(`No option found in ${file.name}`);
+    dispatch({ type: 'form', change: { dataset: options, datasetFile: file.name, options: '' } });
+  }
+
+  return (
+    <form className="card form builder__editor" onSubmit={submit} noValidate>
+      <h2 className="card__title">{editing === null ? 'New question' : `Edit question ${editing + 1}`}</h2>
+      <div className="field">
+        <label htmlFor="q-text">Question</label>
+        <textarea id="q-text" className="builder__qtext" value={form.text} maxLength={500} onChange={(e) => dispatch({ type: 'form', change: { text: e.target.value } })} placeholder="e.g. Is the pump working?" />
+      </div>
+      <div className="field">
+        <label htmlFor="q-type">Answer type</label>
+        <select id="q-type" value={form.type} onChange={(e) => dispatch({ type: 'form', change: { type: e.target.value as QuestionType } })}>
+          {QUESTION_TYPES.map((t) => (
+            <option key={t} value={t} disabled={DISABLED_QUESTION_TYPES.includes(t)}>{t}</option>
+          ))}
+        </select>
+      </div>
+      {needsOptions && (
+        <div className="field">
+          <label htmlFor="q-options">Options</label>
+          <input id="q-options" value={form.options} onChange={(e) => dispatch({ type: 'form', change: { options: e.target.value } })} placeholder="Enter options separated by commas (2-50)" />
+        </div>
+      )}
+      {isLarge && (
+        <div className="field">
+          <label htmlFor={form.dataset ? undefined : 'q-dataset'}>Option list</label>
+          {form.dataset ? (
+            <div className="dataset">
+              <p><strong>{datasetCount.toLocaleString('en-NG')} options</strong> from {form.datasetFile}</p>
+              <p className="dataset__preview">{form.dataset.slice(0, 5).join(', ')}{form.dataset.length > 5 ? ', …' : ''}</p>
+              <button type="button" className="link" onClick={() => dispatch({ type: 'form', change: { dataset: null, datasetFile: null } })}>Remove this list</button>
+            </div>
+          ) : (
+            <>
+              <textarea id="q-dataset" className="dataset__paste" value={form.options} onChange={(e) => dispatch({ type: 'form', change: { options: e.target.value } })} placeholder={'Paste the options, one per line\nor separated by commas'} />
+              <p className="form__hint" aria-live="polite">{datasetCount.toLocaleString('en-NG')} options</p>
+            </>
+          )}
+          <label className="btn btn--ghost btn--sm dataset__upload">
+            <UploadIcon size={16} /> Upload CSV or TXT
+            <input type="file" accept=".csv,.txt,text/csv,text/plain" className="visually-hidden" onChange={(e) => void readFile(e)} />
+          </label>
+          <p className="form__hint">For lists over 50 options. A CSV file gives its first column.</p>
+        </div>
+      )}
+      <label className="check">
+        <input type="checkbox" checked={form.compulsory} onChange={(e) => dispatch({ type: 'form', change: { compulsory: e.target.checked } })} />
+        Compulsory
+      </label>
+      <div className="builder__editor-actions">
+        {editing !== null && <button type="button" className="btn btn--ghost" onClick={() => dispatch({ type: 'cancelEdit' })}>Cancel</button>}
+        <button type="submit" className="btn btn--accent">{editing === null ? 'Add' : 'Save'}</button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,106 @@
+import type { FieldUser, Survey } from '@survey-bird/contracts';
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { api } from '../../api';
+import { paths } from '../../routes/paths';
+import { formatNaira } from '../../ui/format';
+import { ActiveSurveyButton } from '../surveys/ActiveSurveyButton';
+import { useActiveSurvey } from '../surveys/active-survey';
+import { AssignSupervisorModal } from '../team/AssignSupervisorModal';
+import { DataTable, EmailText, type Column } from '../team/DataTable';
+import { UserPlusIcon } from '../team/icons';
+import { InviteMemberModal } from '../team/InviteMemberModal';
+import { AccessButton, MgmtHead, NoActiveSurvey, RefreshButton } from '../team/Layout';
+import { Pager, SearchBox } from '../team/ListControls';
+import { serialNumber } from '../team/paging';
+import { usePagedList } from '../team/usePagedList';
+
+/** Spec screen 5: the active survey's field users, what each is owed, and their supervisors. */
+export function FieldUsersPage() {
+  const { survey, loading } = useActiveSurvey();
+  if (!survey) {
+    return (
+      <NoActiveSurvey heading="Manage Field Users" loading={loading}>
+        <p className="empty-note__title">You have no survey yet</p>
+        <p>Field users are invited to a survey. Create your first survey, then invite field users to it.</p>
+        <Link to={paths.orgCreateSurvey} className="btn btn--primary">Create new survey</Link>
+      </NoActiveSurvey>
+    );
+  }
+  return <SurveyFieldUsers key={survey._id} survey={survey} />;
+}
+
+function SurveyFieldUsers({ survey }: { survey: Survey }) {
+  const list = usePagedList(({ page, searchQuery, signal }) => api.call('fieldUsers', { params: { surveyId: survey._id }, query: { page, searchQuery }, signal }));
+  const [inviting, setInviting] = useState(false);
+  const [assigning, setAssigning] = useState<FieldUser | null>(null);
+  const data = list.data;
+  const page = data?.page ?? list.page;
+
+  const columns: Column<FieldUser>[] = [
+    { header: 'S/N', cell: (_, i) => serialNumber(page, i) },
+    { header: 'Full Name', className: 'wrap wrap--name', cell: (r) => r.fullName },
+    { header: 'Phone Number', cell: (r) => r.phoneNumber },
+    { header: 'Email Address', className: 'wrap wrap--email', cell: (r) => <EmailText email={r.email} /> },
+    { header: 'Bank', className: 'wrap', cell: (r) => r.bank || <span className="cell-muted">N/A</span> },
+    { header: 'Account No.', cell: (r) => r.accountNumber || <span className="cell-muted">N/A</span> },
+    { header: 'Account Name', className: 'wrap', cell: (r) => r.accountName || <span className="cell-muted">N/A</span> },
+    { header: 'Fee', className: 'num', cell: (r) => formatNaira(r.outstanding) },
+    {
+      header: 'Svp. name',
+      className: 'wrap',
+      cell: (r) => r.supervisorName ?? <button type="button" className="cell-link" onClick={() => setAssigning(r)}>Click to assign a supervisor</button>,
+    },
+    { header: 'Access', className: 'shrink', cell: (r) => <AccessButton name={r.fullName} /> },
+  ];
+
+  return (
+    <section className="mgmt">
+      <MgmtHead
+        title={`Manage ${survey.title} Field Users`}
+        actions={
+          <>
+            <ActiveSurveyButton />
+            <RefreshButton onClick={list.refresh} busy={list.loading} />
+            <button type="button" className="btn btn--primary" onClick={() => setInviting(true)}><UserPlusIcon /> Invite field user</button>
+          </>
+        }
+      />
+      <div className="mgmt-panel">
+        <div className="toolbar">
+          <SearchBox value={list.search} onChange={list.setSearch} placeholder="Search field users" label="Search field users" />
+        </div>
+        <DataTable
+          label="Field users"
+          columns={columns}
+          rows={data?.fieldUsers}
+          rowKey={(r) => r._id}
+          loading={list.loading}
+          empty={
+            list.query ? (
+              <p>No user found with "{list.query}" keywords</p>
+            ) : (
+              <div className="empty-note">
+                <p className="empty-note__title">No field user yet</p>
+                <p>Invite your first field user to {survey.title}; they get an e-mail to set up their account.</p>
+                <button type="button" className="btn btn--primary" onClick={() => setInviting(true)}><UserPlusIcon /> Invite field user</button>
+              </div>
+            )
+          }
+        />
+        <Pager page={page} count={data?.fieldUsers.length ?? 0} total={data?.totalCount ?? 0} hasPreviousPage={!!data?.hasPreviousPage} hasNextPage={!!data?.hasNextPage} onPage={list.setPage}>
+          <span className="total-due">Total Due <strong>{formatNaira(data?.totalDue ?? 0)}</strong></span>
+        </Pager>
+      </div>
+      <InviteMemberModal kind="fieldUser" surveyId={survey._id} surveyTitle={survey.title} open={inviting} onClose={() => setInviting(false)} onInvited={list.refresh} />
+      {assigning && (
+        <AssignSupervisorModal
+          surveyId={survey._id}
+          fieldUser={assigning}
+          onClose={() => setAssigning(null)}
+          onAssigned={(row) => list.setData((d) => (d ? { ...d, fieldUsers: d.fieldUsers.map((f) => (f._id === row._id ? row : f)) } : d))}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,53 @@
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { paths } from '../../routes/paths';
+import { greeting } from '../../ui/format';
+import { CoverageChart } from '../insight/CoverageChart';
+import { InsightHeader } from '../insight/InsightHeader';
+import { NoSurvey } from '../insight/NoSurvey';
+import { ResponsesTable } from '../insight/ResponsesTable';
+import { StatCards } from '../insight/StatCards';
+import { useCards, useGreetingName } from '../insight/use-insight';
+import { WeeklyCharts } from '../insight/WeeklyCharts';
+import '../insight/insight.css';
+import { useActiveSurvey } from '../surveys/active-survey';
+
+/** Spec screen 1: the organization's dashboard for its active survey. */
+export function InsightPage() {
+  const { survey, loading: surveysLoading } = useActiveSurvey();
+  const name = useGreetingName('organization');
+  const [reload, setReload] = useState(0);
+  const surveyId = survey?._id ?? null;
+  const cards = useCards('organizationTopPerformer', surveyId, reload);
+  const expected = survey?.expectedResponseCount ?? null;
+
+  return (
+    <div className="insight">
+      <InsightHeader
+        greeting={greeting(new Date())}
+        name={name}
+        sub={survey ? <>Here is how <strong>{survey.title}</strong> is doing.</> : surveysLoading ? 'Loading your surveys…' : 'Create a survey to start collecting responses.'}
+      />
+      {!survey && !surveysLoading ? (
+        <NoSurvey>
+          <h2 className="insight-panel__title">You have not created a survey yet</h2>
+          <p className="insight-panel__sub">Once field users respond, their numbers, charts and answers appear here.</p>
+          <Link to={paths.orgCreateSurvey} className="btn btn--primary">Create a survey</Link>
+        </NoSurvey>
+      ) : (
+        <>
+          <StatCards cards={cards.data} loading={cards.loading || !survey} expected={expected} />
+          {survey && (
+            <>
+              <div className="insight-charts">
+                <WeeklyCharts surveyId={survey._id} reload={reload} />
+                <CoverageChart responses={cards.data?.totalResponses ?? null} expected={expected} loading={cards.loading} />
+              </div>
+              <ResponsesTable key={survey._id} survey={survey} route="organizationResponses" exportRoute="organizationExport" reload={reload} onRefresh={() => setReload((n) => n + 1)} />
+            </>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

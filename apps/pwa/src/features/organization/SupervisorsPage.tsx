@@ -1,0 +1,89 @@
+import type { Supervisor, Survey } from '@survey-bird/contracts';
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { api } from '../../api';
+import { paths } from '../../routes/paths';
+import { formatNaira } from '../../ui/format';
+import { ActiveSurveyButton } from '../surveys/ActiveSurveyButton';
+import { useActiveSurvey } from '../surveys/active-survey';
+import { DataTable, EmailText, type Column } from '../team/DataTable';
+import { UserPlusIcon } from '../team/icons';
+import { InviteMemberModal } from '../team/InviteMemberModal';
+import { AccessButton, MgmtHead, NoActiveSurvey, RefreshButton } from '../team/Layout';
+import { Pager, SearchBox } from '../team/ListControls';
+import { serialNumber } from '../team/paging';
+import { usePagedList } from '../team/usePagedList';
+
+/** Spec screen 7: the active survey's supervisors and what their field users are still owed. */
+export function SupervisorsPage() {
+  const { survey, loading } = useActiveSurvey();
+  if (!survey) {
+    return (
+      <NoActiveSurvey heading="Manage Supervisors" loading={loading}>
+        <p className="empty-note__title">You have no survey yet</p>
+        <p>Supervisors are invited to a survey. Create your first survey, then invite supervisors to it.</p>
+        <Link to={paths.orgCreateSurvey} className="btn btn--primary">Create new survey</Link>
+      </NoActiveSurvey>
+    );
+  }
+  return <SurveySupervisors key={survey._id} survey={survey} />;
+}
+
+function SurveySupervisors({ survey }: { survey: Survey }) {
+  const list = usePagedList(({ page, searchQuery, signal }) => api.call('supervisors', { params: { surveyId: survey._id }, query: { page, searchQuery }, signal }));
+  const [inviting, setInviting] = useState(false);
+  const data = list.data;
+  const page = data?.page ?? list.page;
+
+  const columns: Column<Supervisor>[] = [
+    { header: 'S/N', cell: (_, i) => serialNumber(page, i) },
+    { header: 'Full Name', className: 'wrap wrap--name', cell: (r) => r.fullName },
+    { header: 'Phone Number', cell: (r) => r.phoneNumber },
+    { header: 'Email Address', className: 'wrap wrap--email', cell: (r) => <EmailText email={r.email} /> },
+    { header: 'Bank', className: 'wrap', cell: (r) => r.bank || <span className="cell-muted">N/A</span> },
+    { header: 'Account Number', cell: (r) => r.accountNumber },
+    { header: 'Account Name', className: 'wrap', cell: (r) => r.accountName },
+    { header: 'Svp.', className: 'num', cell: (r) => formatNaira(r.outstanding) },
+    { header: 'Access', className: 'shrink', cell: (r) => <AccessButton name={r.fullName} /> },
+  ];
+
+  return (
+    <section className="mgmt">
+      <MgmtHead
+        title={`Manage ${survey.title} Supervisors`}
+        actions={
+          <>
+            <ActiveSurveyButton />
+            <RefreshButton onClick={list.refresh} busy={list.loading} />
+            <button type="button" className="btn btn--primary" onClick={() => setInviting(true)}><UserPlusIcon /> Invite supervisor</button>
+          </>
+        }
+      />
+      <div className="mgmt-panel">
+        <div className="toolbar">
+          <SearchBox value={list.search} onChange={list.setSearch} placeholder="Search supervisors" label="Search supervisors" />
+        </div>
+        <DataTable
+          label="Supervisors"
+          columns={columns}
+          rows={data?.supervisors}
+          rowKey={(r) => r._id}
+          loading={list.loading}
+          empty={
+            list.query ? (
+              <p>No user found with "{list.query}" keywords</p>
+            ) : (
+              <div className="empty-note">
+                <p className="empty-note__title">No supervisor yet</p>
+                <p>Invite your first supervisor to {survey.title}, then assign field users to them from Manage Field Users.</p>
+                <button type="button" className="btn btn--primary" onClick={() => setInviting(true)}><UserPlusIcon /> Invite supervisor</button>
+              </div>
+            )
+          }
+        />
+        <Pager page={page} count={data?.supervisors.length ?? 0} total={data?.totalCount ?? 0} hasPreviousPage={!!data?.hasPreviousPage} hasNextPage={!!data?.hasNextPage} onPage={list.setPage} />
+      </div>
+      <InviteMemberModal kind="supervisor" surveyId={survey._id} surveyTitle={survey.title} open={inviting} onClose={() => setInviting(false)} onInvited={list.refresh} />
+    </section>
+  );
+}

@@ -1,0 +1,188 @@
+import { Msg, QuestionType, type Question } from '@survey-bird/contracts';
+import { describe, expect, it } from 'vitest';
+import {
+  builderReducer,
+  commitProblem,
+  EMPTY_BUILDER,
+  EMPTY_FORM,
+  firstCsvColumn,
+  formOptions,
+  isBlank,
+  parseDatasetFile,
+  parseDatasetText,
+  parseDraft,
+  publishBody,
+  type BuilderAction,
+  type BuilderState,
+} from './builder';
+
+const run = (...actions: BuilderAction[]): BuilderState => actions.reduce(builderReducer, EMPTY_BUILDER);
+const form = (change: Partial<typeof EMPTY_FORM>): BuilderAction => ({ type: 'form', change });
+const commit: BuilderAction = { type: 'commit' };
+const q = (text: string, type: QuestionType = QuestionType.text, options: string[] = [], compulsory = true): Question => ({ text, type, options, compulsory });
+
+describe('adding questions', () => {
+  it('appends a question and resets the form, compulsory on again', () => {
+    const s = run(form({ text: ' Name? ', compulsory: false }), commit);
+    expect(s.questions).toEqual([q('Name?', QuestionType.text, [], false)]);
+    expect(s.form).toEqual(EMPTY_FORM);
+    expect(s.form.compulsory).toBe(true);
+    expect(s.editing).toBeNull();
+  });
+
+  it('starts with a compulsory text question', () => {
+    expect(EMPTY_FORM).toMatchObject({ type: QuestionType.text, compulsory: true });
+  });
+
+  it('splits select and checkbox options on commas, trimmed, blanks dropped', () => {
+    const s = run(form({ text: 'Fruit', type: QuestionType.checkbox, options: ' apple, ,banana ,, cherry ' }), commit);
+    expect(s.questions[0]!.options).toEqual(['apple', 'banana', 'cherry']);
+  });
+
+  it('drops options of types that take none', () => {
+    const s = run(form({ text: 'Where?', type: QuestionType.select, options: 'a, b' }), form({ type: QuestionType.liveLocation }), commit);
+    expect(s.questions[0]).toEqual(q('Where?', QuestionType.liveLocation));
+  });
+
+  it('never selects files', () => {
+    const s = run(form({ type: QuestionType.files }));
+    expect(s.form.type).toBe(QuestionType.text);
+  });
+});
+
+describe('validation messages', () => {
+  const state = (change: Partial<typeof EMPTY_FORM>, questions: Question[] = []): BuilderState => ({ ...EMPTY_BUILDER, questions, form: { ...EMPTY_FORM, ...change } });
+
+  it('refuses empty question text', () => {
+    expect(commitProblem(state({ text: '   ' }))).toBe(Msg.questionTextEmpty);
+    expect(run(form({ text: '  ' }), commit).questions).toEqual([]);
+  });
+
+  it('needs two non-empty options for select and checkbox', () => {
+    expect(commitProblem(state({ text: 'Pick', type: QuestionType.select, options: 'only, , ' }))).toBe(Msg.optionsMinimum);
+    expect(commitProblem(state({ text: 'Pick', type: QuestionType.checkbox, options: '' }))).toBe(Msg.optionsMinimum);
+    expect(commitProblem(state({ text: 'Pick', type: QuestionType.select, options: 'a,b' }))).toBeNull();
+  });
+
+  it('does not enforce the 50 in the placeholder', () => {
+    const many = Array.from({ length: 80 }, (_, i) => `o${i}`).join(',');
+    expect(commitProblem(state({ text: 'Pick', type: QuestionType.select, options: many }))).toBeNull();
+  });
+
+  it('needs a list for a large select', () => {
+    expect(commitProblem(state({ text: 'LGA', type: QuestionType.largeSelect }))).not.toBeNull();
+    expect(commitProblem(state({ text: 'LGA', type: QuestionType.largeSelect, dataset: ['Ikeja'] }))).toBeNull();
+  });
+
+  it('refuses a question text already used, ignoring case', () => {
+    expect(commitProblem(state({ text: 'name?' }, [q('Name?')]))).toBe(Msg.duplicateQuestion);
+  });
+});
+
+describe('editing', () => {
+  const three = run(form({ text: 'A' }), commit, form({ text: 'B', type: QuestionType.select, options: 'x, y' }), commit, form({ text: 'C' }), commit);
+
+  it('loads a question into the form', () => {
+    const s = builderReducer(three, { type: 'edit', index: 1 });
+    expect(s.editing).toBe(1);
+    expect(s.form).toMatchObject({ text: 'B', type: QuestionType.select, options: 'x, y', compulsory: true });
+  });
+
+  it('saves in place and resets the form', () => {
+    const s = [{ type: 'edit', index: 1 } as const, form({ text: 'B2', compulsory: false }), commit].reduce(builderReducer, three);
+    expect(s.questions.map((x) => x.text)).toEqual(['A', 'B2', 'C']);
+    expect(s.questions[1]).toEqual(q('B2', QuestionType.select, ['x', 'y'], false));
+    expect(s.form).toEqual(EMPTY_FORM);
+    expect(s.editing).toBeNull();
+  });
+
+  it('lets a question keep its own text when saved', () => {
+    const editing = builderReducer(three, { type: 'edit', index: 0 });
+    expect(commitProblem(editing)).toBeNull();
+  });
+
+  it('cancels an edit', () => {
+    const s = [{ type: 'edit', index: 2 } as const, { type: 'cancelEdit' } as const].reduce(builderReducer, three);
+    expect(s).toMatchObject({ editing: null, form: EMPTY_FORM, questions: three.questions });
+  });
+
+  it('deletes, keeping the edited question in the form', () => {
+    const editingC = builderReducer(three, { type: 'edit', index: 2 });
+    const s = builderReducer(editingC, { type: 'delete', index: 0 });
+    expect(s.questions.map((x) => x.text)).toEqual(['B', 'C']);
+    expect(s.editing).toBe(1);
+    const saved = [form({ text: 'C2' }), commit].reduce(builderReducer, s);
+    expect(saved.questions.map((x) => x.text)).toEqual(['B', 'C2']);
+  });
+
+  it('deleting the edited question clears the form', () => {
+    const s = [{ type: 'edit', index: 1 } as const, { type: 'delete', index: 1 } as const].reduce(builderReducer, three);
+    expect(s).toMatchObject({ editing: null, form: EMPTY_FORM });
+    expect(s.questions.map((x) => x.text)).toEqual(['A', 'C']);
+  });
+
+  it('edits a large select with its list', () => {
+    const s = run(form({ text: 'LGA', type: QuestionType.largeSelect, options: 'Ikeja\nEpe\nBadagry' }), commit, { type: 'edit', index: 0 });
+    expect(s.form.dataset).toEqual(['Ikeja', 'Epe', 'Badagry']);
+    expect(formOptions(s.form)).toEqual(['Ikeja', 'Epe', 'Badagry']);
+  });
+});
+
+describe('large select lists', () => {
+  it('takes one option per line, or commas on a single line', () => {
+    expect(parseDatasetText('Ikeja\r\n Epe \n\nBadagry\n')).toEqual(['Ikeja', 'Epe', 'Badagry']);
+    expect(parseDatasetText('Ikeja, Epe,Badagry')).toEqual(['Ikeja', 'Epe', 'Badagry']);
+    expect(parseDatasetText('Lagos, Nigeria\nAbuja, Nigeria')).toEqual(['Lagos, Nigeria', 'Abuja, Nigeria']);
+  });
+
+  it('drops duplicates', () => {
+    expect(parseDatasetText('a\nb\na')).toEqual(['a', 'b']);
+  });
+
+  it('reads the first column of a CSV', () => {
+    const csv = '\uFEFFname,state\r\n"Ikeja, GRA",Lagos\r\n"Say ""hi""",x\n"two\nlines",y\nEpe';
+    expect(firstCsvColumn(csv)).toEqual(['name', 'Ikeja, GRA', 'Say "hi"', 'two\nlines', 'Epe']);
+    expect(parseDatasetFile('LGAs.CSV', 'a,1\nb,2\n')).toEqual(['a', 'b']);
+    expect(parseDatasetFile('lgas.txt', 'a,1\nb,2\n')).toEqual(['a,1', 'b,2']);
+  });
+});
+
+describe('publishBody', () => {
+  const ready = run({ type: 'survey', change: { title: 'Census', description: 'Ward 4' } }, form({ text: 'Name?' }), commit);
+
+  it('asks for a title first', () => {
+    expect(publishBody({ ...ready, title: '  ' })).toEqual({ ok: false, msg: Msg.provideFormTitle });
+    expect(publishBody(EMPTY_BUILDER)).toEqual({ ok: false, msg: Msg.provideFormTitle });
+  });
+
+  it('needs a question', () => {
+    expect(publishBody({ ...ready, questions: [] })).toMatchObject({ ok: false });
+  });
+
+  it('treats expected responses as optional', () => {
+    const r = publishBody(ready);
+    expect(r).toEqual({ ok: true, body: { title: 'Census', description: 'Ward 4', expectedResponseCount: null, questions: [q('Name?')] } });
+    const withCount = publishBody({ ...ready, expected: ' 250 ' });
+    expect(withCount.ok && withCount.body.expectedResponseCount).toBe(250);
+    expect(publishBody({ ...ready, expected: '2.5' }).ok).toBe(false);
+  });
+});
+
+describe('drafts', () => {
+  it('round-trips through JSON', () => {
+    const s = run({ type: 'survey', change: { title: 'T', expected: '9' } }, form({ text: 'A' }), commit, form({ text: 'half typed', type: QuestionType.select, options: 'x' }));
+    expect(parseDraft(JSON.stringify(s))).toEqual(s);
+  });
+
+  it('ignores unreadable drafts and bad questions', () => {
+    expect(parseDraft(null)).toBeNull();
+    expect(parseDraft('nope')).toBeNull();
+    const d = parseDraft(JSON.stringify({ title: 3, questions: [q('ok'), { text: 'bad', type: 'video' }], form: { type: QuestionType.files }, editing: 7 }));
+    expect(d).toEqual({ ...EMPTY_BUILDER, questions: [q('ok')] });
+  });
+
+  it('knows an empty builder', () => {
+    expect(isBlank(EMPTY_BUILDER)).toBe(true);
+    expect(isBlank(run(form({ text: 'x' })))).toBe(false);
+  });
+});

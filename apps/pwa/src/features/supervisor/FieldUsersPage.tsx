@@ -1,0 +1,75 @@
+import type { FieldUser, Survey } from '@survey-bird/contracts';
+import { api } from '../../api';
+import { formatNaira } from '../../ui/format';
+import { ActiveSurveyButton } from '../surveys/ActiveSurveyButton';
+import { useActiveSurvey } from '../surveys/active-survey';
+import { DataTable, EmailText, type Column } from '../team/DataTable';
+import { MgmtHead, NoActiveSurvey, RefreshButton } from '../team/Layout';
+import { Pager, SearchBox } from '../team/ListControls';
+import { serialNumber } from '../team/paging';
+import { usePagedList } from '../team/usePagedList';
+
+/** Spec screen 10: the supervisor's own field users on the active survey, read-only. */
+export function FieldUsersPage() {
+  const { survey, loading } = useActiveSurvey();
+  if (!survey) {
+    return (
+      <NoActiveSurvey heading="Manage Field Users" loading={loading}>
+        <p className="empty-note__title">No survey yet</p>
+        <p>You have not been added to a survey yet. Once an organization invites you as a supervisor, its field users show here.</p>
+      </NoActiveSurvey>
+    );
+  }
+  return <MyFieldUsers key={survey._id} survey={survey} />;
+}
+
+function MyFieldUsers({ survey }: { survey: Survey }) {
+  const list = usePagedList(({ page, searchQuery, signal }) => api.call('supervisorFieldUsers', { params: { surveyId: survey._id }, query: { page, searchQuery }, signal }));
+  const data = list.data;
+  const page = data?.page ?? list.page;
+  const columns: Column<FieldUser>[] = [
+    { header: 'S/N', cell: (_, i) => serialNumber(page, i) },
+    { header: 'Full Name', className: 'wrap wrap--name', cell: (r) => r.fullName },
+    { header: 'Phone Number', cell: (r) => r.phoneNumber },
+    { header: 'Email Address', className: 'wrap wrap--email', cell: (r) => <EmailText email={r.email} /> },
+    { header: 'Bank', className: 'wrap', cell: (r) => r.bank || <span className="cell-muted">N/A</span> },
+    { header: 'Account No.', cell: (r) => r.accountNumber || <span className="cell-muted">N/A</span> },
+    { header: 'Account Name', className: 'wrap', cell: (r) => r.accountName || <span className="cell-muted">N/A</span> },
+    { header: 'Fee', className: 'num', cell: (r) => formatNaira(r.outstanding) },
+  ];
+
+  return (
+    <section className="mgmt">
+      <MgmtHead
+        title={`Manage ${survey.title} Field Users`}
+        sub="The field users assigned to you on this survey."
+        actions={
+          <>
+            <ActiveSurveyButton />
+            <RefreshButton onClick={list.refresh} busy={list.loading} />
+          </>
+        }
+      />
+      <div className="mgmt-panel">
+        <div className="toolbar">
+          <SearchBox value={list.search} onChange={list.setSearch} placeholder="Search field users" label="Search field users" />
+        </div>
+        <DataTable
+          label="Your field users"
+          columns={columns}
+          rows={data?.fieldUsers}
+          rowKey={(r) => r._id}
+          loading={list.loading}
+          empty={
+            list.query
+              ? <p>No user found with "{list.query}" keywords</p>
+              : <p>No field user has been assigned to you yet for {survey.title} survey. Don't worry, you might get one soon.</p>
+          }
+        />
+        <Pager page={page} count={data?.fieldUsers.length ?? 0} total={data?.totalCount ?? 0} hasPreviousPage={!!data?.hasPreviousPage} hasNextPage={!!data?.hasNextPage} onPage={list.setPage}>
+          <span className="total-due">Total Due <strong>{formatNaira(data?.totalDue ?? 0)}</strong></span>
+        </Pager>
+      </div>
+    </section>
+  );
+}

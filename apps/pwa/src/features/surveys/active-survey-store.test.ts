@@ -1,0 +1,135 @@
+import { Role, type Survey, type SurveyListReply } from '@survey-bird/contracts';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { chooseActive, createActiveSurveyStore, STORAGE_KEY, surveyListRoute, type ActiveSurveyDeps } from './active-survey-store';
+
+const survey = (n: number): Survey => ({
+  _id: `s${n}`,
+  title: `Survey ${n}`,
+  description: '',
+  organization_id: 'o1',
+  expectedResponseCount: null,
+  questions: [],
+  createdAt: '2026-01-01T00:00:00.000Z',
+});
+const reply = (surveys: Survey[], hasNextPage = false): SurveyListReply => ({ survey: surveys, page: 1, totalCount: surveys.length + (hasNextPage ? 20 : 0), hasNextPage, hasPreviousPage: false });
+
+describe('chooseActive', () => {
+  it('takes the first survey when none was chosen', () => {
+    expect(chooseActive([survey(1), survey(2)], true, null)).toEqual(survey(1));
+  });
+  it('is null when there is no survey', () => {
+    expect(chooseActive([], true, null)).toBeNull();
+  });
+  it('keeps a chosen survey that is still listed, in its fresh form', () => {
+    const stale = { ...survey(2), title: 'old title' };
+    expect(chooseActive([survey(1), survey(2)], true, stale)).toEqual(survey(2));
+  });
+  it('keeps a chosen survey that may be on a later page', () => {
+    expect(chooseActive([survey(1)], false, survey(30))).toEqual(survey(30));
+  });
+  it('drops a chosen survey missing from the complete list', () => {
+    expect(chooseActive([survey(1)], true, survey(30))).toEqual(survey(1));
+    expect(chooseActive([], true, survey(30))).toBeNull();
+  });
+});
+
+describe('surveyListRoute', () => {
+  it('reads the list of the role', () => {
+    expect(surveyListRoute(Role.organization)).toBe('organizationSurveys');
+    expect(surveyListRoute(Role.supervisor)).toBe('supervisorSurveys');
+    expect(surveyListRoute(Role.fieldUser)).toBe('fieldUserSurveys');
+    expect(surveyListRoute(Role.masterAdmin)).toBeNull();
+    expect(surveyListRoute(undefined)).toBeNull();
+  });
+});
+
+describe('the active-survey store', () => {
+  let lists: Record<string, Survey[]>;
+  let deps: ActiveSurveyDeps;
+
+  beforeEach(() => {
+    localStorage.clear();
+    lists = { 'ada@x.ng': [survey(1), survey(2)], 'bola@x.ng': [survey(7)] };
+    deps = {
+      fetchFirstPage: vi.fn(async (account: string) => reply(lists[account] ?? [])),
+      storage: localStorage,
+    };
+  });
+
+  it('selects the first survey once loaded, with the fetching flag up meanwhile', async () => {
+    const s = createActiveSurveyStore(deps);
+    expect(s.peek('ada@x.ng')).toMatchObject({ active: null, loading: true, loaded: false });
+    const loading = s.load('ada@x.ng', 'organizationSurveys');
+    expect(s.peek('ada@x.ng').loading).toBe(true);
+    await loading;
+    expect(s.peek('ada@x.ng')).toMatchObject({ active: survey(1), loading: false, loaded: true, totalCount: 2 });
+  });
+
+  it('shares one request between concurrent loads', async () => {
+    const s = createActiveSurveyStore(deps);
+    await Promise.all([s.load('ada@x.ng', 'organizationSurveys'), s.load('ada@x.ng', 'organizationSurveys')]);
+    expect(deps.fetchFirstPage).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps one active survey per account', async () => {
+    const s = createActiveSurveyStore(deps);
+    await s.load('ada@x.ng', 'organizationSurveys');
+    await s.load('bola@x.ng', 'organizationSurveys');
+    s.setActive('ada@x.ng', survey(2));
+    expect(s.peek('ada@x.ng').active).toEqual(survey(2));
+    expect(s.peek('bola@x.ng').active).toEqual(survey(7));
+  });
+
+  it('remembers the choice across reloads, per account', async () => {
+    const first = createActiveSurveyStore(deps);
+    await first.load('ada@x.ng', 'organizationSurveys');
+    first.setActive('ada@x.ng', survey(2));
+    expect(Object.keys(JSON.parse(localStorage.getItem(STORAGE_KEY)!) as object)).toEqual(['ada@x.ng']);
+
+    const afterReload = createActiveSurveyStore(deps);
+    expect(afterReload.peek('ada@x.ng').active).toEqual(survey(2));
+    await afterReload.load('ada@x.ng', 'organizationSurveys');
+    expect(afterReload.peek('ada@x.ng').active).toEqual(survey(2));
+    await afterReload.load('bola@x.ng', 'organizationSurveys');
+    expect(afterReload.peek('bola@x.ng').active).toEqual(survey(7));
+  });
+
+  it('falls back to the first survey when the remembered one is gone', async () => {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify({ 'ada@x.ng': survey(9) }));
+    const s = createActiveSurveyStore(deps);
+    await s.load('ada@x.ng', 'organizationSurveys');
+    expect(s.peek('ada@x.ng').active).toEqual(survey(1));
+  });
+
+  it('discards a corrupt stored value', () => {
+    localStorage.setItem(STORAGE_KEY, '{"ada@x.ng": {"title": 3}}');
+    expect(createActiveSurveyStore(deps).peek('ada@x.ng').active).toBeNull();
+    localStorage.setItem(STORAGE_KEY, 'not json');
+    expect(createActiveSurveyStore(deps).peek('ada@x.ng').active).toBeNull();
+  });
+
+  it('puts a just-published survey in front and makes it active', async () => {
+    const s = createActiveSurveyStore(deps);
+    await s.load('ada@x.ng', 'organizationSurveys');
+    s.setActive('ada@x.ng', survey(3));
+    expect(s.peek('ada@x.ng')).toMatchObject({ active: survey(3), totalCount: 3 });
+    expect(s.peek('ada@x.ng').surveys.map((x) => x._id)).toEqual(['s3', 's1', 's2']);
+  });
+
+  it('starts from the cached surveys when the list cannot be fetched', async () => {
+    const s = createActiveSurveyStore({
+      ...deps,
+      fetchFirstPage: () => Promise.reject(new Error('offline')),
+      cachedSurveys: async () => [survey(4), survey(5)],
+    });
+    await s.load('ada@x.ng', 'fieldUserSurveys');
+    expect(s.peek('ada@x.ng')).toMatchObject({ active: survey(4), loading: false, loaded: true });
+  });
+
+  it('keeps the remembered survey when offline with nothing cached', async () => {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify({ 'ada@x.ng': survey(2) }));
+    const s = createActiveSurveyStore({ ...deps, fetchFirstPage: () => Promise.reject(new Error('offline')) });
+    await s.load('ada@x.ng', 'fieldUserSurveys');
+    expect(s.peek('ada@x.ng')).toMatchObject({ active: survey(2), loading: false, loaded: true });
+  });
+});

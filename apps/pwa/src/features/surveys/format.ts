@@ -1,0 +1,8 @@
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** Manage Survey's line under a title: 'Created: 03/11/2026 at 18:05' (local time), or '' for a bad date. */
+export function createdLabel(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  return `Created: ${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} at ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}

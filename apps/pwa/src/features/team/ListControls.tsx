@@ -1,0 +1,44 @@
+import { useId, type ReactNode } from 'react';
+import { ChevronLeftIcon, ChevronRightIcon, SearchIcon } from './icons';
+import { showingText } from './paging';
+
+export function SearchBox({ value, onChange, placeholder, label = 'Search' }: { value: string; onChange: (v: string) => void; placeholder: string; label?: string }) {
+  const id = useId();
+  return (
+    <div className="searchbox">
+      <label htmlFor={id} className="visually-hidden">{label}</label>
+      <SearchIcon className="searchbox__icon" />
+      <input id={id} type="search" value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} autoComplete="off" enterKeyHint="search" />
+    </div>
+  );
+}
+
+interface PagerProps {
+  page: number;
+  count: number;
+  total: number;
+  hasPreviousPage: boolean;
+  hasNextPage: boolean;
+  onPage: (page: number) => void;
+  /** 'Showing' on the team screens, 'Showing:' on Manage Survey. */
+  label?: string;
+  children?: ReactNode;
+}
+
+/** 'Showing 1 - n of total' with previous/next arrows, inactive when there is no such page. */
+export function Pager({ page, count, total, hasPreviousPage, hasNextPage, onPage, label, children }: PagerProps) {
+  return (
+    <div className="pager">
+      {children}
+      <span className="pager__text" aria-live="polite">{showingText(page, count, total, label)}</span>
+      <div className="pager__arrows">
+        <button type="button" className="icon-btn pager__btn" aria-label="Previous page" disabled={!hasPreviousPage} onClick={() => onPage(page - 1)}>
+          <ChevronLeftIcon />
+        </button>
+        <button type="button" className="icon-btn pager__btn" aria-label="Next page" disabled={!hasNextPage} onClick={() => onPage(page + 1)}>
+          <ChevronRightIcon />
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import { Limits } from '@survey-bird/contracts';
+
+/** First and last row numbers of a page: page 2 of 20-row pages holding 5 rows is 21 - 25. */
+export function showingRange(page: number, count: number, pageSize: number = Limits.pageSize): { first: number; last: number } {
+  if (count <= 0) return { first: 0, last: 0 };
+  const first = (Math.max(1, page) - 1) * pageSize + 1;
+  return { first, last: first + count - 1 };
+}
+
+/** 'Showing 1 - 20 of 45' (the Manage Survey screen words it 'Showing: 1 - 20 of 45'). */
+export function showingText(page: number, count: number, total: number, label = 'Showing', pageSize: number = Limits.pageSize): string {
+  const { first, last } = showingRange(page, count, pageSize);
+  return `${label} ${first} - ${last} of ${total}`;
+}
+
+/** The S/N of the i-th row (0-based) on a page. */
+export function serialNumber(page: number, index: number, pageSize: number = Limits.pageSize): number {
+  return (Math.max(1, page) - 1) * pageSize + index + 1;
+}

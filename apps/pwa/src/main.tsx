@@ -1,0 +1,19 @@
+import { RouterProvider } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { appSync } from './app-sync';
+import { registerServiceWorker } from './offline/service-worker';
+import { bindNavigation } from './routes/navigate';
+import { createAppRouter } from './routes/router';
+import './ui/global.css';
+
+const router = createAppRouter();
+bindNavigation((href, replace) => void router.navigate({ href, replace }));
+registerServiceWorker();
+void appSync();
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <RouterProvider router={router} />
+  </StrictMode>,
+);

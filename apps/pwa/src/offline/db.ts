@@ -1,0 +1,134 @@
+import type { Answers, Survey } from '@survey-bird/contracts';
+import { Dexie, type Table } from 'dexie';
+
+/**
+ * The IndexedDB database 'survey-bird' (see index.ts for what lives where). Only files of this
+ * folder touch it; everything else goes through the functions exported by index.ts.
+ * A schema change is a new `this.version(n)` block below, never an edit of an old one.
+ */
+
+/** Every account key is the e-mail trimmed and lower-cased, so 'Ada@X.ng' and 'ada@x.ng' share one outbox. */
+export const accountKey = (email: string): string => email.trim().toLowerCase();
+
+export type OutboxStatus = 'queued' | 'sending' | 'synced' | 'failed';
+
+/** Which sync run is sending a record, so a crashed run's records can be recovered and a late reply ignored. */
+export interface Claim {
+  run: string;
+  at: number;
+  /** The run held the Web Lock: once another run holds it, this one is dead. */
+  locked: boolean;
+}
+
+export interface OutboxRecord {
+  /** The response's clientId (a UUID made on this phone): the server's idempotency key. */
+  id: string;
+  account: string;
+  surveyId: string;
+  organizationId: string;
+  /** As typed by the user; photo answers are added from photoRefs when sent. */
+  answers: Answers;
+  /** When the user pressed submit (ISO, the phone's clock); sent as capturedAt. */
+  capturedAt: string;
+  createdAt: number;
+  updatedAt: number;
+  status: OutboxStatus;
+  /** Failed attempts since the last success or user retry; drives the backoff. */
+  attempts: number;
+  /** Not sent before this time (epoch ms). */
+  nextAttemptAt: number;
+  /** Questions whose answer is a photo kept in the photos table until uploaded. */
+  photoQuestions: string[];
+  /** Server references of photos already uploaded: a retry does not upload them again. */
+  photoRefs: Record<string, string>;
+  claim?: Claim;
+  /** The last answer that was not a success (kept on failed and on retrying records). */
+  lastError?: { status: number; msg: string; question?: string };
+  /** The server's id once received. */
+  serverId?: string;
+  syncedAt?: number;
+}
+
+/** A photo's bytes: a Blob, or an ArrayBuffer copy where the browser cannot keep Blobs (see photo-store.ts). */
+export interface PhotoRow {
+  /** An outbox record id, or a draft key (draftOwner()). */
+  owner: string;
+  question: string;
+  blob?: Blob;
+  buffer?: ArrayBuffer;
+  type: string;
+  size: number;
+}
+
+export interface SurveyRow {
+  account: string;
+  surveyId: string;
+  survey: Survey;
+  /** Place in the server's list, which getCachedSurveys keeps. */
+  position: number;
+  cachedAt: number;
+}
+
+export interface DatasetRow {
+  id?: number;
+  account: string;
+  surveyId: string;
+  question: string;
+  value: string;
+  lower: string;
+}
+
+export interface DraftRow {
+  account: string;
+  surveyId: string;
+  /** Becomes the response's clientId on submit, so a double submit queues one response. */
+  clientId: string;
+  answers: Answers;
+  updatedAt: number;
+}
+
+/** The page's signed-in accounts, mirrored for the service worker (which cannot read localStorage). */
+export interface AccountRow {
+  account: string;
+  /** The e-mail as the user typed it. */
+  user: string;
+  token: string;
+  /** A token the server answered 401 to: the account is not synced until a different token arrives. */
+  rejectedToken?: string;
+}
+
+export interface MetaRow {
+  key: string;
+  value: unknown;
+}
+
+export class SurveyBirdDb extends Dexie {
+  surveys!: Table<SurveyRow, [string, string]>;
+  datasets!: Table<DatasetRow, number>;
+  drafts!: Table<DraftRow, [string, string]>;
+  outbox!: Table<OutboxRecord, string>;
+  photos!: Table<PhotoRow, [string, string]>;
+  accounts!: Table<AccountRow, string>;
+  meta!: Table<MetaRow, string>;
+
+  constructor(name = 'survey-bird') {
+    super(name);
+    this.version(1).stores({
+      surveys: '&[account+surveyId], account',
+      datasets: '++id, [account+surveyId+question], [account+surveyId+question+lower]',
+      drafts: '&[account+surveyId], account',
+      outbox: '&id, [account+status], [account+status+nextAttemptAt], [account+createdAt], status',
+      photos: '&[owner+question], owner',
+      accounts: '&account',
+      meta: '&key',
+    });
+  }
+}
+
+export const db = new SurveyBirdDb();
+
+export const metaKey = {
+  lease: (account: string) => `lease:${account}`,
+  lastSyncAt: (account: string) => `lastSyncAt:${account}`,
+  photoMode: 'photoMode',
+} as const;

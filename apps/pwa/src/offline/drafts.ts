@@ -1,0 +1,54 @@
+import type { Answers } from '@survey-bird/contracts';
+import { accountKey, db } from './db';
+import { readPhotos, storePhoto } from './photo-store';
+
+/**
+ * The answers a user is typing, one draft per account and survey, saved as they go so a closed
+ * tab or a dead battery loses nothing. enqueueResponse consumes the draft of its survey.
+ * Writes are single small puts; the form may call saveDraft on every change (debouncing is optional).
+ */
+
+export interface Draft {
+  /** Pass to enqueueResponse: a second tap on submit then queues nothing new. */
+  clientId: string;
+  answers: Answers;
+  photos: Record<string, Blob>;
+  updatedAt: number;
+}
+
+/** The photos table key of a draft's photos (outbox ids are UUIDs, so the two never collide). */
+export const draftOwner = (account: string, surveyId: string): string => `draft:${accountKey(account)}:${surveyId}`;
+
+export async function saveDraft(account: string, surveyId: string, answers: Answers): Promise<void> {
+  const key = accountKey(account);
+  await db.transaction('rw', db.drafts, async () => {
+    const existing = await db.drafts.get([key, surveyId]);
+    await db.drafts.put({ account: key, surveyId, clientId: existing?.clientId ?? crypto.randomUUID(), answers, updatedAt: Date.now() });
+  });
+}
+
+/** Keeps (or, with null, removes) the photo taken for one question of the draft. */
+export async function saveDraftPhoto(account: string, surveyId: string, question: string, photo: Blob | null): Promise<void> {
+  const owner = draftOwner(account, surveyId);
+  if (!photo) return void (await db.photos.delete([owner, question]));
+  await storePhoto(owner, question, photo);
+  const key = accountKey(account);
+  // A draft row holds the clientId; a draft that so far has only a photo needs one too.
+  await db.transaction('rw', db.drafts, async () => {
+    if (!(await db.drafts.get([key, surveyId]))) await db.drafts.put({ account: key, surveyId, clientId: crypto.randomUUID(), answers: {}, updatedAt: Date.now() });
+  });
+}
+
+export async function loadDraft(account: string, surveyId: string): Promise<Draft | undefined> {
+  const row = await db.drafts.get([accountKey(account), surveyId]);
+  const photos = await readPhotos(draftOwner(account, surveyId));
+  if (!row && Object.keys(photos).length === 0) return undefined;
+  return { clientId: row?.clientId ?? crypto.randomUUID(), answers: row?.answers ?? {}, photos, updatedAt: row?.updatedAt ?? 0 };
+}
+
+export async function clearDraft(account: string, surveyId: string): Promise<void> {
+  await db.transaction('rw', db.drafts, db.photos, async () => {
+    await db.drafts.delete([accountKey(account), surveyId]);
+    await db.photos.where('owner').equals(draftOwner(account, surveyId)).delete();
+  });
+}

@@ -1,0 +1,58 @@
+/**
+ * The offline layer: everything the PWA keeps on the phone and how a response reaches the
+ * server exactly once. Screens import from here only; the files behind it are private.
+ *
+ * WHERE THINGS LIVE
+ * - IndexedDB, database 'survey-bird' (db.ts), per account (the lower-cased e-mail):
+ *   surveys   the field user's surveys with their questions, cached while online
+ *   datasets  every option of each 'select (> 50 dataset)' question, searchable offline
+ *   drafts    the answers being typed, one per account and survey, with a clientId
+ *   outbox    submitted responses, their status, attempts and server _id (history is kept)
+ *   photos    photo bytes of drafts and of unsent responses (a Blob, or an ArrayBuffer copy on
+ *             browsers that lose Blobs); deleted once the server has the response
+ *   accounts  a mirror of the signed-in accounts and tokens, for the service worker
+ *   meta      sync leases, last sync time per account, the photo storage mode
+ * - localStorage: only the signed-in account list ('accounts', features/accounts), which the page
+ *   owns; mirrorAccounts copies it into IndexedDB (the scheduler does this before every run).
+ * - Service worker caches: the precached app shell only (sw.ts, workbox). API calls are never
+ *   answered from a cache; the worker's one offline job here is Background Sync (sw-sync.ts).
+ *
+ * A RESPONSE'S JOURNEY
+ *   draft (saveDraft, saveDraftPhoto; survives reloads)
+ *     -> queued   enqueueResponse: the response and its photos in one transaction; the draft is
+ *                 consumed in the same transaction; its clientId is the server's idempotency key
+ *     -> sending  a sync run (page or worker, one per account at a time) claimed it; photos are
+ *                 uploaded first and their references kept, then the response goes in a batch
+ *     -> synced   the server answered 200: the record keeps its server _id, the photo bytes go
+ *     -> failed   the server refused it (4xx): lastError holds its msg; the user fixes it
+ *                 (updateAnswers) and retry()s, after a 409 resendAsNew()s it if it really is
+ *                 another response, or exportFailed()s and discard()s it
+ *   No answer, 408, 429 and 5xx put it back to queued with backoff (2 s doubling to 5 min,
+ *   jittered, forever). A 401 pauses the account until it signs in again. A run that dies leaves
+ *   `sending` records that the next run puts back in the queue. Nothing is deleted automatically
+ *   but the photo bytes of synced responses.
+ *
+ * WIRING (once): the app calls startSync({ getAccounts }) at start-up; the service worker calls
+ * handleBackgroundSync() for the 'survey-bird-outbox' sync event (docs/offline.md).
+ */
+
+// Form screen: drafts, submitting, photos, cached surveys and large option lists.
+export { saveDraft, saveDraftPhoto, loadDraft, clearDraft, type Draft } from './drafts';
+export { enqueueResponse, type EnqueueInput } from './outbox';
+export { downscalePhoto } from './photos';
+export { cacheFieldUserSurveys, getCachedSurveys, searchDataset, type CacheOptions, type CacheSummary } from './surveys-cache';
+
+// Responses screen (all useLiveQuery-friendly reads): history, badge, fixing refused responses.
+export { listOutbox, counts, lastSyncAt, getRecord, deliveryLabel, updateAnswers, retry, resendAsNew, discard, exportFailed, OutboxError, type OutboxCounts } from './outbox';
+export { readPhoto, readPhotos } from './photo-store';
+export type { OutboxRecord, OutboxStatus } from './db';
+
+// Syncing: the engine itself is offline/sync.ts, loaded after the first paint (app-sync.ts), so a
+// screen that only captures never waits for it. Types are free to share.
+export type { StartSyncOptions, SyncController, SyncStatus, AccountSyncStatus } from './scheduler';
+export type { SyncAccountOptions, SyncSummary } from './sync-engine';
+export { mirrorAccounts, mirroredAccounts, accountsNeedingSignIn } from './accounts';
+
+// Storage health, and the app shell's service worker (registration and the update prompt).
+export { requestPersistence, storageEstimate, type StorageEstimate } from './storage';
+export { registerServiceWorker, applyUpdate, updateReady } from './service-worker';

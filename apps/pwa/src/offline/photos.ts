@@ -1,0 +1,54 @@
+import { Limits, PHOTO_MIME } from '@survey-bird/contracts';
+
+/**
+ * Shrinks a camera photo before it is queued: a 12 MP picture becomes a JPEG of at most
+ * `maxEdge` px on its longer side (about 0.5 MB), which is what a 2G upload can carry.
+ * Works in a worker too (createImageBitmap + OffscreenCanvas), with a <canvas> fallback.
+ */
+
+export const PHOTO_QUALITY = 0.85;
+const KEPT_AS_IS = ['image/jpeg', 'image/png', 'image/webp'];
+
+async function encode(bitmap: ImageBitmap, width: number, height: number): Promise<Blob | null> {
+  if (typeof OffscreenCanvas === 'function') {
+    const canvas = new OffscreenCanvas(width, height);
+    const ctx = canvas.getContext('2d');
+    if (!ctx) return null;
+    ctx.drawImage(bitmap, 0, 0, width, height);
+    return canvas.convertToBlob({ type: PHOTO_MIME, quality: PHOTO_QUALITY });
+  }
+  if (typeof document === 'undefined') return null;
+  const canvas = document.createElement('canvas');
+  canvas.width = width;
+  canvas.height = height;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return null;
+  ctx.drawImage(bitmap, 0, 0, width, height);
+  return new Promise((resolve) => canvas.toBlob(resolve, PHOTO_MIME, PHOTO_QUALITY));
+}
+
+/**
+ * A JPEG no larger than maxEdge px on its longer side. The original comes back unchanged when it
+ * is already small enough (and an image type the server takes), or when this browser cannot
+ * decode or encode it: the server still checks size and type, and a refused photo shows as a
+ * failed response the user can fix.
+ */
+export async function downscalePhoto(blob: Blob, maxEdge: number = Limits.photoMaxEdgePx): Promise<Blob> {
+  if (typeof createImageBitmap !== 'function') return blob;
+  let bitmap: ImageBitmap;
+  try {
+    bitmap = await createImageBitmap(blob, { imageOrientation: 'from-image' });
+  } catch {
+    return blob;
+  }
+  try {
+    const longest = Math.max(bitmap.width, bitmap.height);
+    if (longest <= maxEdge && KEPT_AS_IS.includes(blob.type) && blob.size <= Limits.maxImageBytes) return blob;
+    const scale = Math.min(1, maxEdge / longest);
+    const width = Math.max(1, Math.round(bitmap.width * scale));
+    const height = Math.max(1, Math.round(bitmap.height * scale));
+    return (await encode(bitmap, width, height).catch(() => null)) ?? blob;
+  } finally {
+    bitmap.close();
+  }
+}

@@ -1,0 +1,30 @@
+import type { Workbox } from 'workbox-window';
+import { createStore } from '../ui/store';
+
+/** true once a new version of the app is installed and waiting for the user's go-ahead. */
+export const updateReady = createStore(false);
+let wb: Workbox | undefined;
+
+/**
+ * Registers /sw.js (production builds only) once the page has loaded, so the worker's precache
+ * downloads and workbox-window itself never compete with the first screen on a slow phone.
+ * A new version is announced, never applied silently.
+ */
+export function registerServiceWorker(): void {
+  if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
+  const start = () =>
+    void import('workbox-window').then(({ Workbox }) => {
+      wb = new Workbox('/sw.js', { scope: '/' });
+      wb.addEventListener('waiting', () => updateReady.set(true));
+      void wb.register();
+    });
+  if (document.readyState === 'complete') start();
+  else window.addEventListener('load', start, { once: true });
+}
+
+export function applyUpdate(): void {
+  if (!wb) return;
+  // Reload only once the new worker controls the page, so the new shell is what loads.
+  wb.addEventListener('controlling', () => window.location.reload());
+  wb.messageSkipWaiting();
+}

@@ -1,0 +1,149 @@
+// @vitest-environment node
+/**
+ * The engine against the real API on a fresh database, over real HTTP (multipart included):
+ * exactly-once delivery survives lost replies, concurrent runs and retries. What the server
+ * stored is read back the way the organization sees it (GET /survey/organization/response).
+ */
+import { Msg, routes, type ResponseListReply, type ResponseRow } from '@survey-bird/contracts';
+import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
+import { slimRoutes } from '../api/route-table';
+import { db } from './db';
+import { enqueueResponse, getRecord, retry, updateAnswers } from './outbox';
+import { syncAccount } from './sync-engine';
+import { freshDb } from './test-support';
+
+vi.mock('./route-table', () => ({ default: slimRoutes(routes) }));
+
+/**
+ * The API's own test kit (apps/api/test), loaded at run time: the PWA's tsconfig cannot compile
+ * the API's Node sources, so the few functions used are typed here by what this file needs.
+ */
+interface ApiTestKit {
+  buildTestApp(): Promise<{ app: { listen(options: { host: string; port: number }): Promise<string> }; close(): Promise<void> }>;
+  createOrganization(app: unknown): Promise<{ id: string; token: string }>;
+  createSurvey(app: unknown, organizationId: string): Promise<{ id: string }>;
+  addMember(app: unknown, surveyId: string, organizationId: string): Promise<{ email: string; token: string | null }>;
+  tinyJpeg(width: number, height: number): Uint8Array<ArrayBuffer>;
+}
+async function loadKit(): Promise<ApiTestKit> {
+  const paths = ['../../../api/test/helpers.js', '../../../api/test/fixtures.js', '../../../api/src/modules/files/test-images.js'];
+  const modules = (await Promise.all(paths.map((p) => import(/* @vite-ignore */ new URL(p, import.meta.url).href)))) as object[];
+  return Object.assign({}, ...modules) as ApiTestKit;
+}
+
+let kit: ApiTestKit;
+let t: Awaited<ReturnType<ApiTestKit['buildTestApp']>>;
+let baseUrl: string;
+let org: { id: string; token: string };
+let surveyId: string;
+let field: { email: string; token: string };
+let other: { email: string; token: string };
+
+beforeAll(async () => {
+  kit = await loadKit();
+  t = await kit.buildTestApp();
+  baseUrl = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  org = await kit.createOrganization(t.app);
+  surveyId = (await kit.createSurvey(t.app, org.id)).id;
+  const a = await kit.addMember(t.app, surveyId, org.id);
+  const b = await kit.addMember(t.app, surveyId, org.id);
+  field = { email: a.email, token: a.token! };
+  other = { email: b.email, token: b.token! };
+});
+afterAll(() => t?.close());
+beforeEach(freshDb);
+
+const answers = (outlet: string) => ({ 'Name of outlet': outlet, 'Outlet type': 'Kiosk', 'Brands stocked': ['Alpha', 'Gamma'] });
+const queue = (outlet: string, photo = false, account = field.email) =>
+  enqueueResponse({
+    account,
+    surveyId,
+    organizationId: org.id,
+    answers: answers(outlet),
+    photos: photo ? { 'Shelf photo': new Blob([kit.tinyJpeg(16, 16)], { type: 'image/jpeg' }) } : undefined,
+  });
+/** Every response of the survey, as the organization's dashboard lists them. */
+async function storedRows(): Promise<ResponseRow[]> {
+  const rows: ResponseRow[] = [];
+  for (let page = 1; ; page++) {
+    const res = await fetch(`${baseUrl}${routes.organizationResponses.path.replace(':surveyId', surveyId)}?page=${page}`, { headers: { authorization: `Bearer ${org.token}` } });
+    const reply = (await res.json()) as ResponseListReply;
+    rows.push(...reply.responses);
+    if (!reply.hasNextPage) return rows;
+  }
+}
+const dueNow = (id: string) => db.outbox.update(id, { nextAttemptAt: 0 });
+
+/** Real fetch whose replies to the first `n` calls of a path are lost after the server handled them. */
+function losingReplies(path: string, n: number): typeof fetch {
+  let left = n;
+  return async (input, init) => {
+    const res = await fetch(input, init);
+    if (String(input).endsWith(path) && left-- > 0) throw new TypeError('network connection lost');
+    return res;
+  };
+}
+
+it('stores each response and photo exactly once although the replies were lost, then marks them synced', async () => {
+  const before = (await storedRows()).length;
+  const ids = [await queue('Mama Put', true), await queue('Iya Basira'), await queue('Chop Bar')];
+  const flaky = losingReplies(routes.syncResponses.path, 1);
+  const uploadsLost = losingReplies(routes.uploadImage.path, 1);
+  const both: typeof fetch = (input, init) => (String(input).endsWith(routes.uploadImage.path) ? uploadsLost(input, init) : flaky(input, init));
+
+  const first = await syncAccount({ account: field.email, token: field.token, baseUrl, fetch: both });
+  expect(first).toMatchObject({ sent: 0, remaining: 3 });
+  for (const id of ids) await dueNow(id);
+  const second = await syncAccount({ account: field.email, token: field.token, baseUrl, fetch: both });
+  expect(second).toMatchObject({ sent: 0, remaining: 3 }); // the batch reply is lost this time
+  for (const id of ids) await dueNow(id);
+  const third = await syncAccount({ account: field.email, token: field.token, baseUrl, fetch: both });
+  expect(third).toMatchObject({ sent: 3, failed: 0, remaining: 0 });
+
+  const rows = await storedRows();
+  expect(rows.length - before).toBe(3);
+  for (const id of ids) {
+    const record = await getRecord(id);
+    expect(record?.status).toBe('synced');
+    expect(rows.filter((r) => r._id === record?.serverId)).toHaveLength(1);
+  }
+  const photoRecord = await getRecord(ids[0]!);
+  const stored = rows.find((r) => r._id === photoRecord?.serverId)!;
+  const ref = stored.answers['Shelf photo'] as string;
+  expect(ref).toBe(photoRecord?.photoRefs['Shelf photo']);
+  const image = await fetch(baseUrl + new URL(ref).pathname);
+  expect(image.status).toBe(200);
+  expect(new Uint8Array(await image.arrayBuffer())).toEqual(new Uint8Array(kit.tinyJpeg(16, 16)));
+  expect(await db.photos.count()).toBe(0);
+});
+
+it('two concurrent runs deliver every response exactly once', async () => {
+  const before = (await storedRows()).length;
+  const ids: string[] = [];
+  for (let i = 0; i < 12; i++) ids.push(await queue(`Outlet ${i}`, i % 4 === 0));
+  const runs = await Promise.all([1, 2, 3].map(() => syncAccount({ account: field.email, token: field.token, baseUrl })));
+  expect(runs.reduce((n, r) => n + r.sent, 0)).toBe(12);
+  const rows = await storedRows();
+  expect(rows.length - before).toBe(12);
+  const serverIds = await Promise.all(ids.map(async (id) => (await getRecord(id))?.serverId));
+  expect(new Set(serverIds).size).toBe(12);
+  for (const serverId of serverIds) expect(rows.filter((r) => r._id === serverId)).toHaveLength(1);
+});
+
+it("a refused response keeps the server's message; fixed and retried, it is received", async () => {
+  const id = await enqueueResponse({ account: field.email, surveyId, organizationId: org.id, answers: { 'Outlet type': 'Kiosk' } });
+  expect(await syncAccount({ account: field.email, token: field.token, baseUrl })).toMatchObject({ failed: 1 });
+  expect(await getRecord(id)).toMatchObject({ status: 'failed', lastError: { status: 400, msg: Msg.fillCompulsory } });
+  await updateAnswers(id, answers('Fixed'));
+  await retry(id);
+  expect(await syncAccount({ account: field.email, token: field.token, baseUrl })).toMatchObject({ sent: 1 });
+});
+
+it("never sends a field user's queue with another field user's token", async () => {
+  const id = await queue('Mine');
+  const before = (await storedRows()).length;
+  expect(await syncAccount({ account: field.email, token: other.token, baseUrl })).toMatchObject({ sent: 0, authRequired: true });
+  expect(await syncAccount({ account: other.email, token: other.token, baseUrl })).toMatchObject({ sent: 0, remaining: 0 });
+  expect((await storedRows()).length).toBe(before);
+  expect((await getRecord(id))?.status).toBe('queued');
+});

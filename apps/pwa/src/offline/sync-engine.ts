@@ -1,0 +1,343 @@
+import { Limits, Msg, PHOTO_FILE_NAME, type CurrentUserReply, type RespondBody, type RespondReply, type SyncItem, type SyncResponsesReply, type UploadImageReply } from '@survey-bird/contracts';
+import { rejectToken, isTokenRejected } from './accounts';
+import { accountKey, db, type OutboxRecord } from './db';
+import { LEASE_MS, withSyncLock, type SyncLock } from './lock';
+import { claimDue, markFailed, markRetry, markSynced, recordPhotoRef, recoverStuck, release, setLastSyncAt, touchClaims } from './outbox';
+import { PhotoUnreadableError, readPhoto } from './photo-store';
+import table from './route-table';
+import { classify, classifyError, NO_ANSWER, type Verdict } from './retry-policy';
+
+/**
+ * Delivers one account's queued responses. The same code runs in the page (scheduler.ts) and in
+ * the service worker (sw-sync.ts), so it uses only fetch, IndexedDB, crypto and navigator.locks.
+ *
+ * A run: take the account's lock -> put records a dead run left in `sending` back in the queue ->
+ * check the token is this account's (GET /user, once per token) -> repeatedly claim up to
+ * BATCH_SIZE due records, upload their photos (each photo once: its reference is saved on the
+ * record), then send them in one POST /sync/responses and apply each item's result. A server
+ * without the batch route (404) gets POST /survey/respond per record. The run stops at the first
+ * sign of trouble that is not a single record's fault (no answer, 5xx, 429, 401).
+ */
+
+export const BATCH_SIZE = Math.min(50, Limits.maxBatch);
+export const REQUEST_TIMEOUT_MS = 60_000;
+/** A 2000 px JPEG on a weak 2G link can take minutes; must stay below LEASE_MS. */
+export const UPLOAD_TIMEOUT_MS = 5 * 60_000;
+
+export interface SyncAccountOptions {
+  /** The e-mail of the account whose outbox is sent. */
+  account: string;
+  /** That account's token; the outbox of another account is never sent with it. */
+  token: string;
+  /** Origin of the API; '' (same origin) by default. */
+  baseUrl?: string;
+  fetch?: typeof fetch;
+  now?: () => number;
+  random?: () => number;
+}
+
+export interface SyncSummary {
+  /** Responses the server confirmed in this run. */
+  sent: number;
+  /** Responses the server refused in this run (now `failed`, waiting for the user). */
+  failed: number;
+  /** Still to deliver (queued or sending) after the run. */
+  remaining: number;
+  /** The token was refused (401) or is not this account's: the user must sign in again. */
+  authRequired: boolean;
+  /** Another tab or the service worker was already syncing this account; nothing was done. */
+  busy: boolean;
+}
+
+interface Ctx {
+  account: string;
+  token: string;
+  baseUrl: string;
+  fetch: typeof fetch;
+  now: () => number;
+  random: (() => number) | undefined;
+  lock: SyncLock;
+  summary: SyncSummary;
+}
+
+interface Outcome {
+  verdict: Verdict;
+  body: unknown;
+}
+
+type RetryVerdict = Extract<Verdict, { kind: 'retry' }>;
+/** How a step ended for the run as a whole. */
+type Step = 'go' | 'auth' | 'lost';
+
+/** Tokens already checked against GET /user in this context: token -> account. */
+const verifiedTokens = new Map<string, string>();
+
+export async function syncAccount(options: SyncAccountOptions): Promise<SyncSummary> {
+  const account = accountKey(options.account);
+  const now = options.now ?? Date.now;
+  const summary: SyncSummary = { sent: 0, failed: 0, remaining: 0, authRequired: false, busy: false };
+  if (await isTokenRejected(account, options.token)) summary.authRequired = true;
+  else {
+    const done = await withSyncLock(
+      account,
+      async (lock) => {
+        const ctx: Ctx = {
+          account,
+          token: options.token,
+          baseUrl: options.baseUrl ?? '',
+          fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+          now,
+          random: options.random,
+          lock,
+          summary,
+        };
+        await runLocked(ctx);
+        return true;
+      },
+      now,
+    );
+    if (!done) summary.busy = true;
+  }
+  summary.remaining = await pendingCount(account);
+  return summary;
+}
+
+export async function pendingCount(account: string): Promise<number> {
+  const key = accountKey(account);
+  const [queued, sending] = await Promise.all([
+    db.outbox.where('[account+status]').equals([key, 'queued']).count(),
+    db.outbox.where('[account+status]').equals([key, 'sending']).count(),
+  ]);
+  return queued + sending;
+}
+
+async function runLocked(ctx: Ctx): Promise<void> {
+  const { account, lock } = ctx;
+  await recoverStuck(account, lock.run, ctx.now(), LEASE_MS, lock.holdingWebLock);
+  const tried = new Set<string>();
+  let verified = false;
+  for (;;) {
+    const claimed = await claimDue(account, { run: lock.run, at: ctx.now(), locked: lock.holdingWebLock }, ctx.now(), BATCH_SIZE, tried);
+    if (claimed.length === 0) return;
+    for (const r of claimed) tried.add(r.id);
+    const open = new Map(claimed.map((r) => [r.id, r]));
+    const attempt = async (): Promise<Step | RetryVerdict> => {
+      if (!verified) {
+        const check = await verifyToken(ctx);
+        if (check !== 'go') return check;
+        verified = true;
+      }
+      const ready: OutboxRecord[] = [];
+      for (const record of claimed) {
+        const uploaded = await uploadPhotos(ctx, record);
+        if (uploaded === 'done') open.delete(record.id);
+        else if (typeof uploaded === 'object' && 'id' in uploaded) ready.push(uploaded);
+        else {
+          if (typeof uploaded === 'object') {
+            await markRetry(record.id, lock.run, uploaded, ctx.now(), ctx.random);
+            open.delete(record.id);
+          }
+          return uploaded;
+        }
+      }
+      return ready.length > 0 ? sendBatch(ctx, ready, open) : 'go';
+    };
+    let step: Step | RetryVerdict;
+    try {
+      step = await attempt();
+    } catch (err) {
+      // A bug or a storage error: hand the records back now rather than after the lease runs out.
+      await release([...open.keys()], lock.run).catch(() => undefined);
+      throw err;
+    }
+    if (step === 'go') continue;
+    const rest = [...open.keys()];
+    if (step === 'auth') {
+      ctx.summary.authRequired = true;
+      await rejectToken(account, ctx.token);
+      await release(rest, lock.run);
+    } else if (typeof step === 'object') {
+      // No answer or an overloaded server: everything still claimed would fare the same; back off.
+      for (const id of rest) await markRetry(id, lock.run, step, ctx.now(), ctx.random);
+    }
+    // 'lost': another run owns these records now; leave them alone.
+    return;
+  }
+}
+
+async function keepAlive(ctx: Ctx): Promise<boolean> {
+  const at = ctx.now();
+  if (!(await ctx.lock.renew(at))) return false;
+  await touchClaims(ctx.account, ctx.lock.run, at);
+  return true;
+}
+
+async function request(ctx: Ctx, def: { method: string; path: string }, body: { json?: unknown; form?: FormData }, timeoutMs: number): Promise<Outcome> {
+  const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${ctx.token}` };
+  let payload: BodyInit | undefined;
+  if (body.form) payload = body.form;
+  else if (body.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(body.json);
+  }
+  const signal = typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(timeoutMs) : undefined;
+  let res: Response;
+  try {
+    res = await ctx.fetch(ctx.baseUrl + def.path, { method: def.method, headers, body: payload, signal });
+  } catch (err) {
+    return { verdict: classifyError(err), body: undefined };
+  }
+  let parsed: unknown;
+  try {
+    parsed = await res.json();
+  } catch (err) {
+    // A success whose reply was cut off is not a success: try again (the server is idempotent).
+    if (res.ok) return { verdict: classifyError(err), body: undefined };
+  }
+  const msg = (parsed as { msg?: unknown } | undefined)?.msg;
+  return { verdict: classify(res.status, typeof msg === 'string' && msg !== '' ? msg : Msg.unexpectedError, res.headers.get('retry-after'), ctx.now()), body: parsed };
+}
+
+const unexpectedReply = (): RetryVerdict => ({ kind: 'retry', status: NO_ANSWER, msg: Msg.unexpectedError });
+
+/** The token must belong to this account before any of its responses goes out with it. */
+async function verifyToken(ctx: Ctx): Promise<Step | RetryVerdict> {
+  if (verifiedTokens.get(ctx.token) === ctx.account) return 'go';
+  if (!(await keepAlive(ctx))) return 'lost';
+  const { verdict, body } = await request(ctx, table.currentUser, {}, REQUEST_TIMEOUT_MS);
+  if (verdict.kind === 'auth') return 'auth';
+  if (verdict.kind === 'retry') return verdict;
+  if (verdict.kind === 'failed') return { kind: 'retry', status: verdict.status, msg: verdict.msg };
+  const email = (body as Partial<CurrentUserReply> | undefined)?.user?.email;
+  if (typeof email !== 'string') return unexpectedReply();
+  if (accountKey(email) !== ctx.account) return 'auth';
+  verifiedTokens.set(ctx.token, ctx.account);
+  return 'go';
+}
+
+/** The record with every photo's reference, 'done' when it ended failed, or how the run must stop. */
+async function uploadPhotos(ctx: Ctx, record: OutboxRecord): Promise<OutboxRecord | 'done' | Step | RetryVerdict> {
+  const refs = { ...record.photoRefs };
+  for (const question of record.photoQuestions) {
+    if (refs[question] !== undefined) continue;
+    let photo: Blob | undefined;
+    try {
+      photo = await readPhoto(record.id, question);
+    } catch (err) {
+      if (!(err instanceof PhotoUnreadableError)) throw err;
+    }
+    if (!photo) {
+      await markFailed(record.id, ctx.lock.run, NO_ANSWER, new PhotoUnreadableError(question).message, question);
+      ctx.summary.failed++;
+      return 'done';
+    }
+    if (!(await keepAlive(ctx))) return 'lost';
+    const form = new FormData();
+    form.append('question', question);
+    form.append('survey_name', record.surveyId);
+    form.append('organization_name', record.organizationId);
+    form.append('clientId', record.id);
+    form.append(question, photo, PHOTO_FILE_NAME);
+    const { verdict, body } = await request(ctx, table.uploadImage, { form }, UPLOAD_TIMEOUT_MS);
+    if (verdict.kind === 'auth') return 'auth';
+    if (verdict.kind === 'retry') return verdict;
+    if (verdict.kind === 'failed') {
+      await markFailed(record.id, ctx.lock.run, verdict.status, verdict.msg, question);
+      ctx.summary.failed++;
+      return 'done';
+    }
+    const reference = (body as UploadImageReply | undefined)?.[question];
+    if (typeof reference !== 'string' || reference === '') return unexpectedReply();
+    refs[question] = reference;
+    await recordPhotoRef(record.id, ctx.lock.run, question, reference);
+  }
+  return { ...record, photoRefs: refs };
+}
+
+function toBody(ctx: Ctx, record: OutboxRecord): SyncItem {
+  // Defence in depth: claimDue only returns this account's records.
+  if (record.account !== ctx.account) throw new Error('A response of another account reached the sync of this one');
+  return {
+    survey_id: record.surveyId,
+    organization_id: record.organizationId,
+    answers: { ...record.answers, ...record.photoRefs },
+    clientId: record.id,
+    capturedAt: record.capturedAt,
+  };
+}
+
+/** Applies one response's result; 'auth' when the server refused the token for it. */
+async function apply(ctx: Ctx, record: OutboxRecord, verdict: Verdict, serverId: string | undefined): Promise<'ok' | 'auth'> {
+  const { run } = ctx.lock;
+  switch (verdict.kind) {
+    case 'ok':
+      if (await markSynced(record.id, run, serverId, ctx.now())) ctx.summary.sent++;
+      return 'ok';
+    case 'failed':
+      if (await markFailed(record.id, run, verdict.status, verdict.msg)) ctx.summary.failed++;
+      return 'ok';
+    case 'retry':
+      await markRetry(record.id, run, verdict, ctx.now(), ctx.random);
+      return 'ok';
+    case 'auth':
+      return 'auth';
+  }
+}
+
+type SyncResult = SyncResponsesReply['results'][number];
+
+/** The batch reply's results by clientId; undefined when the reply is not one. */
+function resultsOf(body: unknown): Map<string, SyncResult> | undefined {
+  const results = (body as Partial<SyncResponsesReply> | undefined)?.results;
+  if (!Array.isArray(results)) return undefined;
+  const byId = new Map<string, SyncResult>();
+  for (const r of results as unknown[]) {
+    const item = r as Partial<SyncResult> | null;
+    if (typeof item?.clientId !== 'string' || typeof item.status !== 'number') return undefined;
+    byId.set(item.clientId, { clientId: item.clientId, status: item.status, msg: typeof item.msg === 'string' ? item.msg : Msg.unexpectedError, ...(typeof item._id === 'string' ? { _id: item._id } : {}) });
+  }
+  return byId;
+}
+
+async function sendBatch(ctx: Ctx, ready: OutboxRecord[], open: Map<string, OutboxRecord>): Promise<Step | RetryVerdict> {
+  if (!(await keepAlive(ctx))) return 'lost';
+  const responses = ready.map((r) => toBody(ctx, r));
+  const { verdict, body } = await request(ctx, table.syncResponses, { json: { responses } }, REQUEST_TIMEOUT_MS);
+  if (verdict.kind === 'auth') return 'auth';
+  if (verdict.kind === 'retry') return verdict;
+  // 404: a server from before the batch route. Another 4xx on the envelope says nothing about a
+  // single response, so each one is sent alone and gets its own verdict.
+  if (verdict.kind === 'failed') return sendOneByOne(ctx, ready, open);
+  const results = resultsOf(body);
+  if (!results) return unexpectedReply();
+  let auth = false;
+  for (const record of ready) {
+    const result = results.get(record.id);
+    const itemVerdict: Verdict = result ? classify(result.status, result.msg) : { kind: 'retry', status: NO_ANSWER, msg: 'The server did not answer for this response' };
+    if ((await apply(ctx, record, itemVerdict, result?._id)) === 'auth') auth = true;
+    else open.delete(record.id);
+  }
+  await noteSuccess(ctx);
+  return auth ? 'auth' : 'go';
+}
+
+async function sendOneByOne(ctx: Ctx, ready: OutboxRecord[], open: Map<string, OutboxRecord>): Promise<Step | RetryVerdict> {
+  for (const record of ready) {
+    if (!(await keepAlive(ctx))) return 'lost';
+    const body: RespondBody = toBody(ctx, record);
+    const outcome = await request(ctx, table.respond, { json: body }, REQUEST_TIMEOUT_MS);
+    if (outcome.verdict.kind === 'auth') return 'auth';
+    if (outcome.verdict.kind === 'retry') return outcome.verdict;
+    // An older server may answer without _id; the response is received all the same.
+    const id = (outcome.body as Partial<RespondReply> | undefined)?._id;
+    const serverId = outcome.verdict.kind === 'ok' && typeof id === 'string' ? id : undefined;
+    await apply(ctx, record, outcome.verdict, serverId);
+    open.delete(record.id);
+  }
+  await noteSuccess(ctx);
+  return 'go';
+}
+
+async function noteSuccess(ctx: Ctx): Promise<void> {
+  if (ctx.summary.sent > 0) await setLastSyncAt(ctx.account, ctx.now());
+}

@@ -1,0 +1,5 @@
+/** The sync engine's entry: started once per app by app-sync.ts, and by the service worker (sw-sync.ts). */
+export { startSync } from './scheduler';
+export { syncAccount } from './sync-engine';
+export { handleBackgroundSync, SYNC_TAG } from './sw-sync';
+export { requestPersistence } from './storage';

@@ -1,0 +1,55 @@
+import { Outlet, useRouterState } from '@tanstack/react-router';
+import { lazy, Suspense, useState } from 'react';
+import { useSession } from '../features/accounts/session';
+import { Header } from '../ui/Header';
+import { Redirect } from '../ui/Redirect';
+import { SidePane, type ShellRole } from '../ui/SidePane';
+import { PageLoading } from '../ui/Spinner';
+import { loginHref } from './navigate';
+import { homeFor } from './paths';
+
+const SettingsPanel = lazy(() => import('../features/field-user/SettingsPanel'));
+
+/**
+ * Layout and guard of the role screens: the user is loaded when unknown, and the screen renders
+ * only when the user's role is the route's role; otherwise the user is sent to their own home.
+ */
+export function AppShell({ role }: { role: ShellRole }) {
+  const s = useSession();
+  const location = useRouterState({ select: (st) => st.location });
+  const [settingsOpen, setSettingsOpen] = useState(false);
+
+  if (!s.hasAccount) return <Redirect to={loginHref(undefined, location.href)} />;
+  if (s.status === 'failed') return <Header />;
+  if (!s.user) {
+    return (
+      <div className="shell">
+        <Header />
+        <PageLoading />
+      </div>
+    );
+  }
+  if (s.user.role !== role) {
+    const home = homeFor(s.user.role);
+    return home === location.pathname ? <Header /> : <Redirect to={home} />;
+  }
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">Skip to content</a>
+      <Header />
+      <div className="shell__body">
+        <SidePane role={role} settingsOpen={settingsOpen} onOpenSettings={() => setSettingsOpen(true)} />
+        <main id="main" className="shell__main">
+          <Suspense fallback={<PageLoading />}>
+            <Outlet />
+          </Suspense>
+        </main>
+      </div>
+      {settingsOpen && (
+        <Suspense fallback={null}>
+          <SettingsPanel user={s.user} onClose={() => setSettingsOpen(false)} />
+        </Suspense>
+      )}
+    </div>
+  );
+}

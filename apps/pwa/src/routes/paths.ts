@@ -1,0 +1,46 @@
+import { Role } from '@survey-bird/contracts';
+
+/** Every screen's path (spec section 2). Links and redirects use these, never literals. */
+export const paths = {
+  landing: '/',
+  login: '/login',
+  register: '/register',
+  confirmEmail: '/confirm-email/$id',
+  resetPassword: '/reset-password',
+  manageAccount: '/manage-account',
+  welcome: '/welcome-page',
+  orgInsight: '/survey-bird/organization/insight',
+  orgSurveys: '/survey-bird/organization/manage',
+  orgCreateSurvey: '/survey-bird/organization/create',
+  orgFieldUsers: '/survey-bird/organization/field-users',
+  orgSupervisors: '/survey-bird/organization/supervisors',
+  /** The spec also lists the organization's field-user screen under this path. */
+  orgFieldUsersAlias: '/survey-bird/field-user/manage',
+  /** Listed under supervisor routes; by analogy with the alias above it is the organization's supervisors screen. */
+  orgSupervisorsAlias: '/survey-bird/supervisor/manage',
+  supervisorInsight: '/survey-bird/supervisor/insight',
+  supervisorFieldUsers: '/survey-bird/supervisor/field-user/manage',
+  fieldUser: '/survey-bird/field-user',
+  fieldUserResponse: '/survey-bird/field-user/response',
+  masterAdmin: '/survey-bird/master-admin',
+  masterAdminUsers: '/survey-bird/master-admin/users',
+  masterAdminFieldUsers: '/survey-bird/master-admin/field-users',
+  masterAdminMail: '/survey-bird/master-admin/mail',
+} as const;
+
+/** Home route per role; missing or unknown roles (customer_service included) get the organization insight. */
+export function homeFor(role: string | null | undefined): string {
+  switch (role) {
+    case Role.nothing: return paths.welcome;
+    case Role.fieldUser: return paths.fieldUser;
+    case Role.supervisor: return paths.supervisorInsight;
+    case Role.organization: return paths.orgInsight;
+    case Role.masterAdmin: return paths.masterAdmin;
+    default: return paths.orgInsight;
+  }
+}
+
+/** Only same-origin paths are followed after login (an open redirect would leak the session). */
+export function safeRedirect(target: unknown, fallback: string = paths.landing): string {
+  return typeof target === 'string' && target.startsWith('/') && !target.startsWith('//') && !target.startsWith('/\\') ? target : fallback;
+}

@@ -1,0 +1,67 @@
+import { useState } from 'react';
+import { SUPPORT_EMAIL } from '../config';
+import { activeAccount } from '../features/accounts/account-storage';
+import { loadCurrentUser } from '../features/accounts/session';
+import { homeFor, paths } from '../routes/paths';
+import { navigateTo } from '../routes/navigate';
+import { LogoMark } from './Logo';
+import { ChartIcon, ClockIcon, GridIcon, LayersIcon, SupportIcon, WalletIcon } from './icons';
+import { usePopover } from './usePopover';
+
+const COMING_SOON = [
+  { name: 'Time tracking', Icon: ClockIcon },
+  { name: 'Workforce organisation', Icon: LayersIcon },
+  { name: 'Productivity measurement', Icon: ChartIcon },
+  { name: 'Payroll and payouts', Icon: WalletIcon },
+];
+
+/** The portal's product grid: Survey Bird, four Coming soon tools and Tech support. */
+export function ProductGrid({ initiallyOpen }: { initiallyOpen: boolean }) {
+  const pop = usePopover(initiallyOpen);
+  const [loading, setLoading] = useState(false);
+
+  async function openSurveyBird() {
+    if (!activeAccount()) {
+      pop.close();
+      navigateTo(paths.login);
+      return;
+    }
+    setLoading(true);
+    const user = await loadCurrentUser(true);
+    setLoading(false);
+    pop.close();
+    if (user) navigateTo(homeFor(user.role));
+  }
+
+  return (
+    <div className="popover" ref={pop.ref}>
+      <button type="button" className="icon-btn" aria-label="Products" aria-expanded={pop.open} aria-haspopup="true" onClick={pop.toggle}>
+        <GridIcon size={22} />
+      </button>
+      {pop.open && (
+        <div className="popover__panel products" role="region" aria-label="Products">
+          <p className="products__heading">Workforce tools</p>
+          <div className="products__grid">
+            <button type="button" className="product product--live" onClick={() => void openSurveyBird()} disabled={loading}>
+              <LogoMark size={36} />
+              <span className="product__name">Survey Bird</span>
+              <span className="product__note">{loading ? 'Loading…' : 'Field data collection'}</span>
+            </button>
+            {COMING_SOON.map(({ name, Icon }) => (
+              <div key={name} className="product product--soon" aria-disabled="true">
+                <span className="product__icon"><Icon size={22} /></span>
+                <span className="product__name">{name}</span>
+                <span className="badge">Coming soon</span>
+              </div>
+            ))}
+            <a className="product" href={`mailto:${SUPPORT_EMAIL}?subject=${encodeURIComponent('Survey Bird support')}`}>
+              <span className="product__icon"><SupportIcon size={22} /></span>
+              <span className="product__name">Tech support</span>
+              <span className="product__note">Write to us</span>
+            </a>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { dayPart, formatNaira, formatResponseDate, greeting } from './format';
+
+const at = (h: number, m = 0) => new Date(2026, 10, 22, h, m);
+
+describe('greeting', () => {
+  it.each([
+    [4, 'night'], [5, 'morning'], [11, 'morning'], [12, 'afternoon'], [16, 'afternoon'],
+    [17, 'evening'], [20, 'evening'], [21, 'night'], [0, 'night'],
+  ] as const)('%i:00 is %s', (hour, part) => {
+    expect(dayPart(at(hour))).toBe(part);
+    expect(greeting(at(hour, 59))).toBe(`Good ${part}`);
+  });
+});
+
+describe('formatResponseDate', () => {
+  const now = new Date(2026, 10, 22, 10, 0);
+  it('says Today and Yesterday by calendar day', () => {
+    expect(formatResponseDate(new Date(2026, 10, 22, 0, 5).toISOString(), now)).toBe('Today at 00:05');
+    expect(formatResponseDate(new Date(2026, 10, 21, 23, 59).toISOString(), now)).toBe('Yesterday at 23:59');
+  });
+  it('uses dd/MM/yyyy otherwise, across month and year ends', () => {
+    expect(formatResponseDate(new Date(2026, 10, 20, 8, 7).toISOString(), now)).toBe('20/11/2026 at 08:07');
+    const jan1 = new Date(2027, 0, 1, 12, 0);
+    expect(formatResponseDate(new Date(2026, 11, 31, 18, 30).toISOString(), jan1)).toBe('Yesterday at 18:30');
+    expect(formatResponseDate(new Date(2026, 11, 30, 18, 30).toISOString(), jan1)).toBe('30/12/2026 at 18:30');
+  });
+  it('shows N/A for a missing or invalid date', () => {
+    expect(formatResponseDate(undefined, now)).toBe('N/A');
+    expect(formatResponseDate(null, now)).toBe('N/A');
+    expect(formatResponseDate('', now)).toBe('N/A');
+    expect(formatResponseDate('not a date', now)).toBe('N/A');
+  });
+});
+
+describe('formatNaira', () => {
+  it('groups thousands without decimals', () => {
+    expect(formatNaira(12500)).toBe('₦12,500');
+    expect(formatNaira(0)).toBe('₦0');
+    expect(formatNaira(999)).toBe('₦999');
+    expect(formatNaira(1000)).toBe('₦1,000');
+    expect(formatNaira(100000000)).toBe('₦100,000,000');
+    expect(formatNaira(-2500)).toBe('-₦2,500');
+  });
+});

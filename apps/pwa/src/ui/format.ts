@@ -1,0 +1,44 @@
+/** Display helpers shared by every screen: greetings, response dates and naira amounts. */
+
+export type DayPart = 'morning' | 'afternoon' | 'evening' | 'night';
+
+/** Spec section 2: morning 5-11, afternoon 12-16, evening 17-20, otherwise night (local hours). */
+export function dayPart(date: Date): DayPart {
+  const h = date.getHours();
+  if (h >= 5 && h <= 11) return 'morning';
+  if (h >= 12 && h <= 16) return 'afternoon';
+  if (h >= 17 && h <= 20) return 'evening';
+  return 'night';
+}
+
+/** 'Good morning' etc.; callers add the name: `${greeting(now)}, ${name}!`. */
+export function greeting(date: Date = new Date()): string {
+  return `Good ${dayPart(date)}`;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+function sameDay(a: Date, b: Date): boolean {
+  return a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
+}
+
+/** 'Today at 14:05', 'Yesterday at 09:30', '03/11/2026 at 18:00', or 'N/A' for a missing or bad date. */
+export function formatResponseDate(iso: string | null | undefined, now: Date = new Date()): string {
+  if (!iso) return 'N/A';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return 'N/A';
+  const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
+  const day = sameDay(date, now)
+    ? 'Today'
+    : sameDay(date, yesterday)
+      ? 'Yesterday'
+      : `${pad(date.getDate())}/${pad(date.getMonth() + 1)}/${date.getFullYear()}`;
+  return `${day} at ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** Whole naira with thousands separators: 12500 -> '₦12,500' (NGN has no decimals here). */
+export function formatNaira(amount: number): string {
+  const whole = Math.round(Math.abs(amount));
+  const grouped = String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${amount < 0 && whole !== 0 ? '-' : ''}₦${grouped}`;
+}

@@ -1,0 +1,70 @@
+import { routes } from '@survey-bird/contracts';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+import { slimRoutes } from './src/api/route-table';
+
+const THEME = '#0f766e';
+
+/** `virtual:route-table`: the contracts route table without its zod schemas (src/api/route-table.ts). */
+function routeTable(): Plugin {
+  const id = 'virtual:route-table';
+  return {
+    name: 'survey-bird-route-table',
+    resolveId: (source) => (source === id ? `\0${id}` : undefined),
+    load: (resolved) => (resolved === `\0${id}` ? `export default ${JSON.stringify(slimRoutes(routes))};` : undefined),
+  };
+}
+
+export default defineConfig({
+  plugins: [
+    routeTable(),
+    react(),
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      // src/offline/update-prompt.ts registers the worker with workbox-window and asks before updating.
+      injectRegister: false,
+      registerType: 'prompt',
+      // The worker's Background Sync (offline/sw-sync.ts) reads the route table too.
+      injectManifest: { globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'], buildPlugins: { vite: [routeTable()] } },
+      manifest: {
+        id: '/',
+        name: 'Survey Bird',
+        short_name: 'Survey Bird',
+        description: 'Offline-first field surveys: capture responses anywhere, pay field teams per response.',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        orientation: 'any',
+        background_color: '#ffffff',
+        theme_color: THEME,
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+    }),
+  ],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // scripts/bench/budget.mjs walks the manifest to weigh what each route downloads.
+    manifest: true,
+    target: 'es2022',
+    // The contracts' modules only declare values: a screen that imports Msg must not pull in every zod schema.
+    rolldownOptions: {
+      treeshake: { moduleSideEffects: (id) => !/packages[\\/]contracts[\\/]/.test(id) },
+      // Every route needs React and the router: one vendor chunk instead of many small shared ones.
+      output: { advancedChunks: { minSize: 4096, groups: [
+        { name: 'vendor', test: /node_modules[\\/](react|react-dom|scheduler|@tanstack|use-sync-external-store)[\\/]/ },
+        // Small modules every signed-in screen uses: one chunk, not a dozen sub-kilobyte requests.
+        { name: 'shared', test: /(src[\\/]api[\\/]|src[\\/]ui[\\/](?!PasswordField|ScreenPlaceholder)|features[\\/]accounts[\\/](session|account-|device-id)|features[\\/]surveys[\\/]active-survey)/ },
+      ] } },
+    },
+  },
+  server: { proxy: { '/api': 'http://localhost:3000' } },
+  preview: { proxy: { '/api': 'http://localhost:3000' } },
+});

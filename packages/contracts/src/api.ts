@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { Role } from './roles.js';
+import { MsgReply, PageQuery, SurveyIdParams } from './schemas/common.js';
+import * as O from './schemas/organization.js';
+import * as R from './schemas/response.js';
+import * as S from './schemas/survey.js';
+import * as T from './schemas/team.js';
+import * as U from './schemas/user.js';
+
+/**
+ * Every route of the API: method, path, who may call it, and its shapes. The API registers its
+ * handlers against these entries and the PWA's client infers argument and result types from them;
+ * the permission matrix test walks this table, so a route without an entry cannot exist.
+ *
+ * access: 'public' (no token), 'user' (any signed-in, verified or not), or the roles allowed.
+ */
+export type Access = 'public' | 'user' | readonly Role[];
+
+export interface RouteDef {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  access: Access;
+  summary: string;
+  params?: z.ZodType;
+  querystring?: z.ZodType;
+  body?: z.ZodType;
+  headers?: z.ZodType;
+  /** undefined: binary reply (xlsx, image). */
+  reply?: z.ZodType;
+  multipart?: boolean;
+}
+
+const org = [Role.organization] as const;
+const sup = [Role.supervisor] as const;
+const fu = [Role.fieldUser] as const;
+const admin = [Role.masterAdmin] as const;
+
+const ImageParams = z.object({ id: z.string().min(1).max(100) });
+
+export const routes = {
+  // accounts
+  login: { method: 'POST', path: '/api/v1/user/login', access: 'public', summary: 'Sign in', body: U.LoginBody, reply: U.LoginReply },
+  register: { method: 'POST', path: '/api/v1/user/register', access: 'public', summary: 'Create an account (from an invitation)', body: U.RegisterBody, reply: MsgReply },
+  sendRefreshToken: { method: 'POST', path: '/api/v1/user/send-refresh-token', access: 'public', summary: 'Mail a password reset link', body: U.SendRefreshTokenBody, reply: MsgReply },
+  resetPassword: { method: 'POST', path: '/api/v1/user/reset-password', access: 'public', summary: 'Set a new password from a reset link', body: U.ResetPasswordBody, reply: MsgReply },
+  resendVerification: { method: 'POST', path: '/api/v1/user/resend-verification-mail', access: 'public', summary: 'Mail a new verification link', body: U.ResendVerificationBody, reply: MsgReply },
+  currentUser: { method: 'GET', path: '/api/v1/user', access: 'user', summary: 'The signed-in user', reply: U.CurrentUserReply },
+  changePassword: { method: 'POST', path: '/api/v1/user/change-password', access: 'user', summary: 'Change password', body: U.ChangePasswordBody, headers: U.ChangePasswordHeaders, reply: MsgReply },
+  signOut: { method: 'POST', path: '/api/v1/user/sign-out', access: 'user', summary: 'Sign out this session', reply: MsgReply },
+  signOutAll: { method: 'POST', path: '/api/v1/user/sign-out/all', access: 'user', summary: 'Sign out every session of this user', reply: MsgReply },
+  allUsers: { method: 'GET', path: '/api/v1/user/all', access: admin, summary: 'All users (master admin)', querystring: PageQuery, reply: z.object({ users: z.array(U.UserRow), totalCount: z.number(), page: z.number(), hasNextPage: z.boolean(), hasPreviousPage: z.boolean() }) },
+  confirmEmail: { method: 'GET', path: '/api/v1/user/:id', access: 'public', summary: 'Confirm an e-mail address', params: U.ConfirmEmailParams, reply: MsgReply },
+
+  // organizations
+  currentOrganization: { method: 'GET', path: '/api/v1/organization', access: org, summary: 'The signed-in organization', reply: O.OrganizationReply },
+  allOrganizations: { method: 'GET', path: '/api/v1/organization/all', access: admin, summary: 'Organizations (master admin)', querystring: PageQuery, reply: O.OrganizationListReply },
+  createOrganization: { method: 'POST', path: '/api/v1/organization', access: admin, summary: 'Add an organization and invite its owner', body: O.CreateOrganizationBody, reply: O.CreateOrganizationReply },
+  sendMail: { method: 'POST', path: '/api/v1/organization/mail', access: admin, summary: 'Mail one organization or all of them', body: O.SendMailBody, reply: O.SendMailReply },
+
+  // surveys
+  createSurvey: { method: 'POST', path: '/api/v1/survey/create', access: org, summary: 'Publish a survey', body: S.CreateSurveyBody, reply: S.CreateSurveyReply },
+  organizationSurveys: { method: 'GET', path: '/api/v1/survey/organization', access: org, summary: "The organization's surveys", querystring: PageQuery, reply: S.SurveyListReply },
+  fieldUserSurveys: { method: 'GET', path: '/api/v1/survey/field-user', access: fu, summary: 'Surveys the field user was invited to', querystring: PageQuery, reply: S.SurveyListReply },
+  supervisorSurveys: { method: 'GET', path: '/api/v1/survey/supervisor', access: sup, summary: 'Surveys the supervisor was invited to', querystring: PageQuery, reply: S.SurveyListReply },
+  largeDataset: { method: 'GET', path: '/api/v1/survey/large-dataset', access: [Role.organization, Role.fieldUser, Role.supervisor], summary: 'Search the options of a large select', querystring: S.LargeDatasetQuery, reply: S.LargeDatasetReply },
+  datasetExport: { method: 'GET', path: '/api/v1/survey/large-dataset/all', access: [Role.organization, Role.fieldUser, Role.supervisor], summary: 'Every option of a large select (offline copy)', querystring: S.DatasetExportQuery, reply: S.DatasetExportReply },
+
+  // responses
+  respond: { method: 'POST', path: '/api/v1/survey/respond', access: fu, summary: 'Submit a response (idempotent per clientId)', body: R.RespondBody, reply: R.RespondReply },
+  syncResponses: { method: 'POST', path: '/api/v1/sync/responses', access: fu, summary: 'Submit queued responses in one request, each answered individually', body: R.SyncResponsesBody, reply: R.SyncResponsesReply },
+  uploadImage: { method: 'POST', path: '/api/v1/files/image', access: fu, summary: 'Upload a photo answer (multipart, idempotent per clientId and question)', multipart: true, reply: R.UploadImageReply },
+  getImage: { method: 'GET', path: '/api/v1/files/image/:id', access: 'public', summary: 'A stored photo (capability URL)', params: ImageParams },
+  organizationResponses: { method: 'GET', path: '/api/v1/survey/organization/response/:surveyId', access: org, summary: 'Responses of a survey', params: SurveyIdParams, querystring: R.ResponsesQuery, reply: R.ResponseListReply },
+  organizationExport: { method: 'GET', path: '/api/v1/survey/organization/response/download/:surveyId', access: org, summary: 'Responses as xlsx', params: SurveyIdParams, querystring: R.ResponsesQuery },
+  organizationTopPerformer: { method: 'GET', path: '/api/v1/survey/organization/top-performer/:surveyId', access: org, summary: 'Top performer and active field users', params: SurveyIdParams, reply: R.TopPerformerReply },
+  organizationByWeeks: { method: 'GET', path: '/api/v1/survey/organization/by-weeks/:surveyId', access: org, summary: 'Responses and earnings per day of one week', params: SurveyIdParams, querystring: R.ByWeeksQuery, reply: R.ByWeeksReply },
+  supervisorResponses: { method: 'GET', path: '/api/v1/supervisor/response/:surveyId', access: sup, summary: "Responses of the supervisor's field users", params: SurveyIdParams, querystring: R.ResponsesQuery, reply: R.ResponseListReply },
+  supervisorTopPerformer: { method: 'GET', path: '/api/v1/survey/supervisor/top-performer/:surveyId', access: sup, summary: "Top performer among the supervisor's field users", params: SurveyIdParams, reply: R.TopPerformerReply },
+  supervisorExport: { method: 'GET', path: '/api/v1/survey/supervisorName/response/download/:surveyId', access: sup, summary: "The supervisor's responses as xlsx", params: SurveyIdParams, querystring: R.ResponsesQuery },
+
+  // teams
+  fieldUsers: { method: 'GET', path: '/api/v1/field-user/:surveyId', access: org, summary: 'Field users of a survey with pay owed', params: SurveyIdParams, querystring: PageQuery, reply: T.FieldUserListReply },
+  inviteFieldUser: { method: 'POST', path: '/api/v1/field-user', access: org, summary: 'Invite a field user to a survey', body: T.InviteFieldUserBody, reply: T.InviteFieldUserReply },
+  allFieldUsers: { method: 'GET', path: '/api/v1/field-user/all', access: admin, summary: 'Field users across organizations (master admin)', querystring: PageQuery, reply: z.object({ fieldUsers: z.array(T.FieldUserAcrossRow), totalCount: z.number(), page: z.number(), hasNextPage: z.boolean(), hasPreviousPage: z.boolean() }) },
+  supervisors: { method: 'GET', path: '/api/v1/supervisor/:surveyId', access: org, summary: 'Supervisors of a survey', params: SurveyIdParams, querystring: PageQuery, reply: T.SupervisorListReply },
+  inviteSupervisor: { method: 'POST', path: '/api/v1/supervisor', access: org, summary: 'Invite a supervisor to a survey', body: T.InviteSupervisorBody, reply: T.InviteSupervisorReply },
+  assignSupervisor: { method: 'POST', path: '/api/v1/supervisor/assign', access: org, summary: 'Assign a supervisor to a field user', body: T.AssignSupervisorBody, reply: T.AssignSupervisorReply },
+  supervisorFieldUsers: { method: 'GET', path: '/api/v1/supervisor/field-user/:surveyId', access: sup, summary: "The supervisor's own field users", params: SurveyIdParams, querystring: PageQuery, reply: T.FieldUserListReply },
+  currentSupervisorName: { method: 'GET', path: '/api/v1/supervisor/current-supervisor/name', access: sup, summary: "The signed-in supervisor's name", reply: T.CurrentSupervisorNameReply },
+} as const satisfies Record<string, RouteDef>;
+
+export type Routes = typeof routes;
+export type RouteName = keyof Routes;
+type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
+type Input<T> = T extends z.ZodType ? z.input<T> : undefined;
+export type RouteReply<N extends RouteName> = Routes[N] extends { reply: infer Rp } ? Infer<Rp> : Blob;
+export type RouteBody<N extends RouteName> = Routes[N] extends { body: infer B } ? Input<B> : undefined;
+export type RouteQuery<N extends RouteName> = Routes[N] extends { querystring: infer Q } ? Input<Q> : undefined;
+export type RouteParams<N extends RouteName> = Routes[N] extends { params: infer P } ? Infer<P> : undefined;

@@ -1,0 +1,36 @@
+/** Business constants of spec section 9 and the server limits we chose (docs/decisions.md). */
+export const Limits = {
+  maxAccounts: 5,
+  narrowScreenPx: 480,
+  toastMs: 2500,
+  landingAnimationMs: 1000,
+  minFullName: 3,
+  minOrganizationName: 3,
+  accountNumberLength: 10,
+  minOptions: 2,
+  weeksSelectable: 10,
+  doughnutCutout: '70%',
+  pageSize: 20,
+  maxTitle: 200,
+  maxDescription: 2000,
+  maxQuestionText: 500,
+  maxQuestions: 200,
+  maxOptions: 1000,
+  maxOptionLength: 500,
+  maxDatasetOptions: 200_000,
+  datasetSearchLimit: 50,
+  maxAnswerLength: 10_000,
+  maxSearchQuery: 200,
+  maxBatch: 100,
+  maxImageBytes: 10 * 1024 * 1024,
+  maxImagePixels: 50_000_000,
+  photoMaxEdgePx: 2000,
+  activeFieldUserDays: 7,
+  maxPassword: 200,
+  maxEmail: 254,
+} as const;
+
+export const PHOTO_FILE_NAME = 'photo.jpg';
+export const PHOTO_MIME = 'image/jpeg';
+export const API_BASE = '/api/v1';
+export const ACCOUNTS_STORAGE_KEY = 'accounts';

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { Limits } from '../constants.js';
+import { Msg } from '../messages.js';
+
+export const ErrorReply = z.object({ msg: z.string() });
+export type ErrorReply = z.infer<typeof ErrorReply>;
+
+export const MsgReply = z.object({ msg: z.string() });
+export type MsgReply = z.infer<typeof MsgReply>;
+
+/** Ids are opaque strings (UUIDs); a malformed one is simply not found. */
+export const Id = z.string().min(1).max(64);
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** An e-mail that must be present (spec: 'Provide email'); normalised to lower case. */
+export const RequiredEmail = z
+  .string({ error: Msg.provideEmail })
+  .trim()
+  .min(1, Msg.provideEmail)
+  .max(Limits.maxEmail, Msg.invalidEmail)
+  .toLowerCase();
+
+/** An e-mail that must match the standard pattern (spec: 'Invalid email address'). */
+export const ValidEmail = z
+  .string({ error: Msg.invalidEmail })
+  .trim()
+  .max(Limits.maxEmail, Msg.invalidEmail)
+  .regex(EMAIL_PATTERN, Msg.invalidEmail)
+  .toLowerCase();
+
+export const Password = (message: string) =>
+  z.string({ error: message }).min(1, message).max(Limits.maxPassword, `Password is too long (max ${Limits.maxPassword})`);
+
+export const PageQuery = z.object({
+  page: z.coerce.number({ error: 'page must be a positive whole number' }).int('page must be a positive whole number').min(1, 'page must be a positive whole number').max(1_000_000).default(1),
+  searchQuery: z.string().trim().max(Limits.maxSearchQuery, `searchQuery is too long (max ${Limits.maxSearchQuery})`).default(''),
+});
+export type PageQuery = z.infer<typeof PageQuery>;
+
+export const Paging = {
+  page: z.number().int(),
+  totalCount: z.number().int(),
+  hasNextPage: z.boolean(),
+  hasPreviousPage: z.boolean(),
+};
+
+export const SurveyIdParams = z.object({ surveyId: Id });
+export type SurveyIdParams = z.infer<typeof SurveyIdParams>;
+
+/** Whole naira, no decimals (spec section 9). */
+export const Naira = z.number().int().min(0).max(100_000_000);
+export type Naira = z.infer<typeof Naira>;
+
+export const IsoDate = z.string().datetime({ offset: true });

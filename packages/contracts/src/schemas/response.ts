@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { Limits } from '../constants.js';
+import { Id, IsoDate, Paging } from './common.js';
+
+/** Text, a location string or an image reference; a list for checkboxes. Objects are refused. */
+export const Answer = z.union([
+  z.string().max(Limits.maxAnswerLength, `An answer is too long (max ${Limits.maxAnswerLength})`),
+  z.array(z.string().max(Limits.maxOptionLength)).max(Limits.maxOptions),
+], { error: 'An answer must be text or a list of texts' });
+export type Answer = z.infer<typeof Answer>;
+export const Answers = z.record(z.string().max(Limits.maxQuestionText), Answer);
+export type Answers = z.infer<typeof Answers>;
+
+export const RespondBody = z.object({
+  survey_id: Id,
+  organization_id: Id,
+  answers: Answers,
+  /** Client-generated UUID: the idempotency key of this response. */
+  clientId: z.uuid({ error: 'clientId must be a UUID' }).optional(),
+  /** When the field user pressed submit, on the phone's clock. */
+  capturedAt: IsoDate.optional(),
+});
+export type RespondBody = z.infer<typeof RespondBody>;
+
+export const RespondReply = z.object({ msg: z.string(), _id: z.string(), clientId: z.string() });
+export type RespondReply = z.infer<typeof RespondReply>;
+
+/** One queued response of a batch; the server validates each item on its own (SyncResponsesBody). */
+export const SyncItem = RespondBody.required({ clientId: true });
+export type SyncItem = z.infer<typeof SyncItem>;
+const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+/**
+ * The envelope only checks that each item is an object, so one malformed queued response is
+ * answered 400 in its own result instead of failing (and blocking) the whole queue.
+ */
+export const SyncResponsesBody = z.object({
+  responses: z
+    .array(z.custom<z.input<typeof SyncItem>>(isObject, { error: 'Each queued response must be an object' }))
+    .min(1, 'Send at least one response')
+    .max(Limits.maxBatch, `At most ${Limits.maxBatch} responses per batch`),
+});
+export type SyncResponsesBody = z.infer<typeof SyncResponsesBody>;
+export const SyncResult = z.object({
+  clientId: z.string(),
+  status: z.number().int(),
+  msg: z.string(),
+  _id: z.string().optional(),
+});
+export type SyncResult = z.infer<typeof SyncResult>;
+export const SyncResponsesReply = z.object({ results: z.array(SyncResult) });
+export type SyncResponsesReply = z.infer<typeof SyncResponsesReply>;
+
+export const ResponseRow = z.object({
+  _id: z.string(),
+  survey_id: z.string(),
+  organization_id: z.string(),
+  answers: z.record(z.string(), Answer),
+  fullName: z.string(),
+  email: z.string(),
+  fieldUser: z.object({ fullName: z.string(), email: z.string() }),
+  createdAt: z.string(),
+  capturedAt: z.string().nullable(),
+});
+export type ResponseRow = z.infer<typeof ResponseRow>;
+
+export const ResponseListReply = z.object({ responses: z.array(ResponseRow), ...Paging });
+export type ResponseListReply = z.infer<typeof ResponseListReply>;
+
+export const ResponsesQuery = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  searchQuery: z.string().trim().max(Limits.maxSearchQuery).default(''),
+});
+
+export const TopPerformerReply = z.object({
+  topPerformer: z.string().nullable(),
+  activeFieldUsers: z.number().int(),
+  totalResponses: z.number().int(),
+});
+export type TopPerformerReply = z.infer<typeof TopPerformerReply>;
+
+export const WeekDay = z.enum(['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']);
+export const ByWeeksQuery = z.object({ startDate: IsoDate, endDate: IsoDate });
+export type ByWeeksQuery = z.infer<typeof ByWeeksQuery>;
+/** value: responses that day; amount: naira earned by field users that day (the second chart). */
+export const ByWeeksReply = z.array(z.object({ day: WeekDay, value: z.number().int(), amount: z.number().int() }));
+export type ByWeeksReply = z.infer<typeof ByWeeksReply>;
+
+export const UploadImageReply = z.record(z.string(), z.string());
+export type UploadImageReply = z.infer<typeof UploadImageReply>;

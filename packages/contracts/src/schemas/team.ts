@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { Limits } from '../constants.js';
+import { Msg } from '../messages.js';
+import { Id, Naira, Paging, ValidEmail } from './common.js';
+
+export const FieldUser = z.object({
+  _id: z.string(),
+  fullName: z.string(),
+  phoneNumber: z.string(),
+  email: z.string(),
+  bank: z.string(),
+  accountNumber: z.string(),
+  accountName: z.string(),
+  rate: z.number().int(),
+  responses: z.number().int(),
+  outstanding: z.number().int(),
+  supervisorId: z.string().nullable(),
+  supervisorName: z.string().nullable(),
+});
+export type FieldUser = z.infer<typeof FieldUser>;
+
+export const FieldUserListReply = z.object({ fieldUsers: z.array(FieldUser), totalDue: z.number().int(), ...Paging });
+export type FieldUserListReply = z.infer<typeof FieldUserListReply>;
+
+const fullName = z.string({ error: Msg.fullNameShort }).trim().min(Limits.minFullName, Msg.fullNameShort).max(120, 'Full name is too long (max 120)');
+const phoneNumber = z.string({ error: Msg.providePhone }).trim().min(1, Msg.providePhone).max(30, 'Phone number is too long (max 30)');
+const surveyId = z.string({ error: Msg.noActiveSurvey }).min(1, Msg.noActiveSurvey).max(64);
+
+export const InviteFieldUserBody = z.object({
+  survey_id: surveyId,
+  fullName,
+  email: ValidEmail,
+  phoneNumber,
+  accountNumber: z.string().trim().max(30).default(''),
+  accountName: z.string().trim().max(120).default(''),
+  bank: z.string().trim().max(120).default(''),
+  rate: z.coerce.number({ error: 'Rate must be a whole number of naira' }).int('Rate must be a whole number of naira').min(0, 'Rate cannot be negative').max(100_000_000).default(0),
+});
+export type InviteFieldUserBody = z.input<typeof InviteFieldUserBody>;
+
+export const InviteSupervisorBody = z.object({
+  survey_id: surveyId,
+  fullName,
+  email: ValidEmail,
+  phoneNumber,
+  accountNumber: z.string({ error: Msg.invalidAccountNumber }).trim().length(Limits.accountNumberLength, Msg.invalidAccountNumber),
+  accountName: z.string({ error: Msg.provideAccountName }).trim().min(1, Msg.provideAccountName).max(120),
+  bank: z.string().trim().max(120).default(''),
+});
+export type InviteSupervisorBody = z.input<typeof InviteSupervisorBody>;
+
+export const Supervisor = z.object({
+  _id: z.string(),
+  fullName: z.string(),
+  phoneNumber: z.string(),
+  email: z.string(),
+  bank: z.string(),
+  accountNumber: z.string(),
+  accountName: z.string(),
+  outstanding: Naira,
+  fieldUserCount: z.number().int(),
+});
+export type Supervisor = z.infer<typeof Supervisor>;
+
+export const SupervisorListReply = z.object({ supervisors: z.array(Supervisor), ...Paging });
+export type SupervisorListReply = z.infer<typeof SupervisorListReply>;
+
+export const InviteFieldUserReply = z.object({ msg: z.string(), fieldsUser: FieldUser });
+export type InviteFieldUserReply = z.infer<typeof InviteFieldUserReply>;
+export const InviteSupervisorReply = z.object({ msg: z.string(), fieldsUser: Supervisor });
+export type InviteSupervisorReply = z.infer<typeof InviteSupervisorReply>;
+
+export const AssignSupervisorBody = z.object({ supervisorId: Id, fieldUserId: Id, survey_id: Id });
+export type AssignSupervisorBody = z.infer<typeof AssignSupervisorBody>;
+export const AssignSupervisorReply = z.object({ msg: z.string(), data: FieldUser });
+export type AssignSupervisorReply = z.infer<typeof AssignSupervisorReply>;
+
+export const CurrentSupervisorNameReply = z.object({ supervisor: z.string() });
+export type CurrentSupervisorNameReply = z.infer<typeof CurrentSupervisorNameReply>;
+
+/** Master admin's "All Field Users" row: a field user across organizations. */
+export const FieldUserAcrossRow = z.object({
+  _id: z.string(),
+  fullName: z.string(),
+  email: z.string(),
+  phoneNumber: z.string(),
+  organization_name: z.string(),
+  surveyTitle: z.string(),
+  responses: z.number().int(),
+  outstanding: z.number().int(),
+});
+export type FieldUserAcrossRow = z.infer<typeof FieldUserAcrossRow>;

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { Msg } from '../messages.js';
+import { ROLES } from '../roles.js';
+import { Id, Password, RequiredEmail } from './common.js';
+
+export const UserSummary = z.object({ email: z.string(), role: z.enum(ROLES) });
+export type UserSummary = z.infer<typeof UserSummary>;
+
+export const CurrentUser = UserSummary.extend({
+  _id: z.string(),
+  fullName: z.string().nullable(),
+  verified: z.boolean(),
+  organization_id: z.string().nullable(),
+});
+export type CurrentUser = z.infer<typeof CurrentUser>;
+
+export const LoginBody = z.object({ email: RequiredEmail, password: Password(Msg.providePassword) });
+export type LoginBody = z.infer<typeof LoginBody>;
+export const LoginReply = z.object({ user: UserSummary, msg: z.string(), token: z.string() });
+export type LoginReply = z.infer<typeof LoginReply>;
+
+export const RegisterBody = z.object({ email: RequiredEmail, password: Password(Msg.providePassword) });
+export type RegisterBody = z.infer<typeof RegisterBody>;
+
+export const ConfirmEmailParams = z.object({ id: z.string().min(1).max(200) });
+export type ConfirmEmailParams = z.infer<typeof ConfirmEmailParams>;
+
+export const CurrentUserReply = z.object({ user: CurrentUser });
+export type CurrentUserReply = z.infer<typeof CurrentUserReply>;
+
+export const SendRefreshTokenBody = z.object({ email: RequiredEmail });
+export type SendRefreshTokenBody = z.infer<typeof SendRefreshTokenBody>;
+
+export const ResetPasswordBody = z.object({
+  newPassword: Password(Msg.provideNewPassword),
+  resetToken: z.string({ error: Msg.resetLinkInvalid }).min(1, Msg.resetLinkInvalid).max(200),
+});
+export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
+
+export const ChangePasswordBody = z.object({
+  oldPassword: Password(Msg.provideOldPassword),
+  newPassword: Password(Msg.provideNewPassword),
+  /** 'Sign out from all devices after password change', on by default (spec section 9). */
+  signOutOthers: z.boolean().default(true),
+});
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
+
+export const ChangePasswordHeaders = z.object({
+  deviceid: z.string().max(200).optional(),
+  email: z.string().max(254).optional(),
+});
+
+export const ResendVerificationBody = z
+  .object({ id: Id.optional(), email: RequiredEmail.optional() })
+  .refine((b) => b.id !== undefined || b.email !== undefined, { message: Msg.provideEmail });
+export type ResendVerificationBody = z.infer<typeof ResendVerificationBody>;
+
+/** Master admin's "All users" list. */
+export const UserRow = z.object({
+  _id: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  verified: z.boolean(),
+  organization_name: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type UserRow = z.infer<typeof UserRow>;

@@ -1,0 +1,119 @@
+/**
+ * Helpers of the browser benchmarks (offline-queue.ts, lighthouse.ts): the built PWA served by the
+ * real API, a Chromium launched like the e2e harness (tests/e2e/harness/browser.ts) and the seeded
+ * demo field user.
+ */
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { json, loginToken, ROOT, startApi, type Server } from './lib.js';
+
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+export const PHONE = { width: 390, height: 844 };
+/** The e2e harness's flags: headless, no GPU, no background traffic, a fresh profile. */
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/**
+ * A copy of apps/pwa/dist (built by `npm run build`) in a temporary folder, so a parallel rebuild
+ * cannot swap files under a run. Add files before the server starts: it serves those present then.
+ */
+export function snapshotPwa(): string {
+  const dist = join(ROOT, 'apps/pwa/dist');
+  if (!existsSync(join(dist, 'index.html'))) throw new Error(`${dist}/index.html is missing: run \`npm run build\` first`);
+  const dir = mkdtempSync(join(tmpdir(), 'sb-bench-pwa-'));
+  cpSync(dist, dir, { recursive: true });
+  return dir;
+}
+
+export interface AppServer {
+  api: Server;
+  pwaDir: string;
+  stop(): Promise<void>;
+}
+
+/** The real API with the demo data, serving the PWA copy in `pwaDir` (removed on stop). */
+export async function startAppServer(pwaDir: string): Promise<AppServer> {
+  const api = await startApi({ SEED_DEMO: 'true', PWA_DIR: pwaDir });
+  return {
+    api,
+    pwaDir,
+    async stop() {
+      await api.stop();
+      rmSync(pwaDir, { recursive: true, force: true });
+      rmSync(api.dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface FieldUser {
+  email: string;
+  password: string;
+  token: string;
+  surveyId: string;
+  organizationId: string;
+  title: string;
+}
+
+/** The first seeded field user and the survey the field-user form shows them (the retail audit). */
+export async function demoFieldUser(api: Server): Promise<FieldUser> {
+  const logins = JSON.parse(readFileSync(join(api.dataDir, 'demo-logins.json'), 'utf8')) as { role: string; email: string; password: string }[];
+  const fu = logins.find((l) => l.role === 'field_user')!;
+  const token = await loginToken(api.url, fu.email, fu.password);
+  const reply = await json<{ survey: { _id: string; organization_id: string; title: string }[] }>(`${api.url}/api/v1/survey/field-user`, { headers: { authorization: `Bearer ${token}` } });
+  const survey = reply.survey.find((s) => s.title.startsWith('Retail'))!;
+  return { email: fu.email, password: fu.password, token, surveyId: survey._id, organizationId: survey.organization_id, title: survey.title };
+}
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/**
+ * Chromium with a fresh profile and a phone viewport; for Lighthouse, a DevTools port and no
+ * Playwright emulation (Lighthouse emulates the phone itself).
+ */
+export async function openBrowser(opts: { debuggingPort?: number } = {}): Promise<Browser> {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'sb-bench-chromium-'));
+  const phone = opts.debuggingPort === undefined;
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    ...(phone ? { viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 1 } : { viewport: null }),
+    serviceWorkers: 'allow',
+    args: [...CHROMIUM_ARGS, ...(opts.debuggingPort ? [`--remote-debugging-port=${opts.debuggingPort}`] : [])],
+  });
+  context.setDefaultTimeout(30_000);
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs the field user in the way the app does (the account list in localStorage 'accounts'). */
+export async function signIn(page: Page, baseUrl: string, user: FieldUser): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByRole('heading', { name: 'Sign In' }).waitFor();
+  await page.getByLabel('Email', { exact: true }).fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL((url) => url.pathname !== '/login');
+}
+
+/** Opens the field-user form and waits for the survey's title. */
+export async function openForm(page: Page, baseUrl: string, title: string): Promise<void> {
+  await page.goto(`${baseUrl}/survey-bird/field-user`);
+  await page.getByRole('heading', { level: 1, name: title }).waitFor();
+}
+
+/** Until the page is controlled by the app's service worker. */
+export async function waitForServiceWorker(page: Page): Promise<void> {
+  await page.waitForFunction(() => navigator.serviceWorker.controller?.scriptURL.endsWith('/sw.js') ?? false, undefined, { timeout: 30_000 });
+}

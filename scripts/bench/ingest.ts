@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { QUICK, alternate, json, load, loginToken, median, rssMb, startApi, startProcess, type Finding, type LoadResult, type Server } from './lib.js';
+
+interface DemoLogin { role: string; email: string; password: string }
+
+async function fieldUserContext(api: Server) {
+  const logins = JSON.parse(readFileSync(join(api.dataDir, 'demo-logins.json'), 'utf8')) as DemoLogin[];
+  const fu = logins.find((l) => l.role === 'field_user')!;
+  const token = await loginToken(api.url, fu.email, fu.password);
+  const surveys = await json<{ survey: { _id: string; organization_id: string; title: string }[] }>(`${api.url}/api/v1/survey/field-user`, { headers: { authorization: `Bearer ${token}` } });
+  const survey = surveys.survey.find((s) => s.title.startsWith('Retail'))!;
+  return { token, surveyId: survey._id, organizationId: survey.organization_id };
+}
+
+const answers = {
+  'Outlet name': 'Mama Nkechi Provisions',
+  'Outlet type': 'Kiosk',
+  Ward: 'Ikeja - Ward B',
+  'Products in stock': ['Rice', 'Garri'],
+  'Outlet location': '6.60123, 3.35123 (±8 m)',
+  Remarks: 'Owner was cooperative',
+};
+
+/** Samples the process's RSS while `fn` runs; returns fn's result and the peak. */
+async function withPeakRss<T>(pid: number, fn: () => Promise<T>): Promise<{ result: T; peak: number }> {
+  let peak = rssMb(pid);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssMb(pid));
+  }, 100);
+  try {
+    return { result: await fn(), peak };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+export async function benchIngest(): Promise<{ findings: Finding[]; lines: string[] }> {
+  const rounds = QUICK ? 1 : 3;
+  const api = await startApi({ SEED_DEMO: 'true' });
+  const baseline = await startProcess(join(import.meta.dirname, 'baseline-server.mjs'), {}, '/health');
+  try {
+    const ctx = await fieldUserContext(api);
+    await new Promise((r) => setTimeout(r, 1500));
+    const idleRss = rssMb(api.pid);
+    const body = () => JSON.stringify({ survey_id: ctx.surveyId, organization_id: ctx.organizationId, answers, clientId: randomUUID() });
+    const apiRun = () => load({
+      url: `${api.url}/api/v1/survey/respond`,
+      requests: [{ method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.token}` }, setupRequest: (req) => ({ ...req, body: body() }) }],
+    });
+    const baseRun = () => load({
+      url: `${baseline.url}/ingest`,
+      requests: [{ method: 'POST', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: body() }) }],
+    });
+    let peakRss = 0;
+    const r = await alternate<LoadResult>(rounds, baseRun, async () => {
+      const { result, peak } = await withPeakRss(api.pid, apiRun);
+      peakRss = Math.max(peakRss, peak);
+      return result;
+    });
+    const baseRps = median(r.a.map((x) => x.rps));
+    const apiRps = median(r.b.map((x) => x.rps));
+    const baseP99 = median(r.a.map((x) => x.p99));
+    const apiP99 = median(r.b.map((x) => x.p99));
+    const bad = r.b.reduce((n, x) => n + x.errors + x.non2xx, 0);
+
+    // Batched sync: rows per second through /sync/responses (50 per request) against single posts.
+    const batchBody = () => JSON.stringify({ responses: Array.from({ length: 50 }, () => ({ survey_id: ctx.surveyId, organization_id: ctx.organizationId, answers, clientId: randomUUID() })) });
+    const batchRun = () => load({
+      url: `${api.url}/api/v1/sync/responses`,
+      connections: 8,
+      requests: [{ method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.token}` }, setupRequest: (req) => ({ ...req, body: batchBody() }) }],
+    });
+    const s = await alternate<LoadResult>(rounds, apiRun, batchRun);
+    const singleRows = median(s.a.map((x) => x.rps));
+    const batchRows = median(s.b.map((x) => x.rps)) * 50;
+
+    const ratio = apiRps / baseRps;
+    const p99Ratio = apiP99 / Math.max(baseP99, 1);
+    const batchRatio = batchRows / singleRows;
+    return {
+      findings: [
+        { target: '1. Ingest req/s >= 60% of bare fastify + prepared insert', measured: `${apiRps.toFixed(0)} vs ${baseRps.toFixed(0)} req/s = ${(ratio * 100).toFixed(0)}%`, holds: ratio >= 0.6 && bad === 0 },
+        { target: "1. Ingest p99 <= 3x the baseline's", measured: `${apiP99} ms vs ${baseP99} ms = ${p99Ratio.toFixed(1)}x`, holds: p99Ratio <= 3 },
+        { target: '2. Batch of 50 >= 8x the rows/s of single posts', measured: `${batchRows.toFixed(0)} vs ${singleRows.toFixed(0)} rows/s = ${batchRatio.toFixed(1)}x`, holds: batchRatio >= 8 },
+        { target: '10. API idle RSS <= 120 MB', measured: `${idleRss.toFixed(0)} MB`, holds: idleRss <= 120 },
+        { target: '10. API RSS under the ingest benchmark <= 250 MB', measured: `${peakRss.toFixed(0)} MB peak`, holds: peakRss <= 250 },
+      ],
+      lines: [`ingest: ${rounds} round(s) A/B, 32 connections, ${bad} errors or non-2xx on the API side`],
+    };
+  } finally {
+    await api.stop();
+    await baseline.stop();
+  }
+}

@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openBrowser, type Browser } from './harness/browser';
+import { createOrganizationUser, createUninvitedUser } from './harness/users';
+import { LoginPage } from './pages/LoginPage';
+
+const env = inject('env');
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }
+
+/** Runs axe-core in the page and returns the serious and critical violations. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations;
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+describe('accessibility of the account screens', () => {
+  let b: Browser;
+  beforeAll(async () => {
+    b = await openBrowser();
+  });
+  afterAll(() => b?.close());
+
+  const publicScreens = ['/', '/login', '/register?email=new%40e2e.test', '/reset-password?token=abc&email=new%40e2e.test'];
+  it.each(publicScreens)('%s has no serious violations', async (path) => {
+    await b.page.goto(`${env.baseUrl}${path}`);
+    await b.page.getByRole('heading', { level: 1 }).first().waitFor();
+    expect(await seriousViolations(b.page)).toEqual([]);
+  });
+
+  it('login with the Send Refresh Token dialog open has no serious violations', async () => {
+    await new LoginPage(b.page, env.baseUrl).open();
+    await b.page.getByRole('button', { name: 'Forgot Password?' }).click();
+    await b.page.getByRole('dialog', { name: 'Send Refresh Token' }).waitFor();
+    expect(await seriousViolations(b.page)).toEqual([]);
+  });
+
+  it('manage-account, the role screens and the welcome page have no serious violations', async () => {
+    const [org, newcomer] = await Promise.all([createOrganizationUser(env, 'a11y'), createUninvitedUser(env)]);
+    const login = new LoginPage(b.page, env.baseUrl);
+    await login.signIn(org.email, org.password);
+    await b.page.goto(`${env.baseUrl}/manage-account`);
+    await b.page.getByRole('heading', { name: 'Your Sessions' }).waitFor();
+    expect(await seriousViolations(b.page)).toEqual([]);
+    await b.page.goto(`${env.baseUrl}/survey-bird/organization/insight`);
+    await b.page.getByRole('heading', { name: 'Insight' }).waitFor();
+    expect(await seriousViolations(b.page)).toEqual([]);
+
+    await login.signIn(newcomer.email, newcomer.password);
+    await b.page.goto(`${env.baseUrl}/welcome-page`);
+    await b.page.getByRole('heading', { name: 'Welcome to Survey Bird' }).waitFor();
+    expect(await seriousViolations(b.page)).toEqual([]);
+  });
+});

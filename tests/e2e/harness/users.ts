@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+/** What the tests know about the running server (provided by global-setup.ts). */
+export interface Env {
+  baseUrl: string;
+  dataDir: string;
+  adminEmail: string;
+  adminPassword: string;
+}
+
+export interface TestUser {
+  email: string;
+  password: string;
+}
+
+export const uniqueEmail = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}@e2e.test`;
+
+async function post(env: Env, path: string, body: unknown, token?: string): Promise<Response> {
+  return fetch(`${env.baseUrl}/api/v1${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+}
+
+export async function apiLogin(env: Env, user: TestUser): Promise<string> {
+  const res = await post(env, '/user/login', user);
+  if (!res.ok) throw new Error(`login ${user.email}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+/** GET /user with a token: 200 while the session lives, 401 once it is revoked. */
+export async function currentUserStatus(env: Env, token: string): Promise<number> {
+  const res = await fetch(`${env.baseUrl}/api/v1/user`, { headers: { authorization: `Bearer ${token}` } });
+  return res.status;
+}
+
+/** The newest link mailed to `email` that contains `part` (the outbox is the mail_outbox table). */
+export function mailedLink(env: Env, email: string, part: string): string {
+  const db = new Database(join(env.dataDir, 'survey-bird.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    const row = db
+      .prepare('select link from mail_outbox where to_email = ? and link like ? order by created_at desc limit 1')
+      .get(email, `%${part}%`) as { link: string } | undefined;
+    if (!row) throw new Error(`no mail to ${email} with a link containing ${part}`);
+    return row.link;
+  } finally {
+    db.close();
+  }
+}
+
+/** A registered user who never opened the verification link. */
+export async function createUnverifiedUser(env: Env): Promise<TestUser> {
+  const user = { email: uniqueEmail('unverified'), password: 'unverified-password-1' };
+  const reg = await post(env, '/user/register', user);
+  if (!reg.ok) throw new Error(`register ${user.email}: ${reg.status} ${await reg.text()}`);
+  return user;
+}
+
+async function registerAndVerify(env: Env, user: TestUser): Promise<void> {
+  const reg = await post(env, '/user/register', user);
+  if (!reg.ok) throw new Error(`register ${user.email}: ${reg.status} ${await reg.text()}`);
+  const link = mailedLink(env, user.email, '/confirm-email/');
+  const verify = await fetch(`${env.baseUrl}/api/v1/user/${link.split('/confirm-email/')[1]}`);
+  if (!verify.ok) throw new Error(`verify ${user.email}: ${verify.status} ${await verify.text()}`);
+}
+
+/** A verified organization owner: the master admin adds the organization, the owner registers and confirms. */
+export async function createOrganizationUser(env: Env, prefix = 'org'): Promise<TestUser> {
+  const user = { email: uniqueEmail(prefix), password: 'org-password-1' };
+  const admin = await apiLogin(env, { email: env.adminEmail, password: env.adminPassword });
+  const res = await post(env, '/organization', { organizationName: `Org ${user.email.slice(0, 12)}`, email: user.email }, admin);
+  if (!res.ok) throw new Error(`create organization: ${res.status} ${await res.text()}`);
+  await registerAndVerify(env, user);
+  return user;
+}
+
+/** A verified user nobody invited: role `nothing` (the welcome page). */
+export async function createUninvitedUser(env: Env): Promise<TestUser> {
+  const user = { email: uniqueEmail('new'), password: 'new-password-1' };
+  await registerAndVerify(env, user);
+  return user;
+}
+
+/** A published one-question survey of the organization; returns its id. */
+export async function createSurvey(env: Env, org: TestUser, title = 'Water point census'): Promise<string> {
+  const token = await apiLogin(env, org);
+  const res = await post(env, '/survey/create', { title, description: 'Condition of every public water point in the ward.', questions: [{ text: 'Is the pump working?', type: 'select', compulsory: true, options: ['Yes', 'No'] }] }, token);
+  if (!res.ok) throw new Error(`create survey: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { survey: { _id: string } }).survey._id;
+}
+
+/** A verified field user or supervisor invited by `org` to the survey. */
+export async function createTeamMember(env: Env, org: TestUser, surveyId: string, role: 'field-user' | 'supervisor'): Promise<TestUser> {
+  const user = { email: uniqueEmail(role), password: `${role}-password-1` };
+  const token = await apiLogin(env, org);
+  const res = await post(env, `/${role}`, {
+    survey_id: surveyId,
+    fullName: role === 'supervisor' ? 'Chidi Okafor' : 'Amina Bello',
+    email: user.email,
+    phoneNumber: '08030000000',
+    accountNumber: '0123456789',
+    accountName: 'Test Account',
+    bank: 'Access Bank',
+    ...(role === 'field-user' ? { rate: 500 } : {}),
+  }, token);
+  if (!res.ok) throw new Error(`invite ${role}: ${res.status} ${await res.text()}`);
+  await registerAndVerify(env, user);
+  return user;
+}
