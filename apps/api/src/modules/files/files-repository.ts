@@ -31,4 +31,11 @@ export class FilesRepository {
   find(id: string): Promise<Pick<FileRow, 'path' | 'mime' | 'size'> | undefined> {
     return this.db.selectFrom('files').select(['path', 'mime', 'size']).where('id', '=', id).executeTakeFirst();
   }
+
+  /** Which of these ids have a row. */
+  async existing(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.selectFrom('files').select('id').where('id', 'in', ids).execute();
+    return new Set(rows.map((r) => r.id));
+  }
 }

@@ -12,6 +12,11 @@ import { UploadService, type ReceivedUpload } from './upload-service.js';
 export async function fileRoutes(app: FastifyInstance): Promise<void> {
   const uploads = new UploadService(app.config, app.db, new IngestService(app.db));
   await uploads.sweepTemps();
+  // In the background: a large uploads folder must not delay the start.
+  const orphans = uploads.sweepOrphans().catch((err: unknown) => app.log.warn({ err }, 'orphan photo sweep failed'));
+  app.addHook('onClose', async () => {
+    await orphans;
+  });
   // On shutdown no upload is live: a temp file left by a connection cut mid-body can go at once.
   app.addHook('onClose', () => uploads.sweepTemps(Number.POSITIVE_INFINITY));
 

@@ -62,6 +62,35 @@ export class UploadService {
     }
   }
 
+  /**
+   * Finished files with no row: a crash between the rename and the insert leaves one. Only files
+   * older than an hour are candidates, so an upload between those two steps is never touched.
+   */
+  async sweepOrphans(now = Date.now()): Promise<number> {
+    let removed = 0;
+    const candidates: { id: string; path: string }[] = [];
+    const flush = async () => {
+      const known = await this.repo.existing(candidates.map((c) => c.id));
+      for (const c of candidates) {
+        if (known.has(c.id)) continue;
+        await unlink(c.path).catch(() => undefined);
+        removed++;
+      }
+      candidates.length = 0;
+    };
+    for (const name of await readdir(this.dir)) {
+      const id = name.split('.')[0] ?? '';
+      if (name.startsWith(TEMP_PREFIX) || !IMAGE_ID.test(id)) continue;
+      const path = join(this.dir, name);
+      const info = await stat(path).catch(() => null);
+      if (!info || now - info.mtimeMs <= STALE_TEMP_MS) continue;
+      candidates.push({ id, path });
+      if (candidates.length === 500) await flush();
+    }
+    await flush();
+    return removed;
+  }
+
   /** Answers `{ [question]: reference }`; the temp file is always gone afterwards. */
   async store(userId: string, upload: ReceivedUpload): Promise<Record<string, string>> {
     try {

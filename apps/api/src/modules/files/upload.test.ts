@@ -201,6 +201,23 @@ describe('stale temp files', () => {
   });
 });
 
+describe('orphan photo files', () => {
+  it('are swept when an hour old and without a row; stored photos and fresh files stay', async () => {
+    const res = await upload(fieldsFor(randomUUID()), jpegPart());
+    const keptName = storedFiles().find((n) => n.startsWith(idOf(res.json()[PHOTO])))!;
+    const orphanName = `${'o'.repeat(43)}.jpg`;
+    const service = new UploadService(t.config, t.app.db, {} as never);
+    writeFileSync(join(uploadsDir(), orphanName), 'x');
+    expect(await service.sweepOrphans()).toBe(0);
+    expect(storedFiles()).toContain(orphanName);
+    expect(await service.sweepOrphans(Date.now() + 2 * 60 * 60 * 1000)).toBe(1);
+    expect(storedFiles()).not.toContain(orphanName);
+    expect(storedFiles()).toContain(keptName);
+    const image = await t.app.inject({ method: 'GET', url: `/api/v1/files/image/${idOf(res.json()[PHOTO])}` });
+    expect(image.statusCode).toBe(200);
+  });
+});
+
 describe('sniffImage', () => {
   const sniff = (bytes: Buffer) => sniffImage(async (offset, length) => bytes.subarray(offset, offset + length));
 
