@@ -9,8 +9,9 @@ export default defineConfig({
     globalSetup: ['tests/e2e/global-setup.ts'],
     environment: 'node',
     pool: 'forks',
-    maxWorkers: 3,
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    maxWorkers: 2,
+    // Generous: set-up signs in several users (scrypt) and a shared CI machine can be slow; these bound a hang, they time nothing.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
   },
 });
