@@ -66,7 +66,8 @@ export async function seedScale(opts: { dataDir: string; databaseUrl?: string; o
   const now = Date.now();
   const info: ScaleInfo = { orgs: [], password: SCALE_PASSWORD };
   const started = Date.now();
-  // Per-row index triggers make a bulk load slow: lift them and rebuild the index once at the end.
+  // Per-row triggers make a bulk load slow (a trigger also makes every insert in a transaction keep a
+  // statement journal): lift them, then rebuild the search index and response_counts once at the end.
   const triggers = db.sqlite ? (db.sqlite.prepare(`select name, sql from sqlite_master where type = 'trigger' and tbl_name = 'responses'`).all() as { name: string; sql: string }[]) : [];
   for (const t of triggers) db.sqlite!.exec(`drop trigger ${t.name}`);
   // PostgreSQL: the same for the secondary indexes (the pg_trgm GIN index above all): built once at the end.
@@ -141,8 +142,14 @@ export async function seedScale(opts: { dataDir: string; databaseUrl?: string; o
     for (const t of triggers) db.sqlite.exec(t.sql);
     db.sqlite.exec(`insert into responses_fts(responses_fts) values ('rebuild')`);
     db.sqlite.exec(`update search_index_state set last_rowid = (select coalesce(max(rowid), 0) from responses) where id = 1`);
+    // As migrations/20261125000000_response_counts.ts fills it.
+    db.sqlite.exec(`delete from response_counts`);
+    db.sqlite.exec(`insert into response_counts (survey_id, member_id, shard, responses, last_created_at)
+      select m.survey_id, c.member_id, 0, c.n, c.last_created_at
+      from (select member_id, count(*) as n, max(created_at) as last_created_at from responses group by member_id) c
+      join members m on m.id = c.member_id`);
     db.sqlite.exec('analyze');
-    log(`search index rebuilt (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    log(`search index and response counts rebuilt (${((Date.now() - started) / 1000).toFixed(0)} s)`);
   } else {
     await k.connection().execute(async (c) => {
       await sql`set maintenance_work_mem = '512MB'`.execute(c);

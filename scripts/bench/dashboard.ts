@@ -1,6 +1,6 @@
 /**
  * Target 5: the organization dashboard's reads on seed-scale data (organization 0: 100k responses of
- * 1M in full mode). Server time = the reply's `server-timing: app;dur=` header, which the insight
+ * 1M in full mode), and the supervisor dashboard's (one of its 5 supervisors: 10 of the 50 field users). Server time = the reply's `server-timing: app;dur=` header, which the insight
  * routes set from Fastify's reply.elapsedTime (routing, auth, handler and serialization). Shown
  * beside it: client time over loopback, and a same-run no-op (GET /api/v1/user with the same token)
  * measured in alternation with each call.
@@ -31,21 +31,26 @@ async function dashboardOn(engine: 'sqlite' | 'postgres'): Promise<{ findings: F
   const E = engine === 'sqlite' ? 'SQLite' : 'PostgreSQL';
   try {
     const token = await loginToken(api.url, org.email, data.info.password);
+    // A supervisor sees a fifth of the field users: their cards and total are summed over those only.
+    const supToken = await loginToken(api.url, org.supervisorEmails[0]!, data.info.password);
     const now = Date.now();
     const week = `startDate=${encodeURIComponent(new Date(now - 7 * 86_400_000).toISOString())}&endDate=${encodeURIComponent(new Date(now).toISOString())}`;
-    const calls = {
-      'total (responses list, page 1, totalCount)': `/api/v1/survey/organization/response/${org.surveyId}?page=1`,
-      'top performer + active field users': `/api/v1/survey/organization/top-performer/${org.surveyId}`,
-      'one week of by-weeks': `/api/v1/survey/organization/by-weeks/${org.surveyId}?${week}`,
+    const calls: Record<string, [path: string, token: string]> = {
+      'total (responses list, page 1, totalCount)': [`/api/v1/survey/organization/response/${org.surveyId}?page=1`, token],
+      'top performer + active field users': [`/api/v1/survey/organization/top-performer/${org.surveyId}`, token],
+      'supervisor total (their responses list, page 1)': [`/api/v1/supervisor/response/${org.surveyId}?page=1`, supToken],
+      'supervisor top performer + active field users': [`/api/v1/survey/supervisor/top-performer/${org.surveyId}`, supToken],
+      'one week of by-weeks': [`/api/v1/survey/organization/by-weeks/${org.surveyId}?${week}`, token],
     };
     const noop = `${api.url}/api/v1/user`;
-    for (const path of [noop, ...Object.values(calls).map((p) => api.url + p)]) await sampleGet(path, token, 3);
+    await sampleGet(noop, token, 3);
+    for (const [path, t] of Object.values(calls)) await sampleGet(api.url + path, t, 3);
     const samples = new Map<string, Timings[]>();
     const noopRounds: number[] = [];
     for (let r = 0; r < rounds; r++) {
-      for (const [label, path] of Object.entries(calls)) {
+      for (const [label, [path, t]] of Object.entries(calls)) {
         noopRounds.push(percentile((await sampleGet(noop, token, n)).client, 95));
-        samples.set(label, [...(samples.get(label) ?? []), await sampleGet(api.url + path, token, n)]);
+        samples.set(label, [...(samples.get(label) ?? []), await sampleGet(api.url + path, t, n)]);
       }
     }
     const noopP95 = median(noopRounds);

@@ -3,7 +3,7 @@
  * SQLite: a directory under the temp dir, removed when the run ends unless BENCH_KEEP_DATA=1 (then a
  * later run with the same shape reuses it: handy while tuning, never in CI).
  * PostgreSQL (BENCH_PG_URL, e.g. postgres://postgres@127.0.0.1:5432): a fresh database per data set,
- * dropped when the run ends.
+ * dropped when the run ends; with BENCH_KEEP_DATA=1 it is kept under a fixed name and reused likewise.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,25 +63,39 @@ async function sqliteData(key: string, orgs: number, perOrg: number): Promise<Sc
 async function postgresData(key: string, orgs: number, perOrg: number): Promise<ScaleData> {
   const server = pgServerUrl();
   if (!server) throw new Error('BENCH_PG_URL is not set');
-  const name = `sb_bench_${key.replace(/\W/g, '_')}_${process.pid}`;
+  const suffix = keep ? 'kept' : String(process.pid);
+  const name = `sb_bench_${key.replace(/\W/g, '_')}_${suffix}`;
+  const databaseUrl = `${server}/${name}`;
+  const dataDir = join(tmpdir(), `sb-bench-scale-${key}-${suffix}`);
+  const infoFile = join(dataDir, 'scale-info.json');
   const admin = new pg.Client({ connectionString: `${server}/postgres` });
   await admin.connect();
-  await admin.query(`drop database if exists ${name}`);
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const databaseUrl = `${server}/${name}`;
-  cleanups.push(async () => {
-    const c = new pg.Client({ connectionString: `${server}/postgres` });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  });
-  const dataDir = join(tmpdir(), `sb-bench-scale-${key}-${process.pid}`);
+  try {
+    if (keep && existsSync(infoFile) && (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount) {
+      const { info, seconds } = JSON.parse(readFileSync(infoFile, 'utf8')) as { info: ScaleInfo; seconds: number };
+      return { engine: 'postgres', dataDir, databaseUrl, info, seconds, env: { DATA_DIR: dataDir, DATABASE_URL: databaseUrl } };
+    }
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  if (!keep) {
+    cleanups.push(async () => {
+      const c = new pg.Client({ connectionString: `${server}/postgres` });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    });
+    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+  }
+  rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
-  cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
   const started = Date.now();
   const info = await seedScale({ dataDir, databaseUrl, orgs, perOrg });
-  return { engine: 'postgres', dataDir, databaseUrl, info, seconds: (Date.now() - started) / 1000, env: { DATA_DIR: dataDir, DATABASE_URL: databaseUrl } };
+  const seconds = (Date.now() - started) / 1000;
+  writeFileSync(infoFile, JSON.stringify({ info, seconds }));
+  return { engine: 'postgres', dataDir, databaseUrl, info, seconds, env: { DATA_DIR: dataDir, DATABASE_URL: databaseUrl } };
 }
 
 /** Drops every data set this run made (run.ts calls it once at the end, also after a failure). */

@@ -6,6 +6,7 @@ import * as initial from './migrations/20261122000000_initial.js';
 import * as responseSearch from './migrations/20261122120000_response_search.js';
 import * as deferredSearchIndex from './migrations/20261124000000_deferred_search_index.js';
 import * as datasetOptionsPrefix from './migrations/20261123000000_dataset_options_prefix.js';
+import * as responseCounts from './migrations/20261125000000_response_counts.js';
 import type { Database } from './schema.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '20261122120000_response_search': responseSearch,
   '20261124000000_deferred_search_index': deferredSearchIndex,
   '20261123000000_dataset_options_prefix': datasetOptionsPrefix,
+  '20261125000000_response_counts': responseCounts,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

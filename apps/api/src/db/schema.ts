@@ -94,6 +94,18 @@ export interface ResponsesTable {
   created_at: number;
 }
 
+/**
+ * Responses per member of a survey and the newest one's created_at, kept by triggers
+ * (migrations/20261125000000_response_counts.ts). A member's figures are the sum / max over its shards.
+ */
+export interface ResponseCountsTable {
+  survey_id: string;
+  member_id: string;
+  shard: number;
+  responses: number;
+  last_created_at: number | null;
+}
+
 export interface FilesTable {
   id: string;
   user_id: string;
@@ -127,6 +139,7 @@ export interface Database {
   members: MembersTable;
   dataset_options: DatasetOptionsTable;
   responses: ResponsesTable;
+  response_counts: ResponseCountsTable;
   files: FilesTable;
   mail_outbox: MailOutboxTable;
 }

@@ -166,10 +166,14 @@ describe('responses table', () => {
   });
 
   it('gives every search plan the same rows as a plain substring scan', async () => {
-    // Tiny thresholds so one small data set goes through every plan: trigram hits, the newest-rows
-    // window, the fallback when the window does not fill the page, and the capped count.
-    const tuning = { rareTermHits: 5, scanWindow: 4, countCap: 7 };
-    const repo = new InsightRepository(t.app.db, tuning);
+    // Tiny thresholds so one small data set goes through every plan: the probe's hits, all trigram
+    // hits, the newest-rows window (a term guessed rare and one guessed common), the fallback when
+    // the window does not fill the page, and the capped count.
+    const tunings = [
+      { probeHits: 2, rareTermHits: 5, scanWindow: 4, countCap: 7 },
+      { probeHits: 2, rareTermHits: 0, scanWindow: 4, countCap: 7 },
+      { probeHits: 1000, rareTermHits: 5, scanWindow: 4, countCap: 7 },
+    ];
     const busy = await createSurvey(t.app, org.id);
     const quiet = await createSurvey(t.app, org.id);
     const a = await member(busy.id, 'Busy Bee');
@@ -181,20 +185,23 @@ describe('responses table', () => {
     for (let i = 0; i < 30; i++) await respond(b, quiet.id, { answers: { 'Name of outlet': `filler ${i}` }, createdAt: base + 200 + i });
 
     const all = await t.app.db.kysely.selectFrom('responses').select(['id', 'survey_id', 'created_at', 'search_text']).where('survey_id', 'in', [busy.id, quiet.id]).execute();
-    for (const surveyId of [busy.id, quiet.id]) {
-      for (const term of ['ubiquitous', 'UBIQUITOUS 1', 'third', 'ubiquitous two', 'bee', 'zzz', 'ub', '3']) {
-        const expected = all
-          .filter((r) => r.survey_id === surveyId && r.search_text.includes(term.toLowerCase()))
-          .sort((x, y) => Number(y.created_at) - Number(x.created_at) || (x.id < y.id ? 1 : -1))
-          .map((r) => r.id);
-        for (const n of [1, 2, 3, 9]) {
-          const page = pageOf(n, 4);
-          const got = await repo.listResponses({ surveyId, supervisorMemberId: null }, term, page);
-          const label = `${surveyId === busy.id ? 'busy' : 'quiet'} "${term}" page ${n}`;
-          expect(got.rows.map((r) => r.id), label).toEqual(expected.slice(page.offset, page.offset + 4));
-          expect(got.hasNextPage, label).toBe(page.offset + 4 < expected.length);
-          if (expected.length <= tuning.countCap) expect(got.totalCount, label).toBe(expected.length);
-          else expect(got.totalCount >= Math.min(tuning.countCap, expected.length) && got.totalCount <= expected.length, label).toBe(true);
+    for (const [plan, tuning] of tunings.entries()) {
+      const repo = new InsightRepository(t.app.db, tuning);
+      for (const surveyId of [busy.id, quiet.id]) {
+        for (const term of ['ubiquitous', 'UBIQUITOUS 1', 'third', 'ubiquitous two', 'bee', 'zzz', 'ub', '3']) {
+          const expected = all
+            .filter((r) => r.survey_id === surveyId && r.search_text.includes(term.toLowerCase()))
+            .sort((x, y) => Number(y.created_at) - Number(x.created_at) || (x.id < y.id ? 1 : -1))
+            .map((r) => r.id);
+          for (const n of [1, 2, 3, 9]) {
+            const page = pageOf(n, 4);
+            const got = await repo.listResponses({ surveyId, supervisorMemberId: null }, term, page);
+            const label = `tuning ${plan}: ${surveyId === busy.id ? 'busy' : 'quiet'} "${term}" page ${n}`;
+            expect(got.rows.map((r) => r.id), label).toEqual(expected.slice(page.offset, page.offset + 4));
+            expect(got.hasNextPage, label).toBe(page.offset + 4 < expected.length);
+            if (expected.length <= tuning.countCap) expect(got.totalCount, label).toBe(expected.length);
+            else expect(got.totalCount >= Math.min(tuning.countCap, expected.length) && got.totalCount <= expected.length, label).toBe(true);
+          }
         }
       }
     }

@@ -45,6 +45,11 @@ export interface DayTotals {
 }
 
 export interface SearchTuning {
+  /**
+   * The trigram index is first asked for this many hits plus one. Fewer are the whole answer; a full
+   * probe gives, from the highest rowid it reached, an estimate of the term's hits in the whole table.
+   */
+  probeHits: number;
   /** A term with at most this many trigram-index hits (all surveys) is listed straight from those hits. */
   rareTermHits: number;
   /** A common term is first looked for among this many newest rows, plus 20 for every row up to the page's end. */
@@ -53,7 +58,7 @@ export interface SearchTuning {
   countCap: number;
 }
 
-export const SEARCH_TUNING: SearchTuning = { rareTermHits: 5000, scanWindow: 2000, countCap: 200 };
+export const SEARCH_TUNING: SearchTuning = { probeHits: 200, rareTermHits: 5000, scanWindow: 2000, countCap: 200 };
 
 type Eb = ExpressionBuilder<Database & { r: Database['responses'] }, 'r'>;
 type Key = { created_at: number; id: string };
@@ -92,10 +97,11 @@ export class InsightRepository {
   /**
    * The one search entry point: a page of responses, newest first, whose search_text contains
    * `search` (case-insensitive, literal). Plans, cheapest first:
-   * - no search: exact count on the survey's index, the page's first key found by an index-only
+   * - no search: exact count from response_counts, the page's first key found by an index-only
    *   OFFSET, then 20 rows by keyset;
    * - SQLite, 3+ characters, few trigram hits in the whole database: those hits, scoped and
-   *   re-checked against search_text (exact count);
+   *   re-checked against search_text (exact count). Whether there are few is first estimated from a
+   *   small probe, so a common term does not pay for reading thousands of hits it will not use;
    * - SQLite, a common term: walk the newest rows of the survey testing search_text, within a
    *   window so a term common elsewhere but rare here cannot turn into a full scan; when the window
    *   does not fill the page, every trigram hit is scoped instead (exact, slower);
@@ -106,48 +112,24 @@ export class InsightRepository {
     const term = search.toLowerCase();
     if (term === '') return this.listAll(scope, page);
     if (this.db.engine !== 'sqlite' || [...term].length < 3) return this.listMatching(scope, term, page, null);
-    const hits = await this.trigramHits(term, this.tuning.rareTermHits + 1);
-    if (hits.length <= this.tuning.rareTermHits) return this.listAmong(scope, term, sql`select value from json_each(${JSON.stringify(hits)})`, page);
+    const probe = await this.trigramHits(term, this.tuning.probeHits + 1);
+    if (probe.length <= this.tuning.probeHits) return this.listAmong(scope, term, rowidList(probe), page);
+    if (await this.likelyRare(probe)) {
+      const hits = await this.trigramHits(term, this.tuning.rareTermHits + 1);
+      if (hits.length <= this.tuning.rareTermHits) return this.listAmong(scope, term, rowidList(hits), page);
+    }
     const within = await this.windowStart(scope, this.tuning.scanWindow + page.limit * (page.offset + page.limit + 1));
     const found = await this.listMatching(scope, term, page, within);
     if (!within || found.hasNextPage) return found;
     return this.listAmong(scope, term, trigramMatches(term), page);
   }
 
-  /** Every response in scope matching `search`, newest first, in keyset batches (for the export). */
-  async *allResponses(scope: Scope, search: string, batchSize = 1000): AsyncGenerator<ListedResponse[]> {
-    const term = search.toLowerCase();
-    // The field users' names and e-mails: one read of the survey's members instead of a join per row
-    // (a million rows of export spent a third of their read time in that join).
-    const members = new Map(
-      (await this.k.selectFrom('members').select(['id', 'full_name', 'email']).where('survey_id', '=', scope.surveyId).execute()).map((m) => [m.id, m]),
-    );
-    let after: Key | null = null;
-    for (;;) {
-      const batch = await this.k
-        .selectFrom('responses as r')
-        .select(['r.id', 'r.survey_id', 'r.organization_id', 'r.member_id', 'r.answers', 'r.created_at', 'r.captured_at'])
-        .where((eb) => this.inScope(eb, scope))
-        .$if(term !== '', (q) => q.where((eb) => this.matches(eb, term)))
-        .$if(after !== null, (q) => q.where(sql<SqlBool>`(r.created_at, r.id) < (${after!.created_at}, ${after!.id})`))
-        .orderBy('r.created_at', 'desc')
-        .orderBy('r.id', 'desc')
-        .limit(batchSize)
-        .execute();
-      const rows: ListedResponse[] = [];
-      for (const r of batch) {
-        const m = members.get(r.member_id);
-        if (m) rows.push({ id: r.id, survey_id: r.survey_id, organization_id: r.organization_id, answers: r.answers, created_at: r.created_at, captured_at: r.captured_at, full_name: m.full_name, email: m.email });
-      }
-      if (rows.length > 0) yield rows;
-      if (batch.length < batchSize) return;
-      after = batch[batch.length - 1]!;
-    }
-  }
-
+  // The cards read response_counts (one row per member and shard, kept by triggers), not responses.
   async topPerformer(scope: Scope): Promise<{ fullName: string; count: number } | undefined> {
     const row = await this.fieldUsers(scope)
-      .select((eb) => ['m.full_name', eb.selectFrom('responses as r').select(eb.fn.countAll<number>().as('n')).whereRef('r.member_id', '=', 'm.id').as('n')])
+      .innerJoin('response_counts as c', (j) => j.onRef('c.survey_id', '=', 'm.survey_id').onRef('c.member_id', '=', 'm.id'))
+      .select((eb) => ['m.full_name', eb.fn.sum<number>('c.responses').as('n')])
+      .groupBy(['m.id', 'm.full_name'])
       .orderBy('n', 'desc')
       .orderBy('m.full_name')
       .orderBy('m.id')
@@ -155,20 +137,23 @@ export class InsightRepository {
     return row && Number(row.n) > 0 ? { fullName: row.full_name, count: Number(row.n) } : undefined;
   }
 
-  /** Field users in scope with at least one response received at or after `since` (one index seek each). */
+  /** Field users in scope with at least one response received at or after `since`. */
   async activeFieldUsers(scope: Scope, since: number): Promise<number> {
     const row = await this.fieldUsers(scope)
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where(({ exists, selectFrom }) => exists(selectFrom('responses as r').select('r.id').whereRef('r.member_id', '=', 'm.id').where('r.created_at', '>=', since)))
+      .where(({ exists, selectFrom }) =>
+        exists(selectFrom('response_counts as c').select('c.member_id').whereRef('c.survey_id', '=', 'm.survey_id').whereRef('c.member_id', '=', 'm.id').where('c.last_created_at', '>=', since)),
+      )
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
   async countResponses(scope: Scope): Promise<number> {
     const row = await this.k
-      .selectFrom('responses as r')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where((eb) => this.inScope(eb, scope))
+      .selectFrom('response_counts as c')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('c.responses'), eb.lit(0)).as('n'))
+      .where('c.survey_id', '=', scope.surveyId)
+      .$if(scope.supervisorMemberId !== null, (q) => q.where('c.member_id', 'in', this.fieldUsers(scope).select('m.id')))
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }
@@ -259,6 +244,17 @@ export class InsightRepository {
     return row ?? null;
   }
 
+  /**
+   * Whether a term whose probe filled up still has at most tuning.rareTermHits hits, assuming its
+   * hits spread evenly over the rowids: the index gives hits in rowid order, so the probe covered
+   * rowids up to its highest one. A wrong guess only costs time; every plan gives the same rows.
+   */
+  private async likelyRare(probe: number[]): Promise<boolean> {
+    const { rows } = await sql<{ top: number | null }>`select max(rowid) as top from responses`.execute(this.k);
+    const reached = Math.max(...probe);
+    return (probe.length * Number(rows[0]?.top ?? reached)) / reached <= this.tuning.rareTermHits;
+  }
+
   private async trigramHits(term: string, limit: number): Promise<number[]> {
     const { rows } = await sql<{ rowid: number }>`${trigramMatches(term)} limit ${limit}`.execute(this.k);
     return rows.map((r) => r.rowid);
@@ -292,6 +288,9 @@ export class InsightRepository {
       .where('fu.survey_id', '=', scope.surveyId)
       .where('fu.role', '=', Role.fieldUser)
       .where('fu.supervisor_id', '=', scope.supervisorMemberId);
+    // PostgreSQL guesses `in (subquery)` yields one member and reads each member's rows whole to sort them
+    // (the supervisor's page 1: 400-800 ms at 100k); as an array it walks the survey's index newest first.
+    if (this.db.engine === 'postgres') return eb.and([survey, sql<SqlBool>`${eb.ref('r.member_id')} = any(array(${theirs}))`]);
     return eb.and([survey, eb('r.member_id', 'in', theirs)]);
   }
 
@@ -309,6 +308,10 @@ export class InsightRepository {
 function trigramMatches(term: string): RawBuilder<unknown> {
   return sql`select rowid from responses_fts where responses_fts match ${phrase(term)}
     union all select rowid from responses where rowid > (select last_rowid from search_index_state where id = 1) and instr(search_text, ${term}) > 0`;
+}
+
+function rowidList(rowids: number[]): RawBuilder<unknown> {
+  return sql`select value from json_each(${JSON.stringify(rowids)})`;
 }
 
 /** An FTS5 phrase: the trigram tokenizer then matches it as a literal substring. */
