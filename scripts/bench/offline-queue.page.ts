@@ -7,8 +7,11 @@
  * A: the app's own enqueueResponse (Dexie, database 'survey-bird').
  * B: a hand-written baseline with the plain IndexedDB API (database 'bench-baseline'): one
  *    readwrite transaction per response that stores the record and its two photo Blobs.
- * Both get the same answers and the same photo bytes; only the time spent saving is counted
- * (making the Blobs happens before each save's clock starts).
+ * Both get the same answers and the same photo bytes, and both commit with the browser's default
+ * durability (Dexie passes none); only the time spent saving is counted (making the Blobs happens
+ * before each save's clock starts). A's code is a copy of the app's offline module with its own
+ * Dexie instance: its commits reach the open app's live reads (the badge, the sync scheduler)
+ * through Dexie's cross-instance events, as another tab's would, so their cost is in A's figure.
  */
 import type { Answers } from '@survey-bird/contracts';
 import { enqueueResponse } from '../../apps/pwa/src/offline';

@@ -120,7 +120,7 @@ export async function benchOfflineQueue(): Promise<{ findings: Finding[]; lines:
     proxy.seen.length = 0;
     const syncStarted = Date.now();
     await context.setOffline(false);
-    const state = await until('the outbox to be synced', QUICK ? 120_000 : 900_000, async () => {
+    const state = await until('the outbox to be synced', Math.max(QUICK ? 120_000 : 900_000, n * 1_000), async () => {
       const s = await call<{ byStatus: Record<string, number>; photos: number }>(page, 'outboxState');
       return (s.byStatus.synced ?? 0) + (s.byStatus.failed ?? 0) >= n ? s : undefined;
     });

@@ -42,9 +42,11 @@ export { enqueueResponse, type EnqueueInput } from './outbox';
 export { downscalePhoto } from './photos';
 export { cacheFieldUserSurveys, getCachedSurveys, searchDataset, type CacheOptions, type CacheSummary } from './surveys-cache';
 
-// Responses screen (all useLiveQuery-friendly reads): history, badge, fixing refused responses.
+// Responses screen (useLiveQuery-friendly reads, and the badge's liveCounts for useObservable):
+// history, badge, fixing refused responses.
 export { listOutbox, counts, lastSyncAt, getRecord, deliveryLabel, updateAnswers, retry, resendAsNew, discard, exportFailed, OutboxError, type OutboxCounts } from './outbox';
 export { readPhoto, readPhotos } from './photo-store';
+export { liveCounts, coalescedLiveQuery, type Live } from './live';
 export type { OutboxRecord, OutboxStatus } from './db';
 
 // Syncing: the engine itself is offline/sync.ts, loaded after the first paint (app-sync.ts), so a

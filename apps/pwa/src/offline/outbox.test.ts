@@ -69,9 +69,14 @@ describe('enqueueResponse', () => {
     await saveDraft(A, 's1', { Name: 'Ada' });
     const { clientId } = (await loadDraft(A, 's1'))!;
     const first = await enqueueResponse({ ...base, answers: { Name: 'Ada' }, clientId });
-    const second = await enqueueResponse({ ...base, answers: { Name: 'Ada' }, clientId });
+    await saveDraft(A, 's1', { Name: 'Next one' });
+    const second = await enqueueResponse({ ...base, answers: { Name: 'Changed' }, photos: { Photo: photoBlob(3) }, clientId });
     expect(second).toBe(first);
     expect(await db.outbox.count()).toBe(1);
+    // The second tap changed nothing: not the record, no photo, and not the new draft either.
+    expect((await getRecord(first))?.answers).toEqual({ Name: 'Ada' });
+    expect(await db.photos.count()).toBe(0);
+    expect((await loadDraft(A, 's1'))?.answers).toEqual({ Name: 'Next one' });
   });
 
   it('writes neither the response nor any photo when a photo write fails (one transaction)', async () => {

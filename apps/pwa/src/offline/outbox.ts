@@ -70,19 +70,20 @@ export async function enqueueResponse(input: EnqueueInput): Promise<string> {
     photoQuestions: photos.map(([question]) => question),
     photoRefs: {},
   };
-  let created = false;
-  await db.transaction('rw', db.outbox, db.photos, db.drafts, async () => {
-    if (await db.outbox.get(id)) return;
-    // Issued together, applied in order: one round trip instead of four.
-    await Promise.all([
+  try {
+    // Issued together, applied in order: one round trip. A clientId queued already (a second tap)
+    // fails the add, which rolls the whole transaction back: nothing is written twice.
+    await db.transaction('rw', db.outbox, db.photos, db.drafts, () => Promise.all([
       db.outbox.add(record),
       db.photos.bulkPut(rows),
       db.drafts.delete([account, input.surveyId]),
       db.photos.where('owner').equals(draftOwner(account, input.surveyId)).delete(),
-    ]);
-    created = true;
-  });
-  if (created) await verifyPhotos(photos.map(([question, original]) => ({ owner: id, question, original })));
+    ]));
+  } catch (err) {
+    if ((err as Error | undefined)?.name === 'ConstraintError' && (await db.outbox.get(id))) return id;
+    throw err;
+  }
+  await verifyPhotos(photos.map(([question, original]) => ({ owner: id, question, original })));
   return id;
 }
 

@@ -1,7 +1,7 @@
-import { liveQuery, type Subscription } from 'dexie';
 import type { StoredAccount } from '../features/accounts/account-list';
 import { mirrorAccounts } from './accounts';
 import { db } from './db';
+import { coalescedLiveQuery } from './live';
 import { counts, lastSyncAt, type OutboxCounts } from './outbox';
 import { syncAccount } from './sync-engine';
 import { SYNC_TAG } from './sw-sync';
@@ -173,8 +173,9 @@ export function startSync(options: StartSyncOptions): SyncController {
   globalThis.addEventListener?.('offline', onOffline);
   globalThis.document?.addEventListener('visibilitychange', onVisible);
 
-  // Other tabs, the worker and this tab's own enqueueResponse all show up here.
-  const subscription: Subscription = liveQuery(snapshot).subscribe({ next: applySnapshot, error: (err: unknown) => console.error('survey-bird sync status', err) });
+  // Other tabs, the worker and this tab's own enqueueResponse all show up here, a burst of saves
+  // as one snapshot (and at most one Background Sync registration).
+  const subscription = coalescedLiveQuery(snapshot, ['outbox', 'accounts', 'meta']).subscribe(applySnapshot, (err) => console.error('survey-bird sync status', err));
 
   void syncNow();
 
