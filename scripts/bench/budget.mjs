@@ -9,7 +9,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-const dist = join(import.meta.dirname, '../../apps/pwa/dist');
+// PWA_DIST: weigh another build (a copy built elsewhere for a comparison).
+const dist = process.env.PWA_DIST ?? join(import.meta.dirname, '../../apps/pwa/dist');
 const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
 const gz = (file) => gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
 // A string only chart.js carries (its date-adapter stub); minifiers keep string literals.

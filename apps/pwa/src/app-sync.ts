@@ -2,11 +2,16 @@ import { getAccounts, subscribeAccounts } from './features/accounts/account-stor
 import type { SyncController } from './offline';
 
 let started: Promise<SyncController> | undefined;
+let announce: (sync: Promise<SyncController>) => void = () => undefined;
+const startedLater = new Promise<SyncController>((resolve) => {
+  announce = resolve;
+});
 
 /**
  * Starts the outbox sync once for the whole app (docs/offline.md, "Wiring") and gives screens its
  * controller. The offline module (Dexie and the sync engine) loads after the first paint, so the
- * landing and login screens do not wait for it.
+ * landing and login screens do not wait for it; main.tsx starts it once the page is idle, and
+ * anything that needs it sooner (a submit, Sync now) starts it by calling appSync().
  */
 export function appSync(): Promise<SyncController> {
   started ??= import('./offline/sync').then(({ startSync, requestPersistence }) => {
@@ -25,5 +30,11 @@ export function appSync(): Promise<SyncController> {
     afterSignIn();
     return sync;
   });
+  announce(started);
   return started;
+}
+
+/** The controller once something has started the sync, without starting it (status displays). */
+export function syncStarted(): Promise<SyncController> {
+  return started ?? startedLater;
 }

@@ -5,12 +5,14 @@ import { appSync } from './app-sync';
 import { registerServiceWorker } from './offline/service-worker';
 import { bindNavigation } from './routes/navigate';
 import { createAppRouter } from './routes/router';
+import { whenIdle } from './ui/idle';
 import './ui/global.css';
 
 const router = createAppRouter();
 bindNavigation((href, replace) => void router.navigate({ href, replace }));
 registerServiceWorker();
-void appSync();
+// Queued responses wait a moment longer: the first screen renders before the sync engine loads and reads IndexedDB.
+whenIdle(() => void appSync());
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -107,3 +107,28 @@ describe('call', () => {
     expect(blob.size).toBe(3);
   });
 });
+
+describe('GETs in flight', () => {
+  it('two identical GETs at once share one request; each reads the body', async () => {
+    const fetch = vi.fn<typeof globalThis.fetch>(async () => json(200, { survey: [], totalCount: 0, hasNextPage: false }));
+    const api = createApiClient({ table: slimRoutes(routes), fetch, getToken: () => 'tok', onFailure: () => undefined });
+    const [a, b] = await Promise.all([api.call('fieldUserSurveys', { query: { page: 1 } }), api.call('fieldUserSurveys', { query: { page: 1 } })]);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(a).toEqual(b);
+    expect(a).not.toBe(b);
+    // Settled: the next call asks again.
+    await api.call('fieldUserSurveys', { query: { page: 1 } });
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it('does not share across tokens, queries or writes', async () => {
+    const fetch = vi.fn<typeof globalThis.fetch>(async () => json(200, { survey: [], totalCount: 0, hasNextPage: false, msg: 'ok' }));
+    const api = createApiClient({ table: slimRoutes(routes), fetch, getToken: () => 'tok', onFailure: () => undefined });
+    await Promise.all([
+      api.call('fieldUserSurveys', { query: { page: 1 } }),
+      api.call('fieldUserSurveys', { query: { page: 1 }, token: 'other' }),
+      api.call('fieldUserSurveys', { query: { page: 2 } }),
+    ]);
+    expect(fetch).toHaveBeenCalledTimes(3);
+  });
+});

@@ -123,8 +123,31 @@ export interface ClientDeps {
   baseUrl?: string;
 }
 
+const defaultFetch: typeof fetch = (input, init) => fetch(input, init);
+
+/**
+ * GETs in flight, per fetch function and URL + token: two screens (or the survey list and the
+ * offline cache) asking for the same thing at the same moment share one request.
+ */
+const inFlight = new WeakMap<typeof fetch, Map<string, Promise<Response>>>();
+
+function sharedGet(doFetch: typeof fetch, url: string, init: RequestInit & { headers: Record<string, string> }): Promise<Response> {
+  let pending = inFlight.get(doFetch);
+  if (!pending) inFlight.set(doFetch, (pending = new Map()));
+  const key = `${url}\n${init.headers.authorization ?? ''}`;
+  let shared = pending.get(key);
+  if (!shared) {
+    shared = doFetch(url, init);
+    const forget = () => pending.delete(key);
+    shared.then(forget, forget);
+    pending.set(key, shared);
+  }
+  // Each caller reads its own copy of the body (test doubles may not be real Responses).
+  return shared.then((res) => (typeof res.clone === 'function' ? res.clone() : res));
+}
+
 export function createApiClient(deps: ClientDeps) {
-  const doFetch = deps.fetch ?? ((input, init) => fetch(input, init));
+  const doFetch = deps.fetch ?? defaultFetch;
 
   async function call<N extends RouteName>(name: N, ...[maybeArgs]: ArgsTuple<N>): Promise<RouteReply<N>> {
     const args = (maybeArgs ?? {}) as RawArgs;
@@ -150,7 +173,8 @@ export function createApiClient(deps: ClientDeps) {
 
     let res: Response;
     try {
-      res = await doFetch(url, { method: def.method, headers, body, signal: args.signal });
+      const init = { method: def.method, headers, body, signal: args.signal };
+      res = await (def.method === 'GET' && !def.binary && !args.signal ? sharedGet(doFetch, url, init) : doFetch(url, init));
     } catch (err) {
       if ((err as Error).name === 'AbortError') throw err;
       return fail(0, Msg.unexpectedError);

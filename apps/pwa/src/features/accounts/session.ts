@@ -1,4 +1,4 @@
-import type { CurrentUser } from '@survey-bird/contracts';
+import { Role, type CurrentUser } from '@survey-bird/contracts';
 import { useEffect } from 'react';
 import { api, ApiError } from '../../api';
 import { handleFailure } from '../../api/failures';
@@ -51,19 +51,27 @@ export function loadCurrentUser(force = false): Promise<CurrentUser | null> {
   if (!token) return Promise.resolve(null);
   if (!force && status === 'ready' && user) return Promise.resolve(user);
   if (inFlight?.token === token) return inFlight.promise;
-  session.set({ token, user: null, status: 'loading' });
+  // A field user's screens run on the phone's data: they open at once as the user this token had
+  // last time, while GET /user confirms it (a refused token still sends them to sign in).
+  const remembered = force ? null : rememberedUser(token);
+  const early = remembered?.role === Role.fieldUser ? remembered : null;
+  session.set(early ? { token, user: early, status: 'ready' } : { token, user: null, status: 'loading' });
   const promise = api
     .call('currentUser', { token, handleErrors: false })
     .then(({ user: loaded }) => {
       rememberUser(token, loaded);
-      if (session.get().token === token) session.set({ token, user: loaded, status: 'ready' });
+      const same = early !== null && JSON.stringify(early) === JSON.stringify(loaded);
+      // The same user again: no new object, so the screens do not render a second time.
+      if (session.get().token === token && !same) session.set({ token, user: loaded, status: 'ready' });
       return loaded;
     })
     .catch((err: unknown) => {
       // No signal: a field user opening the app offline works on as the user this token had last time.
       const known = err instanceof ApiError && err.status === 0 ? rememberedUser(token) : null;
       if (err instanceof ApiError && !known) handleFailure(err.failure);
-      if (session.get().token === token) session.set(known ? { token, user: known, status: 'ready' } : { token, user: null, status: 'failed' });
+      if (session.get().token === token && session.get().user !== known) {
+        session.set(known ? { token, user: known, status: 'ready' } : { token, user: null, status: 'failed' });
+      }
       return known;
     })
     .finally(() => {

@@ -1,6 +1,6 @@
 import type { Survey } from '@survey-bird/contracts';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useCallback, useEffect } from 'react';
+import { memo, useCallback, useEffect } from 'react';
 import { api } from '../../api';
 import { cacheFieldUserSurveys, getCachedSurveys, searchDataset } from '../../offline';
 import { PageLoading } from '../../ui/Spinner';
@@ -25,7 +25,10 @@ export function QuestionsPage() {
 function FieldUserQuestions({ account, email }: { account: string; email: string }) {
   const online = useOnline();
   const active = useActiveSurvey();
-  const cached = useLiveQuery(() => getCachedSurveys(account), [account]);
+  // The phone's copy stands in only while no survey is known (a first visit without signal):
+  // otherwise it is not read, and refreshing it does not render the form again.
+  const fallback = active.survey === null;
+  const cached = useLiveQuery(() => (fallback ? getCachedSurveys(account) : null), [account, fallback], fallback ? undefined : null);
 
   // Keep the surveys and their long option lists on the phone for the hours without signal.
   useEffect(() => {
@@ -57,7 +60,8 @@ function FieldUserQuestions({ account, email }: { account: string; email: string
   );
 }
 
-function SurveyForm({ account, survey }: { account: string; survey: Survey }) {
+// Memo: the sync strip and the survey list refreshing around it do not render the questions again.
+const SurveyForm = memo(function SurveyForm({ account, survey }: { account: string; survey: Survey }) {
   const form = useSurveyForm(account, survey);
   const online = useOnline();
 
@@ -114,4 +118,4 @@ function SurveyForm({ account, survey }: { account: string; survey: Survey }) {
       </div>
     </form>
   );
-}
+});

@@ -47,6 +47,8 @@ export function SyncStrip({ account, email, showResponsesLink = true }: { accoun
           {showResponsesLink && <Link to={paths.fieldUserResponse}>Open responses</Link>}
         </p>
       )}
+      {/* Its line is kept while the estimate is read (after the form renders), so the form does not move down. */}
+      {storage === undefined && <p className="sync-strip__storage" aria-hidden="true">&nbsp;</p>}
       {storage && (
         <p className={`sync-strip__storage${storage.nearlyFull ? ' is-full' : ''}`}>
           {storage.nearlyFull

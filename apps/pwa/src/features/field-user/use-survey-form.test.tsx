@@ -81,6 +81,20 @@ describe('useSurveyForm', () => {
     expect(form.photos.Photo?.size).toBe(9);
   });
 
+  it('renders twice on opening: before and after the draft is read', async () => {
+    await saveDraft(ACCOUNT, 's1', { Name: 'Ada' });
+    let renders = 0;
+    function Counting() {
+      renders++;
+      form = useSurveyForm(ACCOUNT, survey);
+      return null;
+    }
+    await act(async () => root.render(createElement(Counting)));
+    await settle();
+    expect(form.answers).toEqual({ Name: 'Ada' });
+    expect(renders).toBe(2);
+  });
+
   it('saves what the user types and picks as a draft, so a reload loses nothing', async () => {
     await act(async () => root.render(createElement(Probe)));
     await settle();

@@ -48,9 +48,10 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
 
   useEffect(() => {
     let alive = true;
+    // Only a change of survey has anything to clear: on mount these leave the state as it is (no render).
     setReady(false);
-    setAnswers({});
-    setPhotos({});
+    setAnswers((prev) => (Object.keys(prev).length === 0 ? prev : {}));
+    setPhotos((prev) => (Object.keys(prev).length === 0 ? prev : {}));
     loadDraft(account, surveyId)
       .then((draft) => {
         if (!alive) return;

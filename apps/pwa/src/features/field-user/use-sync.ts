@@ -1,7 +1,8 @@
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveQuery, useObservable } from 'dexie-react-hooks';
 import { useCallback, useEffect, useState } from 'react';
-import { appSync } from '../../app-sync';
-import { accountsNeedingSignIn, counts, lastSyncAt, storageEstimate, type StorageEstimate, type SyncStatus } from '../../offline';
+import { appSync, syncStarted } from '../../app-sync';
+import { accountsNeedingSignIn, lastSyncAt, liveCounts, storageEstimate, type Live, type StorageEstimate, type SyncStatus } from '../../offline';
+import { useIdle, whenIdle } from '../../ui/idle';
 import { useSession } from '../accounts/session';
 
 /** The signed-in field user's account key (the lower-cased e-mail), or null while unknown. */
@@ -10,11 +11,17 @@ export function useAccount(): { key: string; email: string } | null {
   return user ? { key: user.email.trim().toLowerCase(), email: user.email } : null;
 }
 
+/** An observable that has not emitted yet (useObservable then keeps its default). */
+const NOT_YET: Live<never> = { subscribe: () => ({ unsubscribe: () => undefined }), hasValue: () => false };
+
 /** The truth about this account's outbox, live from IndexedDB. */
 export function useOutboxState(account: string) {
-  const c = useLiveQuery(() => counts(account), [account]);
-  const last = useLiveQuery(() => lastSyncAt(account), [account]);
-  const signIn = useLiveQuery(accountsNeedingSignIn, []);
+  // Coalesced: a burst of saves re-reads the counts (and the storage estimate) once, not per save.
+  // Read once the page is idle: the questions render first.
+  const idle = useIdle();
+  const c = useObservable(() => (idle ? liveCounts(account) : NOT_YET), [account, idle]);
+  const last = useLiveQuery(() => (idle ? lastSyncAt(account) : undefined), [account, idle]);
+  const signIn = useLiveQuery(() => (idle ? accountsNeedingSignIn() : undefined), [idle]);
   return {
     loaded: c !== undefined,
     waiting: c ? c.queued + c.sending : 0,
@@ -31,7 +38,7 @@ export function useSyncController() {
   useEffect(() => {
     let unsubscribe: (() => void) | undefined;
     let alive = true;
-    void appSync().then((sync) => {
+    void syncStarted().then((sync) => {
       if (alive) unsubscribe = sync.subscribe(setStatus);
     });
     return () => {
@@ -48,9 +55,11 @@ export function useStorageEstimate(version: unknown): StorageEstimate | null | u
   const [estimate, setEstimate] = useState<StorageEstimate | null | undefined>(undefined);
   useEffect(() => {
     let alive = true;
-    void storageEstimate().then((e) => alive && setEstimate(e ?? null));
+    // Not needed for the first paint: read once the page is idle.
+    const cancel = whenIdle(() => void storageEstimate().then((e) => alive && setEstimate(e ?? null)));
     return () => {
       alive = false;
+      cancel();
     };
   }, [version]);
   return estimate;

@@ -94,6 +94,29 @@ describe('the active-survey store', () => {
     expect(afterReload.peek('bola@x.ng').active).toEqual(survey(7));
   });
 
+  it('a reload whose list still holds the remembered survey unchanged changes nothing the form reads', async () => {
+    const first = createActiveSurveyStore(deps);
+    await first.load('ada@x.ng', 'organizationSurveys');
+    const afterReload = createActiveSurveyStore(deps);
+    const shown = afterReload.peek('ada@x.ng').active;
+    const changes = vi.fn();
+    afterReload.store.subscribe(changes);
+    const loading = afterReload.load('ada@x.ng', 'organizationSurveys');
+    expect(changes).not.toHaveBeenCalled(); // the fetching flag was already up
+    await loading;
+    expect(changes).toHaveBeenCalledTimes(1);
+    expect(afterReload.peek('ada@x.ng').active).toBe(shown);
+  });
+
+  it('takes the fresh survey when the server changed it', async () => {
+    const first = createActiveSurveyStore(deps);
+    await first.load('ada@x.ng', 'organizationSurveys');
+    lists['ada@x.ng'] = [{ ...survey(1), title: 'Renamed' }, survey(2)];
+    const afterReload = createActiveSurveyStore(deps);
+    await afterReload.load('ada@x.ng', 'organizationSurveys');
+    expect(afterReload.peek('ada@x.ng').active?.title).toBe('Renamed');
+  });
+
   it('falls back to the first survey when the remembered one is gone', async () => {
     localStorage.setItem(STORAGE_KEY, JSON.stringify({ 'ada@x.ng': survey(9) }));
     const s = createActiveSurveyStore(deps);

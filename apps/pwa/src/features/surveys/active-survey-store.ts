@@ -115,11 +115,15 @@ export function createActiveSurveyStore(deps: ActiveSurveyDeps) {
   function load(account: string, route: SurveyListRoute): Promise<void> {
     const running = inFlight.get(account);
     if (running) return running;
-    patch(account, { loading: true });
+    // Before the first load the flag is already up: no store change, no render.
+    if (!peek(account).loading) patch(account, { loading: true });
     const promise = (async () => {
       try {
         const reply = await deps.fetchFirstPage(account, route);
-        const active = chooseActive(reply.survey, !reply.hasNextPage, peek(account).active);
+        const current = peek(account).active;
+        const chosen = chooseActive(reply.survey, !reply.hasNextPage, current);
+        // The remembered survey unchanged on the server: the same object, so the form does not render again.
+        const active = current && chosen && JSON.stringify(chosen) === JSON.stringify(current) ? current : chosen;
         patch(account, { surveys: reply.survey, totalCount: reply.totalCount, active, loading: false, loaded: true });
         remember(account, active);
       } catch {
