@@ -61,7 +61,13 @@ export default defineConfig({
       output: { advancedChunks: { minSize: 4096, groups: [
         { name: 'vendor', test: /node_modules[\\/](react|react-dom|scheduler|@tanstack|use-sync-external-store)[\\/]/ },
         // Small modules every signed-in screen uses: one chunk, not a dozen sub-kilobyte requests.
-        { name: 'shared', test: /(src[\\/]api[\\/]|src[\\/]ui[\\/](?!PasswordField|ScreenPlaceholder)|features[\\/]accounts[\\/](session|account-|device-id)|features[\\/]surveys[\\/]active-survey)/ },
+        { name: 'shared', test: /(src[\\/]api[\\/]|src[\\/]offline[\\/](storage|persist)|contracts[\\/](src|dist)[\\/]question-types|src[\\/]ui[\\/](?!PasswordField|ScreenPlaceholder)|features[\\/]accounts[\\/](session|account-|device-id)|features[\\/]surveys[\\/]active-survey)/ },
+        // What the field-user form imports (Dexie, the offline store, the form's parts) in one chunk:
+        // on a phone's network each request costs a round trip before the form can paint. Only the
+        // matched modules, not their imports: those every screen needs stay in vendor and shared.
+        { name: 'field-user', includeDependenciesRecursively: false, test: /node_modules[\\/]dexie|src[\\/]offline[\\/](?!sync|scheduler|lock|sw-sync|service-worker|storage|persist)|features[\\/](field-user[\\/](field-user\.css|SurveySwitch|SyncStrip|use-sync|use-survey-form|draft-saver|form-logic)|capture[\\/]QuestionField|surveys[\\/]surveys\.css)/ },
+        // The inputs QuestionField imports lazily (photo, location, long lists): one request for all.
+        { name: 'question-inputs', includeDependenciesRecursively: false, test: /features[\\/]capture[\\/](?!QuestionField|capture\.css)/ },
       ] } },
     },
   },

@@ -1,8 +1,8 @@
 // The ingest baseline: bare Fastify, JSON body, one prepared better-sqlite3 insert (WAL, NORMAL).
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
+import { uuidv7 } from '@survey-bird/contracts/ids';
 
 const db = new Database(join(process.env.DATA_DIR, 'baseline.sqlite'));
 db.pragma('journal_mode = WAL');
@@ -14,8 +14,17 @@ const app = Fastify({ logger: false });
 app.get('/health', async () => ({ ok: true }));
 app.post('/ingest', async (req) => {
   const b = req.body;
-  const id = randomUUID();
+  const id = uuidv7();
   insert.run(id, b.clientId, b.survey_id, b.organization_id, JSON.stringify(b.answers), Date.now());
   return { msg: 'ok', _id: id, clientId: b.clientId };
 });
+// The same insert for a batch, in one transaction (the reference for the batch endpoint).
+const insertAll = db.transaction((items) =>
+  items.map((b) => {
+    const id = uuidv7();
+    insert.run(id, b.clientId, b.survey_id, b.organization_id, JSON.stringify(b.answers), Date.now());
+    return { status: 200, msg: 'ok', _id: id, clientId: b.clientId };
+  }),
+);
+app.post('/ingest-batch', async (req) => ({ results: insertAll(req.body.responses) }));
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

@@ -41,7 +41,6 @@ export async function startAppServer(pwaDir: string): Promise<AppServer> {
     async stop() {
       await api.stop();
       rmSync(pwaDir, { recursive: true, force: true });
-      rmSync(api.dataDir, { recursive: true, force: true });
     },
   };
 }

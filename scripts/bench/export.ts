@@ -6,8 +6,8 @@
  * from memory, run as its own process, alternating with our export.
  */
 import { execFile } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { uuidv7 } from '@survey-bird/contracts/ids';
 import { promisify } from 'node:util';
 import { QUICK, alternate, load, loginToken, median, rssMb, startApi, type Finding, type LoadResult, type Server } from './lib.js';
 import { pgServerUrl, scaleData, type ScaleData } from './scale-data.js';
@@ -102,7 +102,7 @@ async function exportOn(engine: 'sqlite' | 'postgres'): Promise<{ findings: Find
     const ingest = () =>
       load({
         url: `${api.url}/api/v1/survey/respond`,
-        requests: [{ method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${fieldUser}` }, setupRequest: (req) => ({ ...req, body: JSON.stringify({ survey_id: org.surveyId, organization_id: org.id, answers, clientId: randomUUID() }) }) }],
+        requests: [{ method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${fieldUser}` }, setupRequest: (req) => ({ ...req, body: JSON.stringify({ survey_id: org.surveyId, organization_id: org.id, answers, clientId: uuidv7() }) }) }],
       });
     let exportsDuring = 0;
     const during = async (): Promise<LoadResult> => {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -61,6 +61,7 @@ async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
 /** Starts a node script as a child with its own port; resolves once `probe` answers. */
 export async function startProcess(script: string, env: Record<string, string>, probe: string): Promise<Server> {
   const port = await freePort();
+  const ownDir = env.DATA_DIR === undefined;
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'sb-bench-'));
   const proc = spawn(process.execPath, [script], {
     cwd: ROOT,
@@ -74,11 +75,16 @@ export async function startProcess(script: string, env: Record<string, string>, 
     pid: proc.pid!,
     proc,
     dataDir,
-    stop: () => new Promise((res) => {
-      if (proc.exitCode !== null) return res();
-      proc.once('exit', () => res());
-      proc.kill('SIGTERM');
-    }),
+    stop: async () => {
+      if (proc.exitCode === null) {
+        await new Promise((res) => {
+          proc.once('exit', res);
+          proc.kill('SIGTERM');
+        });
+      }
+      // A data directory made here goes with its server (a bench run made dozens).
+      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }
 

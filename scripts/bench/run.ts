@@ -4,7 +4,7 @@
  * Every figure is a ratio against a baseline measured in the same run; the machine is noisy.
  */
 import { execSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { benchDashboard } from './dashboard.js';
@@ -17,6 +17,7 @@ import { dropScaleData } from './scale-data.js';
 import { benchSearch } from './search.js';
 
 const only = process.argv.slice(2);
+const HAND_WRITTEN = '<!-- Below: written by hand, kept by run.ts. -->';
 const suites: Record<string, () => Promise<{ findings: Finding[]; lines: string[] }>> = {
   ingest: benchIngest,
   search: benchSearch,
@@ -65,6 +66,10 @@ if (!QUICK) {
     ...notes.map((n) => `- ${n}`),
     '',
   ].join('\n');
-  writeFileSync(join(ROOT, 'docs/benchmarks.md'), md);
+  // What follows the marker is written by hand (method, what changed, why a miss misses): kept.
+  const file = join(ROOT, 'docs/benchmarks.md');
+  const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const kept = previous.includes(HAND_WRITTEN) ? previous.slice(previous.indexOf(HAND_WRITTEN)) : `${HAND_WRITTEN}\n`;
+  writeFileSync(file, `${md}\n${kept}`);
   console.log('wrote docs/benchmarks.md');
 }

@@ -13,6 +13,9 @@ interface AxeViolation { id: string; impact: string | null; help: string; nodes:
 
 /** Runs axe-core in the page and returns the serious and critical violations. */
 async function seriousViolations(page: Page): Promise<string[]> {
+  // Contrast is judged at rest: halfway through the landing page's fade-in (Limits.landingAnimationMs)
+  // the text is still translucent. Spinners and shimmers loop forever, so only finite animations are awaited.
+  await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => undefined))));
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;

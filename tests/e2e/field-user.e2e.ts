@@ -144,7 +144,8 @@ describe('field user: offline capture reaches the server exactly once', () => {
     // A reload without signal: all five are still there, on this phone.
     await page.reload();
     await form.title(TITLE).waitFor();
-    expect(await form.waiting().textContent()).toBe(`5 ${Msg.savedOnPhone}`);
+    // The strip reads the outbox once the page is idle, after the form has painted.
+    await expect.poll(() => form.waiting().textContent()).toBe(`5 ${Msg.savedOnPhone}`);
     await form.openResponses();
     await expect.poll(() => form.recordsWith('saved on this phone').count()).toBe(5);
     expect(serverRows(surveyId).responses).toHaveLength(0);
@@ -188,7 +189,8 @@ describe('field user: offline capture reaches the server exactly once', () => {
       await toast(b.page, Msg.expiredSaved).waitFor({ state: 'detached' });
     }
     await form.openResponses();
-    expect(await form.recordsWith('saved on this phone').count()).toBe(2);
+    // The list fills from IndexedDB after the heading paints.
+    await expect.poll(() => form.recordsWith('saved on this phone').count(), { timeout: 15_000 }).toBe(2);
     expect(refused).toBeGreaterThanOrEqual(2);
     expect(serverRows(surveyId).responses).toHaveLength(5);
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { statfsSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, statfsSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -25,6 +25,12 @@ function tryMount(dir: string): string | null {
     return (err as { stderr?: Buffer }).stderr?.toString().trim() || String(err);
   }
 }
+
+const fileKb = (path: string) => (existsSync(path) ? Math.round(statSync(path).size / 1024) : 0);
+const dbFilesKb = (dir: string) => {
+  const db = join(dir, 'survey-bird.sqlite');
+  return `db ${fileKb(db)} KB, wal ${fileKb(`${db}-wal`)} KB`;
+};
 
 const freeKb = (dir: string) => {
   const s = statfsSync(dir);
@@ -100,6 +106,7 @@ describe('disk full on sqlite', () => {
     const fullReply = await request(w.url, { path: '/api/v1/survey/respond', token: users[0]!.token, body: makeItem(w, 200_000, { remarksBytes: 4000 }) });
     const aliveWhenFull = w.api.alive;
     const freeWhenFull = freeKb(dir);
+    const filesWhenFull = dbFilesKb(dir);
 
     // Free the space: the same process takes writes again.
     unlinkSync(filler);
@@ -115,6 +122,7 @@ describe('disk full on sqlite', () => {
     // megabyte does not hold everything that was refused).
     const resent = refused.slice(0, 20);
     const unsettled = await settle(w, users, resent, ledger, 30_000);
+    const filesAfter = dbFilesKb(dir);
 
     await w.api.stop();
     const exits = [...w.api.exits];
@@ -129,7 +137,7 @@ describe('disk full on sqlite', () => {
     await w.api.start();
     const restartedOk = w.api.alive;
 
-    figure('disk-full', `tmpfs ${SIZE_MB} MB, filler ${FILLER_BYTES / 1024} KB, free at start ${freeAtStart} KB, free when full ${freeWhenFull} KB; ${acksWhenFull} responses acknowledged before full; replies while filling [${tallyFull}]`);
+    figure('disk-full', `tmpfs ${SIZE_MB} MB, filler ${FILLER_BYTES / 1024} KB, free at start ${freeAtStart} KB, free when full ${freeWhenFull} KB (${filesWhenFull}, after freeing and resending ${filesAfter}); ${acksWhenFull} responses acknowledged before full; replies while filling [${tallyFull}]`);
     figure('disk-full', `when full: respond ${fullReply.kind === 'reply' ? `${fullReply.status} ${fullReply.text}` : fullReply.kind}; photo uploads ${photoReplies.join(',')}; temp files ${onDiskFull.temps.length}; responses list ${list.kind === 'reply' ? list.status : list.kind}; process alive ${aliveWhenFull}`);
     figure('disk-full', `after freeing the filler: ${okAfter}/${after.length} new responses 200, photo ${photoAfter.kind === 'reply' ? photoAfter.status : photoAfter.kind}, ${resent.length} refused ones resent (unsettled ${unsettled}); integrity ${String(integrity)}; rows ${check.rows}, acknowledged-but-missing ${check.ackedMissing}, duplicates ${check.duplicates}, rows without file ${check.rowsWithoutFile}, files without row ${check.filesWithoutRow}, temp files ${check.tempFiles}; exits ${JSON.stringify(exits)}; restart ok ${restartedOk}`);
     if (ledger.problems.length) console.log(ledger.problems.slice(0, 10).join('\n'));

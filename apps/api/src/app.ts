@@ -7,6 +7,7 @@ import { Limits } from '@survey-bird/contracts';
 import type { Config } from './config.js';
 import { migrateToLatest, openDb, type Db } from './db/database.js';
 import { frameworkErrors, registerErrorHandling } from './http/errors.js';
+import { registerJsonBody } from './http/json-body.js';
 import authPlugin from './plugins/auth.js';
 import contextPlugin from './plugins/context.js';
 import pwaPlugin from './plugins/pwa.js';
@@ -38,6 +39,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerJsonBody(app);
 
   const db = options.db ?? openDb({
     dataDir: config.dataDir,

@@ -1,13 +1,15 @@
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
-import pg from 'pg';
+import type Pg from 'pg';
 import * as initial from './migrations/20261122000000_initial.js';
 import * as responseSearch from './migrations/20261122120000_response_search.js';
 import * as deferredSearchIndex from './migrations/20261124000000_deferred_search_index.js';
 import * as datasetOptionsPrefix from './migrations/20261123000000_dataset_options_prefix.js';
 import * as responseCounts from './migrations/20261125000000_response_counts.js';
 import type { Database } from './schema.js';
+import { WriteWatch } from './write-watch.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -18,6 +20,8 @@ export interface Db {
   sqlite: SQLite.Database | undefined;
   /** PostgreSQL schema in use when not the default one. */
   pgSchema: string | undefined;
+  /** This process's writes per table, for caches of rows (write-watch.ts). */
+  writes: WriteWatch;
   close(): Promise<void>;
 }
 
@@ -31,11 +35,17 @@ export interface DbOptions {
   onPoolError?: (err: Error) => void;
 }
 
-// COUNT(*) and bigint columns come back from pg as strings; every bigint here is an epoch-ms or a count.
-pg.types.setTypeParser(20, (v) => Number(v));
+/** pg, loaded only for a PostgreSQL database: a SQLite server saves its ~6 MB of RSS. */
+function loadPg(): typeof Pg {
+  const pg = createRequire(import.meta.url)('pg') as typeof Pg;
+  // COUNT(*) and bigint columns come back from pg as strings; every bigint here is an epoch-ms or a count.
+  pg.types.setTypeParser(20, (v) => Number(v));
+  return pg;
+}
 
 export function openDb(opts: DbOptions): Db {
   if (opts.databaseUrl?.startsWith('postgres')) {
+    const pg = loadPg();
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: 10,
@@ -47,16 +57,18 @@ export function openDb(opts: DbOptions): Db {
     // two queries (pg_terminate_backend, a PostgreSQL restart) would emit an unhandled 'error' and
     // take the process down. Its next query fails instead (-> 503) and the pool discards it on release.
     pool.on('connect', (client) => client.on('error', (err) => opts.onPoolError?.(err)));
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, engine: 'postgres', sqlite: undefined, pgSchema: opts.pgSchema, close: () => kysely.destroy() };
+    const writes = new WriteWatch();
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [writes] });
+    return { kysely, engine: 'postgres', sqlite: undefined, pgSchema: opts.pgSchema, writes, close: () => kysely.destroy() };
   }
   const sqlite = new SQLite(opts.sqliteFile ?? join(opts.dataDir, 'survey-bird.sqlite'));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma(`synchronous = ${opts.sqliteSynchronous ?? 'NORMAL'}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { kysely, engine: 'sqlite', sqlite, pgSchema: undefined, close: () => kysely.destroy() };
+  const writes = new WriteWatch();
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins: [writes] });
+  return { kysely, engine: 'sqlite', sqlite, pgSchema: undefined, writes, close: () => kysely.destroy() };
 }
 
 const migrations: Record<string, Migration> = {

@@ -50,8 +50,13 @@ export const NUL_IN_TEXT = 'Text must not contain NUL characters';
 export function containsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (value === null || typeof value !== 'object' || depth > 64) return false;
-  if (Array.isArray(value)) return value.some((v) => containsNul(v, depth + 1));
-  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || containsNul(v, depth + 1));
+  // Plain loops: this runs on every request body, and entries()/some() allocate per level.
+  if (Array.isArray(value)) {
+    for (const v of value) if (containsNul(v, depth + 1)) return true;
+    return false;
+  }
+  for (const k of Object.keys(value)) if (k.includes('\u0000') || containsNul((value as Record<string, unknown>)[k], depth + 1)) return true;
+  return false;
 }
 
 /** Errors from the storage layer that mean "try again later", not "you did something wrong". */

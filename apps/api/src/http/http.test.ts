@@ -5,6 +5,7 @@ import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Msg, routes } from '@survey-bird/contracts';
 import { buildTestApp, type TestApp } from '../../test/helpers.js';
+import { NUL_IN_TEXT, containsNul } from './errors.js';
 
 let t: TestApp;
 const pwaDir = mkdtempSync(join(tmpdir(), 'sb-pwa-'));
@@ -47,6 +48,37 @@ describe('errors are JSON { msg } with the right status', () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { email: 42, password: [] } });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ msg: Msg.provideEmail });
+  });
+});
+
+describe('NUL characters', () => {
+  it('are found in nested values, object keys and arrays, and nowhere else', () => {
+    expect(containsNul({ a: [{ b: 'x\u0000' }] })).toBe(true);
+    expect(containsNul({ a: { 'k\u0000': 1 } })).toBe(true);
+    expect(containsNul(['ok', ['x\u0000']])).toBe(true);
+    expect(containsNul({ a: ['ok', 1, null, { b: 'fine' }], c: true })).toBe(false);
+    expect(containsNul('\u0000')).toBe(true);
+    expect(containsNul(undefined)).toBe(false);
+  });
+
+  it('are refused with a 400 in a request body', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'a\u0000@b.ng', password: 'x' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ msg: NUL_IN_TEXT });
+  });
+
+  it('are refused however the JSON writes them, and a mere backslash-u-0000 text is not one', async () => {
+    const send = (payload: string, type = 'application/json') => t.app.inject({ method: 'POST', url: '/api/v1/user/login', headers: { 'content-type': type }, payload });
+    for (const raw of ['{"email":"a\\u0000@b.ng","password":"x"}', '{"email":"a@b.ng","pass\\u0000word":"x"}']) {
+      const res = await send(raw);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ msg: NUL_IN_TEXT });
+    }
+    expect((await send('{"email":"a\\u0000@b.ng","password":"x"}', 'application/json; charset=utf-8')).json()).toEqual({ msg: NUL_IN_TEXT });
+    // An escaped backslash followed by "u0000" is six characters of text, no NUL: a login attempt like any other.
+    const plain = await send('{"email":"a\\\\u0000@b.ng","password":"x"}');
+    expect(plain.json()).not.toEqual({ msg: NUL_IN_TEXT });
+    expect((await send('{"__proto__":{"x":1},"email":"a@b.ng","password":"x"}')).statusCode).toBe(400);
   });
 });
 

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { ErrorReply, routes, type RouteName, type RouteReply } from '@survey-bird/contracts';
 import type { AuthContext } from '../plugins/auth.js';
 import { NUL_IN_TEXT, badRequest, containsNul } from './errors.js';
+import { bodyIsNulFree } from './json-body.js';
 
 type Def<N extends RouteName> = (typeof routes)[N];
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -39,7 +40,7 @@ export function route<N extends RouteName>(app: FastifyInstance, name: N, handle
     // onRequest: who may call is settled before the body is even read.
     onRequest: app.authorize(def.access),
     preValidation: async (request) => {
-      if (containsNul(request.params) || containsNul(request.query) || containsNul(request.body)) throw badRequest(NUL_IN_TEXT);
+      if (containsNul(request.params) || containsNul(request.query) || (!bodyIsNulFree(request) && containsNul(request.body))) throw badRequest(NUL_IN_TEXT);
     },
     handler: (request, reply) => handler(request as unknown as Authed<N>, reply) as Promise<unknown>,
   });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
+import { startWalCheckpointer } from '../db/wal-checkpointer.js';
 import { RateLimiter } from '../http/rate-limit.js';
 import { Mailer } from '../modules/mail/mailer.js';
 
@@ -21,8 +22,13 @@ export default fp(
     app.decorate('db', opts.db);
     app.decorate('mailer', new Mailer(opts.db.kysely, app.log, opts.config.smtpUrl));
     app.decorate('authLimiter', new RateLimiter(opts.config.rateLimit.max, opts.config.rateLimit.windowMs));
+    const checkpointer = opts.db.sqlite && startWalCheckpointer(opts.db.sqlite, {
+      onError: (message) => app.log.warn({ err: message }, 'WAL checkpoint failed'),
+      onRecovered: () => app.log.info('WAL checkpoint succeeded again; the WAL file was emptied'),
+    });
     app.addHook('onClose', async () => {
       app.mailer.close();
+      await checkpointer?.stop();
       await opts.db.close();
     });
   },

@@ -5,13 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers.js';
 import { routePreloads } from './pwa.js';
 
-// The shape of a Vite manifest: the entry, a lazy route chunk, their shared chunks and CSS.
+// The shape of a Vite manifest: the entry, a lazy route chunk, their shared chunks and CSS, a named group chunk.
 const manifest = {
   'index.html': { file: 'assets/index-a.js', isEntry: true, imports: ['_vendor-b.js'] },
   '_vendor-b.js': { file: 'assets/vendor-b.js' },
   'src/features/field-user/QuestionsPage.tsx': { file: 'assets/QuestionsPage-c.js', imports: ['_vendor-b.js', '_offline-d.js', 'index.html'], css: ['assets/field-user-e.css'] },
   '_offline-d.js': { file: 'assets/offline-d.js', imports: ['_vendor-b.js'] },
-  'src/features/capture/LocationQuestion.tsx': { file: 'assets/LocationQuestion-f.js', imports: ['_vendor-b.js'] },
+  '_question-inputs-f.js': { file: 'assets/question-inputs-f.js', name: 'question-inputs', imports: ['_vendor-b.js'] },
 };
 
 let t: TestApp;
@@ -27,7 +27,7 @@ afterAll(() => t.close());
 describe('route preload headers', () => {
   it('name the form route chunks index.html does not already load', () => {
     expect(routePreloads(pwaDir).get('/survey-bird/field-user')).toBe(
-      '</assets/QuestionsPage-c.js>; rel=modulepreload, </assets/offline-d.js>; rel=modulepreload, </assets/LocationQuestion-f.js>; rel=modulepreload, </assets/field-user-e.css>; rel=preload; as=style; crossorigin',
+      '</assets/QuestionsPage-c.js>; rel=modulepreload, </assets/offline-d.js>; rel=modulepreload, </assets/question-inputs-f.js>; rel=modulepreload, </assets/field-user-e.css>; rel=preload; as=style; crossorigin',
     );
   });
 

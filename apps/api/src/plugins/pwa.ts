@@ -6,21 +6,20 @@ import { Msg } from '@survey-bird/contracts';
 
 /**
  * Client routes whose screen code the HTML response names, so it downloads with the page: the
- * field-user form and the inputs of its question types (each a small lazy chunk the form would
- * otherwise ask for only once it has rendered). Modules missing from a build are skipped.
+ * field-user form and the inputs of its question types (a lazy chunk the form would otherwise ask
+ * for only once it has rendered). A module's source path or a chunk's name (a group of
+ * vite.config.ts); those missing from a build are skipped.
  */
 const ROUTE_MODULES: Record<string, string[]> = {
   '/survey-bird/field-user': [
     'src/features/field-user/QuestionsPage.tsx',
-    'src/features/capture/DatasetCombobox.tsx',
-    'src/features/capture/ImageQuestion.tsx',
-    'src/features/capture/LiveImageQuestion.tsx',
-    'src/features/capture/LocationQuestion.tsx',
+    'question-inputs',
   ],
 };
 
 interface ManifestChunk {
   file: string;
+  name?: string;
   isEntry?: boolean;
   imports?: string[];
   css?: string[];
@@ -41,7 +40,9 @@ export function routePreloads(root: string): Map<string, string> {
   } catch {
     return out;
   }
-  const closure = (key: string, seen = new Set<string>()): Set<string> => {
+  const byName = new Map(Object.entries(manifest).filter(([k]) => k.startsWith('_')).map(([k, c]) => [c.name, k]));
+  const closure = (module: string, seen = new Set<string>()): Set<string> => {
+    const key = manifest[module] ? module : (byName.get(module) ?? module);
     if (seen.has(key) || !manifest[key]) return seen;
     seen.add(key);
     for (const dep of manifest[key].imports ?? []) closure(dep, seen);

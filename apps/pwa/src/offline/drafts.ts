@@ -1,4 +1,4 @@
-import type { Answers } from '@survey-bird/contracts';
+import { uuidv7, type Answers } from '@survey-bird/contracts';
 import { accountKey, db } from './db';
 import { readPhotos, storePhoto } from './photo-store';
 
@@ -23,7 +23,7 @@ export async function saveDraft(account: string, surveyId: string, answers: Answ
   const key = accountKey(account);
   await db.transaction('rw', db.drafts, async () => {
     const existing = await db.drafts.get([key, surveyId]);
-    await db.drafts.put({ account: key, surveyId, clientId: existing?.clientId ?? crypto.randomUUID(), answers, updatedAt: Date.now() });
+    await db.drafts.put({ account: key, surveyId, clientId: existing?.clientId ?? uuidv7(), answers, updatedAt: Date.now() });
   });
 }
 
@@ -35,7 +35,7 @@ export async function saveDraftPhoto(account: string, surveyId: string, question
   const key = accountKey(account);
   // A draft row holds the clientId; a draft that so far has only a photo needs one too.
   await db.transaction('rw', db.drafts, async () => {
-    if (!(await db.drafts.get([key, surveyId]))) await db.drafts.put({ account: key, surveyId, clientId: crypto.randomUUID(), answers: {}, updatedAt: Date.now() });
+    if (!(await db.drafts.get([key, surveyId]))) await db.drafts.put({ account: key, surveyId, clientId: uuidv7(), answers: {}, updatedAt: Date.now() });
   });
 }
 
@@ -43,7 +43,7 @@ export async function loadDraft(account: string, surveyId: string): Promise<Draf
   const row = await db.drafts.get([accountKey(account), surveyId]);
   const photos = await readPhotos(draftOwner(account, surveyId));
   if (!row && Object.keys(photos).length === 0) return undefined;
-  return { clientId: row?.clientId ?? crypto.randomUUID(), answers: row?.answers ?? {}, photos, updatedAt: row?.updatedAt ?? 0 };
+  return { clientId: row?.clientId ?? uuidv7(), answers: row?.answers ?? {}, photos, updatedAt: row?.updatedAt ?? 0 };
 }
 
 export async function clearDraft(account: string, surveyId: string): Promise<void> {

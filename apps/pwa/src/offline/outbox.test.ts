@@ -36,8 +36,11 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('enqueueResponse', () => {
   it('queues the response and its photos together, under the lower-cased account, with a UUID and capture time', async () => {
+    const before = Date.now();
     const id = await enqueueResponse({ ...base, answers: { Name: 'Ada' }, photos: { Photo: photoBlob(1) } });
-    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    // A UUIDv7 from the clock, so the server's (survey, clientId) index grows at its end.
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(parseInt(id.replace(/-/g, '').slice(0, 12), 16)).toBeGreaterThanOrEqual(before);
     const record = await getRecord(id);
     expect(record).toMatchObject({ account: a, status: 'queued', attempts: 0, answers: { Name: 'Ada' }, photoQuestions: ['Photo'], photoRefs: {} });
     expect(Date.parse(record!.capturedAt)).toBeLessThanOrEqual(Date.now());
@@ -130,6 +133,7 @@ describe('status machine', () => {
     await markFailed(id, 'r', 409, Msg.responseConflict);
     const fresh = await resendAsNew(id);
     expect(fresh).not.toBe(id);
+    expect(fresh).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
     expect(await getRecord(id)).toBeUndefined();
     expect(await getRecord(fresh)).toMatchObject({ status: 'queued', answers: { Q: 'x' }, photoRefs: { P: 'http://x/ref' } });
     expect((await getRecord(fresh))?.lastError).toBeUndefined();

@@ -1,4 +1,4 @@
-import { Msg, type Answers } from '@survey-bird/contracts';
+import { Msg, uuidv7, type Answers } from '@survey-bird/contracts';
 import { accountKey, db, metaKey, type Claim, type OutboxRecord, type OutboxStatus } from './db';
 import { draftOwner } from './drafts';
 import { photoRow, readPhotos, verifyPhotos } from './photo-store';
@@ -50,7 +50,7 @@ function nextCreatedAt(): number {
 export async function enqueueResponse(input: EnqueueInput): Promise<string> {
   const account = accountKey(input.account);
   const answers = input.answers;
-  const id = input.clientId ?? crypto.randomUUID();
+  const id = input.clientId ?? uuidv7();
   const photos = Object.entries(input.photos ?? {});
   const rows = await Promise.all(photos.map(([question, blob]) => photoRow(id, question, blob)));
   const now = nextCreatedAt();
@@ -126,7 +126,7 @@ export async function retry(id: string): Promise<void> {
  * and already uploaded references kept. Returns the new id.
  */
 export async function resendAsNew(id: string): Promise<string> {
-  const newId = crypto.randomUUID();
+  const newId = uuidv7();
   await db.transaction('rw', db.outbox, db.photos, async () => {
     const record = await db.outbox.get(id);
     if (!record || record.status !== 'failed') throw new OutboxError('Only a response the server refused can be sent as a new one');

@@ -46,7 +46,8 @@ export interface SyncController {
   syncNow(): Promise<void>;
   subscribe(listener: (status: SyncStatus) => void): () => void;
   getStatus(): SyncStatus;
-  stop(): void;
+  /** Stops listening and timing; resolves once a run in progress has finished. */
+  stop(): Promise<void>;
 }
 
 interface Snapshot {
@@ -125,6 +126,7 @@ export function startSync(options: StartSyncOptions): SyncController {
     sawBusy = false;
     if (!isOnline()) return;
     for (const { user, token } of accounts) {
+      if (stopped) return;
       try {
         const summary = await syncAccount({ account: user, token, baseUrl: options.baseUrl, fetch: options.fetch });
         if (summary.busy) sawBusy = true;
@@ -194,6 +196,7 @@ export function startSync(options: StartSyncOptions): SyncController {
       globalThis.removeEventListener?.('online', onOnline);
       globalThis.removeEventListener?.('offline', onOffline);
       globalThis.document?.removeEventListener('visibilitychange', onVisible);
+      return running ?? Promise.resolve();
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Workbox } from 'workbox-window';
+import { whenIdle } from '../ui/idle';
 import { createStore } from '../ui/store';
 
 /** true once a new version of the app is installed and waiting for the user's go-ahead. */
@@ -6,8 +7,8 @@ export const updateReady = createStore(false);
 let wb: Workbox | undefined;
 
 /**
- * Registers /sw.js (production builds only) once the page has loaded, so the worker's precache
- * downloads and workbox-window itself never compete with the first screen on a slow phone.
+ * Registers /sw.js (production builds only) once the page has loaded and gone idle, so the worker's
+ * precache downloads and workbox-window itself never compete with the first screen on a slow phone.
  * A new version is announced, never applied silently.
  */
 export function registerServiceWorker(): void {
@@ -18,8 +19,8 @@ export function registerServiceWorker(): void {
       wb.addEventListener('waiting', () => updateReady.set(true));
       void wb.register();
     });
-  if (document.readyState === 'complete') start();
-  else window.addEventListener('load', start, { once: true });
+  // Idle twice: the first screen's own idle work (its outbox counts) goes first.
+  whenIdle(() => whenIdle(start));
 }
 
 export function applyUpdate(): void {

@@ -1,4 +1,5 @@
 import { IMAGE_QUESTION_TYPES, Msg, QuestionType, routes, type Answers, type Survey, type SyncItem, type SyncResult } from '@survey-bird/contracts';
+import { vi } from 'vitest';
 import { db } from './db';
 import { resetPhotoModeCache } from './photo-store';
 
@@ -61,6 +62,10 @@ export class FakeServer {
 
   override(path: string, ...answers: Override[]): void {
     this.overrides.set(path, [...(this.overrides.get(path) ?? []), ...answers]);
+  }
+
+  clearOverrides(path: string): void {
+    this.overrides.delete(path);
   }
 
   paths(path?: string): LoggedRequest[] {
@@ -183,3 +188,9 @@ export function fakeLocks() {
 
 /** A small real JPEG-like payload (the fake server does not sniff bytes). */
 export const photoBlob = (n: number, size = 1000) => new Blob([new Uint8Array(size).fill(n)], { type: 'image/jpeg' });
+
+/**
+ * vi.waitFor with room for a loaded CI machine: fake-indexeddb and the scheduler's timers share
+ * two cores with the API suite, and the default second was seen to run out.
+ */
+export const eventually = <T>(check: () => T | Promise<T>): Promise<T> => vi.waitFor(check, { timeout: 10_000, interval: 20 });

@@ -26,6 +26,22 @@ export function whenIdle(task: () => void, timeoutMs = 2000): () => void {
   };
 }
 
+/**
+ * Resolves once the browser has painted the next frame (or after `timeoutMs` in a hidden tab, where
+ * frames are not drawn): for a request that only confirms what the screen already shows, so the
+ * screen paints before the request and its reply compete with it for the main thread.
+ */
+export function afterNextPaint(timeoutMs = 500): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, timeoutMs);
+    if (typeof requestAnimationFrame !== 'function') return;
+    requestAnimationFrame(() => {
+      clearTimeout(timer);
+      setTimeout(resolve, 0);
+    });
+  });
+}
+
 /** false until the page has loaded and gone idle once (whenIdle); true from then on. */
 let idleOnce = false;
 export function useIdle(): boolean {

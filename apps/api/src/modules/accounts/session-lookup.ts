@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../../db/database.js';
+import { RowCache } from '../../db/row-cache.js';
 import type { UserRow } from '../../db/schema.js';
 
 export interface SessionUser {
@@ -17,17 +18,25 @@ const SQL = `select users.*, sessions.revoked_at, sessions.expires_at, organizat
   where sessions.id = ? and sessions.user_id = ?`;
 
 /**
- * The one query every authenticated request makes. On SQLite it keeps a prepared statement on the
- * raw handle (Kysely re-prepares each time, which cost as much as the whole response insert).
+ * The one query every authenticated request needs. On SQLite it keeps a prepared statement on the
+ * raw handle (Kysely re-prepares each time, which cost as much as the whole response insert), and
+ * its answers are kept until this process writes a table it reads, for at most a second.
  */
 export class SessionLookup {
   private readonly stmt: Statement<[string, string], Row> | undefined;
+  /** Every table the query reads: a write to any of them (sign-out, role change...) applies at once. */
+  private readonly cache: RowCache<SessionUser | undefined>;
 
   constructor(private readonly db: Db) {
     this.stmt = db.sqlite?.prepare<[string, string], Row>(SQL);
+    this.cache = new RowCache(db.writes, ['sessions', 'users', 'organizations']);
   }
 
-  async find(sessionId: string, userId: string): Promise<SessionUser | undefined> {
+  find(sessionId: string, userId: string): Promise<SessionUser | undefined> {
+    return this.cache.get(`${sessionId}\u0000${userId}`, () => this.read(sessionId, userId));
+  }
+
+  private async read(sessionId: string, userId: string): Promise<SessionUser | undefined> {
     const row = this.stmt
       ? this.stmt.get(sessionId, userId)
       : await this.db.kysely
@@ -41,6 +50,7 @@ export class SessionLookup {
           .executeTakeFirst();
     if (!row) return undefined;
     const { revoked_at, expires_at, organization_id, ...user } = row;
-    return { user, revokedAt: revoked_at, expiresAt: Number(expires_at), organizationId: organization_id };
+    // Frozen: one cached object serves many requests, so none of them may change it.
+    return Object.freeze({ user: Object.freeze(user), revokedAt: revoked_at, expiresAt: Number(expires_at), organizationId: organization_id });
   }
 }

@@ -1,10 +1,13 @@
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { QuestionType, Role, type StoredQuestion } from '@survey-bird/contracts';
 import { addMember, addResponse, createOrganization, createSurvey, sampleQuestions } from '../../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
+import { readFileSync, readdirSync } from 'node:fs';
 import { PassThrough, Writable } from 'node:stream';
-import { MAX_ZIP_BACKLOG, XLSX_MIME, attachmentHeader, plainText, writeResponsesWorkbook, zipInput } from './workbook.js';
+import { MAX_ZIP_BACKLOG, XLSX_MIME, attachmentHeader, writeResponsesWorkbook, zipInput } from './workbook.js';
+import { CELL_SEP, LINK_MARK, plainText } from './export-rows.js';
+import { exportInWorker } from './export.js';
 
 let t: TestApp;
 let org: Awaited<ReturnType<typeof createOrganization>>;
@@ -146,6 +149,42 @@ describe('cell and header helpers', () => {
   });
 });
 
+describe('workbook output', () => {
+  it('writes the same file as exceljs with a style per cell (the shared style objects change no byte)', async () => {
+    // Frozen clock: the zip's entry times and the workbook's dates then match between the two files.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2026, 10, 22, 9, 30) });
+    try {
+      const qs: StoredQuestion[] = ['A', 'B', 'C'].map((text) => ({ text, type: QuestionType.text, compulsory: false, options: [] }));
+      const at = Date.UTC(2026, 10, 20, 14, 5);
+      const rows = Array.from({ length: 30 }, (_, i) => ['Ada Obi', 'ada@team.ng', String(at - i * 60_000), i % 3 ? `text ${i} <&>` : `${LINK_MARK}https://example.com/p?i=${i}`, 'N/A', `'=1+${i}`]);
+      async function* batches() {
+        yield { count: rows.length, cells: rows.map((r) => r.join(CELL_SEP)).join(CELL_SEP) };
+      }
+      const ours = await collect((out) => writeResponsesWorkbook(out, { questions: qs, rows: batches() }));
+      const reference = await collect(async (out) => {
+        const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+        const sheet = workbook.addWorksheet('Responses', { views: [{ state: 'frozen', ySplit: 1 }] });
+        sheet.columns = [{ width: 6 }, { width: 24 }, { width: 28 }, { width: 18 }, ...qs.map(() => ({ width: 24 }))];
+        const header = sheet.addRow(['S/N', 'Field user', 'Field user email', 'Date', ...qs.map((q) => q.text)]);
+        header.font = { bold: true };
+        header.commit();
+        rows.forEach((r, i) => {
+          const cells = r.slice(3).map((c) => (c.startsWith(LINK_MARK) ? { text: c.slice(1), hyperlink: c.slice(1) } : c));
+          const row = sheet.addRow([i + 1, r[0], r[1], new Date(Number(r[2])), ...cells]);
+          row.getCell(4).numFmt = 'dd/mm/yyyy hh:mm';
+          row.commit();
+        });
+        await sheet.commit();
+        await workbook.commit();
+      });
+      expect(ours.length).toBeGreaterThan(1000);
+      expect(ours.equals(reference)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('streaming writer memory', () => {
   it("still finds exceljs' stream into the zip (the writer's back-pressure depends on it)", async () => {
     const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: new PassThrough().resume(), useStyles: true, useSharedStrings: false });
@@ -169,14 +208,59 @@ describe('streaming writer memory', () => {
     const longText = 'x'.repeat(400);
     async function* rows() {
       for (let b = 0; b < 12; b++) {
-        yield Array.from({ length: 1000 }, (_, i) => ({ id: `${b}-${i}`, survey_id: 's', organization_id: 'o', answers: JSON.stringify({ Q: `${longText}${i}` }), created_at: Date.now(), captured_at: null, full_name: 'Ada Obi', email: 'ada@team.ng' }));
+        yield { count: 1000, cells: Array.from({ length: 1000 }, (_, i) => ['Ada Obi', 'ada@team.ng', String(Date.now()), `${longText}${i}`].join(CELL_SEP)).join(CELL_SEP) };
       }
     }
     const backlog: number[] = [];
-    await writeResponsesWorkbook(sink, { questions: [{ text: 'Q', type: QuestionType.text, compulsory: false, options: [] }], publicUrl: 'https://x', rows: rows(), onBatch: (n) => backlog.push(n) });
+    await writeResponsesWorkbook(sink, { questions: [{ text: 'Q', type: QuestionType.text, compulsory: false, options: [] }], rows: rows(), onBatch: (n) => backlog.push(n) });
     expect(bytes.reduce((a, b) => a + b, 0)).toBeGreaterThan(10_000);
     expect(backlog).toHaveLength(12);
     // 12k rows of ~0.5 KB of XML each: without the back-pressure ~6 MB would be waiting by the end.
     expect(Math.max(...backlog)).toBeLessThanOrEqual(MAX_ZIP_BACKLOG + 1000 * 1024);
   });
 });
+
+describe('export threads', () => {
+  it('lowers the priority of its own threads only', async () => {
+    const niceness = () => readdirSync('/proc/self/task').map((task) => Number(readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]));
+    const survey = await createSurvey(t.app, org.id, { questions });
+    const fu = await member(survey.id, 'Nice Person');
+    for (let i = 0; i < 3; i++) await respond(fu, survey.id, { 'Name of outlet': `Outlet ${i}` });
+    const before = niceness();
+    let niced = 0;
+    const sampler = setInterval(() => (niced = Math.max(niced, niceness().filter((n) => n > 0).length)), 5);
+    const job = { db: { dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl, pgSchema: t.app.db.pgSchema, sqliteFile: t.app.db.sqlite?.name }, scope: { surveyId: survey.id, supervisorMemberId: null }, search: '', questions, publicUrl: 'http://sb.test' };
+    try {
+      for await (const chunk of exportInWorker(job, () => {})) void chunk;
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(before.every((n) => n === 0)).toBe(true);
+    if (process.platform === 'linux') expect(niced).toBeGreaterThanOrEqual(1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The export's threads are gone; this thread, libuv's pool and the rest never changed.
+    expect(niceness().every((n) => n === 0)).toBe(true);
+  });
+
+  it('fails the download, instead of hanging, when the reader thread cannot read', async () => {
+    const errors: string[] = [];
+    const job = { db: { dataDir: '/nonexistent', databaseUrl: undefined, sqliteFile: '/nonexistent/none.sqlite' }, scope: { surveyId: 's', supervisorMemberId: null }, search: '', questions, publicUrl: 'http://sb.test' };
+    const stream = exportInWorker(job, (err) => errors.push(err.message));
+    await expect(async () => {
+      for await (const chunk of stream) void chunk;
+    }).rejects.toThrow();
+    expect(errors).toHaveLength(1);
+  });
+});
+
+async function collect(write: (out: Writable) => Promise<void>): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  const out = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      parts.push(chunk);
+      callback();
+    },
+  });
+  await write(out);
+  return Buffer.concat(parts);
+}

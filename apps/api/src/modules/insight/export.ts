@@ -1,24 +1,16 @@
-import { createRequire } from 'node:module';
 import { PassThrough, type Readable } from 'node:stream';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { ExportJob } from './export-job.js';
-
-/**
- * A small young generation: exceljs makes a lot of short-lived garbage per row, and V8's default
- * lets it pile up to tens of MB between scavenges; with this the export's RSS stays ~60 MB above idle.
- */
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
+import { spawnExportThread } from './export-thread.js';
 
 type FromWorker = { type: 'chunk'; data: Uint8Array } | { type: 'end' } | { type: 'error'; message: string };
 
 /**
- * Runs the export in a worker thread with its own database connection, so zipping a large
- * survey never stalls ingest on the main thread; the bytes come back as a stream.
+ * Runs the export in worker threads (a writer, and a reader with its own database connection), so
+ * zipping a large survey never stalls ingest on the main thread; the bytes come back as a stream.
  */
 export function exportInWorker(job: ExportJob, onError: (err: Error) => void): Readable {
   const out = new PassThrough();
-  const worker = spawnWorker(job);
+  const worker = spawnExportThread('export-worker', job);
   let settled = false;
   const fail = (err: Error) => {
     if (settled) return;
@@ -48,13 +40,4 @@ export function exportInWorker(job: ExportJob, onError: (err: Error) => void): R
     setTimeout(() => void worker.terminate(), 5000).unref();
   });
   return out;
-}
-
-function spawnWorker(job: ExportJob): Worker {
-  const self = import.meta.url;
-  if (!self.endsWith('.ts')) return new Worker(new URL('./export-worker.js', self), { workerData: job, resourceLimits: WORKER_LIMITS });
-  // Running from source (tests, `tsx watch`): the worker compiles its TypeScript through tsx too.
-  const tsx = pathToFileURL(createRequire(self).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-  const entry = new URL('./export-worker.ts', self).href;
-  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`, { eval: true, workerData: job, resourceLimits: WORKER_LIMITS });
 }

@@ -125,37 +125,6 @@ export class InsightRepository {
   }
 
   // The cards read response_counts (one row per member and shard, kept by triggers), not responses.
-  /** Every response in scope matching `search`, newest first, in keyset batches (for the export). */
-  async *allResponses(scope: Scope, search: string, batchSize = 1000): AsyncGenerator<ListedResponse[]> {
-    const term = search.toLowerCase();
-    // The field users' names and e-mails: one read of the survey's members instead of a join per row
-    // (a million rows of export spent a third of their read time in that join).
-    const members = new Map(
-      (await this.k.selectFrom('members').select(['id', 'full_name', 'email']).where('survey_id', '=', scope.surveyId).execute()).map((m) => [m.id, m]),
-    );
-    let after: Key | null = null;
-    for (;;) {
-      const batch = await this.k
-        .selectFrom('responses as r')
-        .select(['r.id', 'r.survey_id', 'r.organization_id', 'r.member_id', 'r.answers', 'r.created_at', 'r.captured_at'])
-        .where((eb) => this.inScope(eb, scope))
-        .$if(term !== '', (q) => q.where((eb) => this.matches(eb, term)))
-        .$if(after !== null, (q) => q.where(sql<SqlBool>`(r.created_at, r.id) < (${after!.created_at}, ${after!.id})`))
-        .orderBy('r.created_at', 'desc')
-        .orderBy('r.id', 'desc')
-        .limit(batchSize)
-        .execute();
-      const rows: ListedResponse[] = [];
-      for (const r of batch) {
-        const m = members.get(r.member_id);
-        if (m) rows.push({ id: r.id, survey_id: r.survey_id, organization_id: r.organization_id, answers: r.answers, created_at: r.created_at, captured_at: r.captured_at, full_name: m.full_name, email: m.email });
-      }
-      if (rows.length > 0) yield rows;
-      if (batch.length < batchSize) return;
-      after = batch[batch.length - 1]!;
-    }
-  }
-
   async topPerformer(scope: Scope): Promise<{ fullName: string; count: number } | undefined> {
     const row = await this.fieldUsers(scope)
       .innerJoin('response_counts as c', (j) => j.onRef('c.survey_id', '=', 'm.survey_id').onRef('c.member_id', '=', 'm.id'))

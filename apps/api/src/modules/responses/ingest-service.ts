@@ -1,6 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { Msg, QuestionType, SyncItem, type Answers, type RespondBody, type RespondReply, type SyncResult } from '@survey-bird/contracts';
+import { uuidv7 } from '@survey-bird/contracts/ids';
 import type { Db } from '../../db/database.js';
+import { RowCache } from '../../db/row-cache.js';
 import { HttpError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { keyOf, responsesRepository, type IngestMember, type ResponseInsert, type ResponsesRepository, type StoredRef } from './responses-repository.js';
 import { searchTextOf } from './search-text.js';
@@ -10,7 +12,7 @@ import { SurveyCache, type IngestSurvey } from './survey-cache.js';
 export function bodyHashOf(surveyId: string, answers: Answers): string {
   const sorted: Answers = {};
   for (const key of Object.keys(answers).sort()) sorted[key] = answers[key]!;
-  return createHash('sha256').update(JSON.stringify({ survey_id: surveyId, answers: sorted })).digest('hex');
+  return hash('sha256', JSON.stringify({ survey_id: surveyId, answers: sorted }), 'hex');
 }
 
 /** The answers' problem against the survey's questions (spec section 5 first), or null. */
@@ -37,10 +39,13 @@ type Prepared = { clientId: string; row: ResponseInsert } | { clientId: string; 
 export class IngestService {
   readonly repo: ResponsesRepository;
   readonly surveys: SurveyCache;
+  /** The caller's member row per survey; members, and the rows it cascades from, invalidate it. */
+  private readonly members: RowCache<IngestMember | undefined>;
 
   constructor(db: Db) {
     this.repo = responsesRepository(db);
     this.surveys = new SurveyCache(this.repo);
+    this.members = new RowCache(db.writes, ['members', 'surveys', 'organizations', 'users']);
   }
 
   /**
@@ -48,7 +53,10 @@ export class IngestService {
    * organization's, or simply not one the caller was invited to (so nothing leaks).
    */
   async access(userId: string, surveyId: string): Promise<{ member: IngestMember; survey: IngestSurvey }> {
-    const member = await this.repo.fieldMember(surveyId, userId);
+    const member = await this.members.get(`${surveyId}\u0000${userId}`, async () => {
+      const row = await this.repo.fieldMember(surveyId, userId);
+      return row && Object.freeze(row);
+    });
     const survey = member && (await this.surveys.get(surveyId));
     if (!member || !survey) throw notFound(Msg.surveyNotFound);
     return { member, survey };
@@ -88,7 +96,7 @@ export class IngestService {
   }
 
   private async prepare(userId: string, body: RespondBody, now: number, access = (surveyId: string) => this.access(userId, surveyId)): Promise<Prepared> {
-    const clientId = body.clientId ?? randomUUID();
+    const clientId = body.clientId ?? uuidv7(now);
     try {
       const { member, survey } = await access(body.survey_id);
       if (body.organization_id !== survey.organizationId) throw badRequest(Msg.organizationMismatch);
@@ -97,7 +105,7 @@ export class IngestService {
       return {
         clientId,
         row: {
-          id: randomUUID(),
+          id: uuidv7(now),
           client_id: clientId,
           survey_id: survey.id,
           organization_id: survey.organizationId,

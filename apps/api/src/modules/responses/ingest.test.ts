@@ -24,6 +24,23 @@ const body = (extra: object = {}) => ({ survey_id: survey.id, organization_id: o
 const rowsOf = (clientId: string) => t.app.db.kysely.selectFrom('responses').selectAll().where('client_id', '=', clientId).execute();
 
 describe('POST /survey/respond', () => {
+  it('takes a response to a survey the field user was invited to a moment ago, and refuses one after the invitation is gone', async () => {
+    const other = await createSurvey(t.app, org.id);
+    const sent = body({ survey_id: other.id });
+    expect((await respond(sent)).statusCode).toBe(404);
+    const invited = await addMember(t.app, other.id, org.id, { email: member.email, rate: 75 });
+    const res = await respond(sent);
+    expect(res.statusCode).toBe(200);
+    expect((await rowsOf(sent.clientId))[0]).toMatchObject({ member_id: invited.id, rate: 75 });
+    await t.app.db.kysely.updateTable('members').set({ rate: 80 }).where('id', '=', invited.id).execute();
+    const next = body({ survey_id: other.id });
+    expect((await respond(next)).statusCode).toBe(200);
+    expect((await rowsOf(next.clientId))[0]).toMatchObject({ rate: 80 });
+    await t.app.db.kysely.deleteFrom('responses').where('member_id', '=', invited.id).execute();
+    await t.app.db.kysely.deleteFrom('members').where('id', '=', invited.id).execute();
+    expect((await respond(body({ survey_id: other.id }))).statusCode).toBe(404);
+  });
+
   it('stores a response with who, rate and time from the server, and answers response sent!', async () => {
     const sent = body({ capturedAt: '2026-11-20T09:30:00.000Z' });
     const before = Date.now();

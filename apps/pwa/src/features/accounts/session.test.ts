@@ -24,11 +24,11 @@ function signedIn(remembered: CurrentUser | null): string {
   return token;
 }
 
-/** A reply the test settles by hand. */
+/** A reply the test settles by hand, once the call is made (a remembered user's waits for a paint). */
 function pending() {
-  let settle!: { ok: (v: unknown) => void; fail: (e: unknown) => void };
+  let settle: { ok: (v: unknown) => void; fail: (e: unknown) => void } | undefined;
   call.mockImplementationOnce(() => new Promise((ok, fail) => (settle = { ok, fail })));
-  return () => settle;
+  return () => vi.waitFor(() => settle ?? Promise.reject(new Error('GET /user not called yet')), { timeout: 10_000 });
 }
 
 beforeEach(() => {
@@ -45,7 +45,7 @@ describe('the session of a returning field user', () => {
     const loading = loadCurrentUser();
     expect(session.get()).toMatchObject({ status: 'ready', user: remembered });
     const shown = session.get();
-    reply().ok({ user: user(Role.fieldUser) });
+    (await reply()).ok({ user: user(Role.fieldUser) });
     await loading;
     expect(session.get()).toBe(shown);
   });
@@ -54,7 +54,7 @@ describe('the session of a returning field user', () => {
     signedIn(user(Role.fieldUser));
     const reply = pending();
     const loading = loadCurrentUser();
-    reply().ok({ user: { ...user(Role.fieldUser), fullName: 'Ada B.' } });
+    (await reply()).ok({ user: { ...user(Role.fieldUser), fullName: 'Ada B.' } });
     await loading;
     expect(session.get().user).toMatchObject({ fullName: 'Ada B.' });
   });
@@ -63,7 +63,7 @@ describe('the session of a returning field user', () => {
     signedIn(user(Role.fieldUser));
     const reply = pending();
     const loading = loadCurrentUser();
-    reply().fail(new ApiError({ route: 'currentUser', status: 401, msg: 'no', kind: 'reauth', args: {} }));
+    (await reply()).fail(new ApiError({ route: 'currentUser', status: 401, msg: 'no', kind: 'reauth', args: {} }));
     await loading;
     expect(session.get()).toMatchObject({ status: 'failed', user: null });
     expect(handleFailure).toHaveBeenCalledTimes(1);
@@ -74,7 +74,7 @@ describe('the session of a returning field user', () => {
     const reply = pending();
     const loading = loadCurrentUser();
     expect(session.get()).toMatchObject({ status: 'loading', user: null });
-    reply().ok({ user: user(Role.organization) });
+    (await reply()).ok({ user: user(Role.organization) });
     await loading;
     expect(session.get()).toMatchObject({ status: 'ready' });
   });

@@ -2,6 +2,7 @@ import { Role, type CurrentUser } from '@survey-bird/contracts';
 import { useEffect } from 'react';
 import { api, ApiError } from '../../api';
 import { handleFailure } from '../../api/failures';
+import { afterNextPaint } from '../../ui/idle';
 import { createStore, useStore } from '../../ui/store';
 import { activeAccount, subscribeAccounts, useAccounts } from './account-storage';
 
@@ -56,8 +57,9 @@ export function loadCurrentUser(force = false): Promise<CurrentUser | null> {
   const remembered = force ? null : rememberedUser(token);
   const early = remembered?.role === Role.fieldUser ? remembered : null;
   session.set(early ? { token, user: early, status: 'ready' } : { token, user: null, status: 'loading' });
-  const promise = api
-    .call('currentUser', { token, handleErrors: false })
+  const call = () => api.call('currentUser', { token, handleErrors: false });
+  // Shown as the remembered user already: GET /user waits until the screen has painted.
+  const promise = (early ? afterNextPaint().then(call) : call())
     .then(({ user: loaded }) => {
       rememberUser(token, loaded);
       const same = early !== null && JSON.stringify(early) === JSON.stringify(loaded);

@@ -3,6 +3,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { memo, useCallback, useEffect } from 'react';
 import { api } from '../../api';
 import { cacheFieldUserSurveys, getCachedSurveys, searchDataset } from '../../offline';
+import { afterNextPaint } from '../../ui/idle';
 import { PageLoading } from '../../ui/Spinner';
 import { useOnline } from '../../ui/useOnline';
 import { getAccounts } from '../accounts/account-storage';
@@ -30,11 +31,18 @@ function FieldUserQuestions({ account, email }: { account: string; email: string
   const fallback = active.survey === null;
   const cached = useLiveQuery(() => (fallback ? getCachedSurveys(account) : null), [account, fallback], fallback ? undefined : null);
 
-  // Keep the surveys and their long option lists on the phone for the hours without signal.
+  // Keep the surveys and their long option lists on the phone for the hours without signal. After
+  // the form has painted, with the survey list's own GET (the two identical requests are shared).
   useEffect(() => {
     if (!online) return;
-    const token = getAccounts().find((a) => a.user.trim().toLowerCase() === account)?.token;
-    if (token) cacheFieldUserSurveys(email, token).catch((err: unknown) => console.warn('survey-bird: surveys not cached', err));
+    let alive = true;
+    void afterNextPaint().then(() => {
+      const token = getAccounts().find((a) => a.user.trim().toLowerCase() === account)?.token;
+      if (alive && token) cacheFieldUserSurveys(email, token).catch((err: unknown) => console.warn('survey-bird: surveys not cached', err));
+    });
+    return () => {
+      alive = false;
+    };
   }, [account, email, online]);
 
   const surveys = active.surveys.length > 0 ? active.surveys : (cached ?? []);

@@ -1,4 +1,4 @@
-import type { Answer, Answers, Survey } from '@survey-bird/contracts';
+import { uuidv7, type Answer, type Answers, type Survey } from '@survey-bird/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { appSync } from '../../app-sync';
 import { downscalePhoto, enqueueResponse, getRecord, loadDraft, saveDraftPhoto } from '../../offline';
@@ -107,7 +107,7 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
     current: () => latest.current,
     async clientId() {
       await saver.flush();
-      return (await loadDraft(account, surveyId))?.clientId ?? crypto.randomUUID();
+      return (await loadDraft(account, surveyId))?.clientId ?? uuidv7();
     },
     enqueue: (clientId, a, p) => enqueueResponse({ account, surveyId, organizationId: latest.current.survey.organization_id, answers: a, photos: p, clientId }),
     syncNow: () => void appSync().then((sync) => sync.syncNow()),

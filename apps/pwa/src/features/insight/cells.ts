@@ -1,4 +1,4 @@
-import { API_BASE, type Answer } from '@survey-bird/contracts';
+import { IMAGE_PATH, httpsHref, type Answer } from '@survey-bird/contracts';
 
 /**
  * How a response value shows in the table (spec section 2): missing is 'N/A', a checkbox list is
@@ -13,7 +13,6 @@ export type Cell =
   | { kind: 'photo'; text: string; href: string };
 
 export const MISSING = 'N/A';
-const IMAGE_PATH = `${API_BASE}/files/image/`;
 
 /** A URL of one of our stored photos, resolved against `origin`; null for anything else. */
 function photoHref(value: string, origin: string): string | null {
@@ -22,16 +21,6 @@ function photoHref(value: string, origin: string): string | null {
     const url = new URL(value, origin);
     if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
     return url.pathname.startsWith(IMAGE_PATH) && url.pathname.length > IMAGE_PATH.length ? url.href : null;
-  } catch {
-    return null;
-  }
-}
-
-function httpsHref(value: string): string | null {
-  if (!/^https:\/\/\S+$/i.test(value)) return null;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' ? url.href : null;
   } catch {
     return null;
   }

@@ -1,10 +1,10 @@
 import type { FieldUserAcrossRow } from '@survey-bird/contracts';
 import { api } from '../../api';
 import { formatNaira } from '../../ui/format';
-import { DataTable, EmailText, type Column } from '../team/DataTable';
+import { EmailText, type Column } from '../team/DataTable';
 import { MgmtHead, RefreshButton } from '../team/Layout';
-import { Pager, SearchBox } from '../team/ListControls';
 import { serialNumber } from '../team/paging';
+import { UserListPanel } from '../team/UserListPanel';
 import { usePagedList } from '../team/usePagedList';
 
 /** Field users across organizations (GET /field-user/all): one row per survey invitation. */
@@ -25,20 +25,10 @@ export function FieldUsersPage() {
   return (
     <section className="mgmt">
       <MgmtHead title="All Field Users" sub="Field users of every organization, one row per survey they were invited to." actions={<RefreshButton onClick={list.refresh} busy={list.loading} />} />
-      <div className="mgmt-panel">
-        <div className="toolbar">
-          <SearchBox value={list.search} onChange={list.setSearch} placeholder="Search by name, e-mail, phone, organization or survey" label="Search field users" />
-        </div>
-        <DataTable
-          label="Field users"
-          columns={columns}
-          rows={data?.fieldUsers}
-          rowKey={(r) => r._id}
-          loading={list.loading}
-          empty={list.query ? <p>No user found with "{list.query}" keywords</p> : <p>No field user has been invited yet.</p>}
-        />
-        <Pager page={page} count={data?.fieldUsers.length ?? 0} total={data?.totalCount ?? 0} hasPreviousPage={!!data?.hasPreviousPage} hasNextPage={!!data?.hasNextPage} onPage={list.setPage} />
-      </div>
+      <UserListPanel list={list} page={page} info={data} rows={data?.fieldUsers} columns={columns}
+        label="Field users" searchLabel="Search field users" placeholder="Search by name, e-mail, phone, organization or survey"
+        empty={<p>No field user has been invited yet.</p>}
+      />
     </section>
   );
 }

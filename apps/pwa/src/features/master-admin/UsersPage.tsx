@@ -1,10 +1,10 @@
 import { Role, type UserRow } from '@survey-bird/contracts';
 import { api } from '../../api';
 import { formatResponseDate } from '../../ui/format';
-import { DataTable, EmailText, type Column } from '../team/DataTable';
+import { EmailText, type Column } from '../team/DataTable';
 import { MgmtHead, RefreshButton } from '../team/Layout';
-import { Pager, SearchBox } from '../team/ListControls';
 import { serialNumber } from '../team/paging';
+import { UserListPanel } from '../team/UserListPanel';
 import { usePagedList } from '../team/usePagedList';
 
 const ROLE_LABEL: Record<string, string> = {
@@ -32,20 +32,10 @@ export function UsersPage() {
   return (
     <section className="mgmt">
       <MgmtHead title="All users" sub="Every account on Survey Bird, newest first." actions={<RefreshButton onClick={list.refresh} busy={list.loading} />} />
-      <div className="mgmt-panel">
-        <div className="toolbar">
-          <SearchBox value={list.search} onChange={list.setSearch} placeholder="Search users" label="Search users" />
-        </div>
-        <DataTable
-          label="Users"
-          columns={columns}
-          rows={data?.users}
-          rowKey={(r) => r._id}
-          loading={list.loading}
-          empty={list.query ? <p>No user found with "{list.query}" keywords</p> : <p>No user has signed up yet.</p>}
-        />
-        <Pager page={page} count={data?.users.length ?? 0} total={data?.totalCount ?? 0} hasPreviousPage={!!data?.hasPreviousPage} hasNextPage={!!data?.hasNextPage} onPage={list.setPage} />
-      </div>
+      <UserListPanel list={list} page={page} info={data} rows={data?.users} columns={columns}
+        label="Users" searchLabel="Search users" placeholder="Search users"
+        empty={<p>No user has signed up yet.</p>}
+      />
     </section>
   );
 }

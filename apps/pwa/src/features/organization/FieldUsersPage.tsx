@@ -7,12 +7,12 @@ import { formatNaira } from '../../ui/format';
 import { ActiveSurveyButton } from '../surveys/ActiveSurveyButton';
 import { useActiveSurvey } from '../surveys/active-survey';
 import { AssignSupervisorModal } from '../team/AssignSupervisorModal';
-import { DataTable, EmailText, type Column } from '../team/DataTable';
+import { EmailText, type Column } from '../team/DataTable';
 import { UserPlusIcon } from '../team/icons';
 import { InviteMemberModal } from '../team/InviteMemberModal';
 import { AccessButton, MgmtHead, NoActiveSurvey, RefreshButton } from '../team/Layout';
-import { Pager, SearchBox } from '../team/ListControls';
 import { serialNumber } from '../team/paging';
+import { UserListPanel } from '../team/UserListPanel';
 import { usePagedList } from '../team/usePagedList';
 
 /** Spec screen 5: the active survey's field users, what each is owed, and their supervisors. */
@@ -66,32 +66,18 @@ function SurveyFieldUsers({ survey }: { survey: Survey }) {
           </>
         }
       />
-      <div className="mgmt-panel">
-        <div className="toolbar">
-          <SearchBox value={list.search} onChange={list.setSearch} placeholder="Search field users" label="Search field users" />
-        </div>
-        <DataTable
-          label="Field users"
-          columns={columns}
-          rows={data?.fieldUsers}
-          rowKey={(r) => r._id}
-          loading={list.loading}
-          empty={
-            list.query ? (
-              <p>No user found with "{list.query}" keywords</p>
-            ) : (
-              <div className="empty-note">
-                <p className="empty-note__title">No field user yet</p>
-                <p>Invite your first field user to {survey.title}; they get an e-mail to set up their account.</p>
-                <button type="button" className="btn btn--primary" onClick={() => setInviting(true)}><UserPlusIcon /> Invite field user</button>
-              </div>
-            )
-          }
-        />
-        <Pager page={page} count={data?.fieldUsers.length ?? 0} total={data?.totalCount ?? 0} hasPreviousPage={!!data?.hasPreviousPage} hasNextPage={!!data?.hasNextPage} onPage={list.setPage}>
-          <span className="total-due">Total Due <strong>{formatNaira(data?.totalDue ?? 0)}</strong></span>
-        </Pager>
-      </div>
+      <UserListPanel list={list} page={page} info={data} rows={data?.fieldUsers} columns={columns}
+        label="Field users" searchLabel="Search field users" placeholder="Search field users"
+        empty={
+          <div className="empty-note">
+            <p className="empty-note__title">No field user yet</p>
+            <p>Invite your first field user to {survey.title}; they get an e-mail to set up their account.</p>
+            <button type="button" className="btn btn--primary" onClick={() => setInviting(true)}><UserPlusIcon /> Invite field user</button>
+          </div>
+        }
+      >
+        <span className="total-due">Total Due <strong>{formatNaira(data?.totalDue ?? 0)}</strong></span>
+      </UserListPanel>
       <InviteMemberModal kind="fieldUser" surveyId={survey._id} surveyTitle={survey.title} open={inviting} onClose={() => setInviting(false)} onInvited={list.refresh} />
       {assigning && (
         <AssignSupervisorModal

@@ -6,12 +6,12 @@ import { paths } from '../../routes/paths';
 import { formatNaira } from '../../ui/format';
 import { ActiveSurveyButton } from '../surveys/ActiveSurveyButton';
 import { useActiveSurvey } from '../surveys/active-survey';
-import { DataTable, EmailText, type Column } from '../team/DataTable';
+import { EmailText, type Column } from '../team/DataTable';
 import { UserPlusIcon } from '../team/icons';
 import { InviteMemberModal } from '../team/InviteMemberModal';
 import { AccessButton, MgmtHead, NoActiveSurvey, RefreshButton } from '../team/Layout';
-import { Pager, SearchBox } from '../team/ListControls';
 import { serialNumber } from '../team/paging';
+import { UserListPanel } from '../team/UserListPanel';
 import { usePagedList } from '../team/usePagedList';
 
 /** Spec screen 7: the active survey's supervisors and what their field users are still owed. */
@@ -59,30 +59,16 @@ function SurveySupervisors({ survey }: { survey: Survey }) {
           </>
         }
       />
-      <div className="mgmt-panel">
-        <div className="toolbar">
-          <SearchBox value={list.search} onChange={list.setSearch} placeholder="Search supervisors" label="Search supervisors" />
-        </div>
-        <DataTable
-          label="Supervisors"
-          columns={columns}
-          rows={data?.supervisors}
-          rowKey={(r) => r._id}
-          loading={list.loading}
-          empty={
-            list.query ? (
-              <p>No user found with "{list.query}" keywords</p>
-            ) : (
-              <div className="empty-note">
-                <p className="empty-note__title">No supervisor yet</p>
-                <p>Invite your first supervisor to {survey.title}, then assign field users to them from Manage Field Users.</p>
-                <button type="button" className="btn btn--primary" onClick={() => setInviting(true)}><UserPlusIcon /> Invite supervisor</button>
-              </div>
-            )
-          }
-        />
-        <Pager page={page} count={data?.supervisors.length ?? 0} total={data?.totalCount ?? 0} hasPreviousPage={!!data?.hasPreviousPage} hasNextPage={!!data?.hasNextPage} onPage={list.setPage} />
-      </div>
+      <UserListPanel list={list} page={page} info={data} rows={data?.supervisors} columns={columns}
+        label="Supervisors" searchLabel="Search supervisors" placeholder="Search supervisors"
+        empty={
+          <div className="empty-note">
+            <p className="empty-note__title">No supervisor yet</p>
+            <p>Invite your first supervisor to {survey.title}, then assign field users to them from Manage Field Users.</p>
+            <button type="button" className="btn btn--primary" onClick={() => setInviting(true)}><UserPlusIcon /> Invite supervisor</button>
+          </div>
+        }
+      />
       <InviteMemberModal kind="supervisor" surveyId={survey._id} surveyTitle={survey.title} open={inviting} onClose={() => setInviting(false)} onInvited={list.refresh} />
     </section>
   );

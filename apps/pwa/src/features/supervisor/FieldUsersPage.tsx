@@ -3,10 +3,10 @@ import { api } from '../../api';
 import { formatNaira } from '../../ui/format';
 import { ActiveSurveyButton } from '../surveys/ActiveSurveyButton';
 import { useActiveSurvey } from '../surveys/active-survey';
-import { DataTable, EmailText, type Column } from '../team/DataTable';
+import { EmailText, type Column } from '../team/DataTable';
 import { MgmtHead, NoActiveSurvey, RefreshButton } from '../team/Layout';
-import { Pager, SearchBox } from '../team/ListControls';
 import { serialNumber } from '../team/paging';
+import { UserListPanel } from '../team/UserListPanel';
 import { usePagedList } from '../team/usePagedList';
 
 /** Spec screen 10: the supervisor's own field users on the active survey, read-only. */
@@ -50,26 +50,12 @@ function MyFieldUsers({ survey }: { survey: Survey }) {
           </>
         }
       />
-      <div className="mgmt-panel">
-        <div className="toolbar">
-          <SearchBox value={list.search} onChange={list.setSearch} placeholder="Search field users" label="Search field users" />
-        </div>
-        <DataTable
-          label="Your field users"
-          columns={columns}
-          rows={data?.fieldUsers}
-          rowKey={(r) => r._id}
-          loading={list.loading}
-          empty={
-            list.query
-              ? <p>No user found with "{list.query}" keywords</p>
-              : <p>No field user has been assigned to you yet for {survey.title} survey. Don't worry, you might get one soon.</p>
-          }
-        />
-        <Pager page={page} count={data?.fieldUsers.length ?? 0} total={data?.totalCount ?? 0} hasPreviousPage={!!data?.hasPreviousPage} hasNextPage={!!data?.hasNextPage} onPage={list.setPage}>
-          <span className="total-due">Total Due <strong>{formatNaira(data?.totalDue ?? 0)}</strong></span>
-        </Pager>
-      </div>
+      <UserListPanel list={list} page={page} info={data} rows={data?.fieldUsers} columns={columns}
+        label="Your field users" searchLabel="Search field users" placeholder="Search field users"
+        empty={<p>No field user has been assigned to you yet for {survey.title} survey. Don't worry, you might get one soon.</p>}
+      >
+        <span className="total-due">Total Due <strong>{formatNaira(data?.totalDue ?? 0)}</strong></span>
+      </UserListPanel>
     </section>
   );
 }

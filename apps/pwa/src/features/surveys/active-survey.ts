@@ -2,6 +2,7 @@ import type { Survey } from '@survey-bird/contracts';
 import { useCallback, useEffect } from 'react';
 import { api, ApiError } from '../../api';
 import { handleFailure } from '../../api/failures';
+import { afterNextPaint } from '../../ui/idle';
 import { useStore } from '../../ui/store';
 import { getAccounts } from '../accounts/account-storage';
 import { useSession } from '../accounts/session';
@@ -36,6 +37,9 @@ export const accountKeyOf = (email: string): string => email.trim().toLowerCase(
 export const activeSurveys = createActiveSurveyStore({
   async fetchFirstPage(account, route) {
     const token = getAccounts().find((a) => accountKeyOf(a.user) === account)?.token;
+    // On the first load the remembered survey is on screen already: the list waits until it has painted.
+    const shown = activeSurveys.peek(account);
+    if (!shown.loaded && shown.active) await afterNextPaint();
     try {
       return await api.call(route, { query: { page: 1 }, token, handleErrors: false });
     } catch (err) {

@@ -1,0 +1,98 @@
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import type { Answer } from '@survey-bird/contracts';
+import type { DbOptions } from '../../db/database.js';
+import type { ExportJob } from './export-job.js';
+import { CELL_SEP, FIELD_USER_ROLE, answerCell, plainText, type RowBatch } from './export-rows.js';
+
+type Key = { created_at: number; id: string };
+type RawRow = [member_id: string, answers: string, created_at: number | string, id: string];
+type Query = { text: string; values: unknown[] };
+
+/**
+ * The export's own connection, on the driver alone: the reader thread loads neither Kysely nor
+ * the contracts (with zod), about 10 MB of heap a thread. SQLite opens read-only (WAL lets it read
+ * beside the writers) and keeps its statements prepared; rows come back as arrays.
+ */
+export interface ExportSource {
+  all(query: Query): Promise<unknown[][]>;
+  close(): Promise<void>;
+  engine: 'sqlite' | 'postgres';
+}
+
+export async function openExportSource(opts: DbOptions): Promise<ExportSource> {
+  if (opts.databaseUrl?.startsWith('postgres')) {
+    const { default: pg } = await import('pg'); // only here: a SQLite reader never loads it
+    const client = new pg.Client({ connectionString: opts.databaseUrl, ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}) });
+    await client.connect();
+    return { engine: 'postgres', all: async (q) => (await client.query<unknown[]>({ ...q, rowMode: 'array' })).rows, close: () => client.end() };
+  }
+  const db = new SQLite(opts.sqliteFile ?? join(opts.dataDir, 'survey-bird.sqlite'), { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    engine: 'sqlite',
+    all: async (q) => {
+      let statement = statements.get(q.text);
+      if (!statement) statements.set(q.text, (statement = db.prepare(q.text).raw()));
+      return statement.all(...q.values) as unknown[][];
+    },
+    close: async () => void db.close(),
+  };
+}
+
+/**
+ * Every response of the export, newest first, in keyset batches of `size` rows by (created_at, id),
+ * each already turned into cells (export-rows.ts). The field users' names and e-mails are read
+ * once per export instead of joined per row.
+ */
+export async function* readRowBatches(source: ExportSource, job: ExportJob, size: number): AsyncGenerator<RowBatch> {
+  const members = new Map(
+    (await source.all(select(source, (p) => `select id, full_name, email from members where survey_id = ${p(job.scope.surveyId)}`))).map(([id, name, email]) => [
+      id as string,
+      `${plainText(name as string)}${CELL_SEP}${plainText(email as string)}`,
+    ]),
+  );
+  let after: Key | null = null;
+  for (;;) {
+    const rows = (await source.all(batchQuery(source, job, after, size))) as RawRow[];
+    const cells: string[] = [];
+    let count = 0;
+    for (const [memberId, answers, createdAt] of rows) {
+      const fieldUser = members.get(memberId);
+      if (fieldUser === undefined) continue;
+      const parsed = JSON.parse(answers) as Record<string, Answer>;
+      cells.push(fieldUser, String(createdAt));
+      for (const q of job.questions) cells.push(answerCell(parsed[q.text], job.publicUrl));
+      count++;
+    }
+    if (count > 0) yield { count, cells: cells.join(CELL_SEP) };
+    if (rows.length < size) return;
+    const last = rows[rows.length - 1]!;
+    after = { created_at: Number(last[2]), id: last[3] };
+  }
+}
+
+/** SQL with its parameters: `p(value)` adds one and gives its placeholder for the engine. */
+function select(source: ExportSource, build: (p: (value: unknown) => string) => string): Query {
+  const values: unknown[] = [];
+  const text = build((value) => {
+    values.push(value);
+    return source.engine === 'postgres' ? `$${values.length}` : '?';
+  });
+  return { text, values };
+}
+
+/** The same scope and search as the responses table (repository.ts), one keyset batch. */
+function batchQuery(source: ExportSource, job: ExportJob, after: Key | null, size: number): Query {
+  const { surveyId, supervisorMemberId } = job.scope;
+  // search_text is lower-cased at ingest; the term is matched literally ('%' and '_' included).
+  const term = job.search.toLowerCase();
+  return select(source, (p) => {
+    const where = [`survey_id = ${p(surveyId)}`];
+    if (supervisorMemberId !== null) where.push(`member_id in (select id from members where survey_id = ${p(surveyId)} and role = ${p(FIELD_USER_ROLE)} and supervisor_id = ${p(supervisorMemberId)})`);
+    if (term !== '') where.push(source.engine === 'postgres' ? `search_text like ${p(`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)} escape '\\'` : `instr(search_text, ${p(term)}) > 0`);
+    if (after !== null) where.push(`(created_at, id) < (${p(after.created_at)}, ${p(after.id)})`);
+    return `select member_id, answers, created_at, id from responses where ${where.join(' and ')} order by created_at desc, id desc limit ${size}`;
+  });
+}
