@@ -7,6 +7,7 @@ import { execSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { benchBundle } from './bundle.js';
 import { benchDashboard } from './dashboard.js';
 import { benchExport } from './export.js';
 import { benchIngest } from './ingest.js';
@@ -25,6 +26,7 @@ const suites: Record<string, () => Promise<{ findings: Finding[]; lines: string[
   export: benchExport,
   'offline-queue': benchOfflineQueue,
   lighthouse: benchLighthouse,
+  bundle: benchBundle,
 };
 
 const findings: Finding[] = [];
