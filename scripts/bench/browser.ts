@@ -19,7 +19,8 @@ export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--
  * cannot swap files under a run. Add files before the server starts: it serves those present then.
  */
 export function snapshotPwa(): string {
-  const dist = join(ROOT, 'apps/pwa/dist');
+  // BENCH_PWA_DIST: another build of the PWA, for an A/B of two builds in alternating runs.
+  const dist = process.env.BENCH_PWA_DIST ?? join(ROOT, 'apps/pwa/dist');
   if (!existsSync(join(dist, 'index.html'))) throw new Error(`${dist}/index.html is missing: run \`npm run build\` first`);
   const dir = mkdtempSync(join(tmpdir(), 'sb-bench-pwa-'));
   cpSync(dist, dir, { recursive: true });
@@ -112,7 +113,22 @@ export async function openForm(page: Page, baseUrl: string, title: string): Prom
   await page.getByRole('heading', { level: 1, name: title }).waitFor();
 }
 
-/** Until the page is controlled by the app's service worker. */
+/**
+ * Until the page is controlled by the app's service worker. An install whose precache fetch failed
+ * is not retried until the next navigation (as on a phone), so a page still uncontrolled after 30 s
+ * is reloaded once before the benchmark gives up.
+ */
 export async function waitForServiceWorker(page: Page): Promise<void> {
-  await page.waitForFunction(() => navigator.serviceWorker.controller?.scriptURL.endsWith('/sw.js') ?? false, undefined, { timeout: 30_000 });
+  const controlled = () => page.waitForFunction(() => navigator.serviceWorker.controller?.scriptURL.endsWith('/sw.js') ?? false, undefined, { timeout: 30_000 });
+  try {
+    await controlled();
+  } catch {
+    const state = await page.evaluate(async () => {
+      const reg = await navigator.serviceWorker.getRegistration();
+      return reg ? `installing ${reg.installing?.state ?? '-'}, waiting ${reg.waiting?.state ?? '-'}, active ${reg.active?.state ?? '-'}` : 'no registration';
+    });
+    console.warn(`service worker not in control after 30 s (${state}); reloading once`);
+    await page.reload();
+    await controlled();
+  }
 }
