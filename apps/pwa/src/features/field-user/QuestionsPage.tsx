@@ -3,7 +3,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { memo, useCallback, useEffect } from 'react';
 import { api } from '../../api';
 import { cacheFieldUserSurveys, getCachedSurveys, searchDataset } from '../../offline';
-import { afterNextPaint } from '../../ui/idle';
+import { whenIdle } from '../../ui/idle';
 import { PageLoading } from '../../ui/Spinner';
 import { useOnline } from '../../ui/useOnline';
 import { getAccounts } from '../accounts/account-storage';
@@ -35,14 +35,10 @@ function FieldUserQuestions({ account, email }: { account: string; email: string
   // the form has painted, with the survey list's own GET (the two identical requests are shared).
   useEffect(() => {
     if (!online) return;
-    let alive = true;
-    void afterNextPaint().then(() => {
+    return whenIdle(() => {
       const token = getAccounts().find((a) => a.user.trim().toLowerCase() === account)?.token;
-      if (alive && token) cacheFieldUserSurveys(email, token).catch((err: unknown) => console.warn('survey-bird: surveys not cached', err));
+      if (token) cacheFieldUserSurveys(email, token).catch((err: unknown) => console.warn('survey-bird: surveys not cached', err));
     });
-    return () => {
-      alive = false;
-    };
   }, [account, email, online]);
 
   const surveys = active.surveys.length > 0 ? active.surveys : (cached ?? []);
