@@ -34,10 +34,10 @@ export interface SaveResult {
   ids: string[];
 }
 
-let filler: Uint8Array | undefined;
+let filler: Uint8Array<ArrayBuffer> | undefined;
 
 /** Random bytes (incompressible, like a JPEG's), made once per page. */
-function fillerBytes(size: number): Uint8Array {
+function fillerBytes(size: number): Uint8Array<ArrayBuffer> {
   if (!filler || filler.length < size) {
     filler = new Uint8Array(size);
     for (let i = 0; i < size; i += 65_536) crypto.getRandomValues(filler.subarray(i, Math.min(size, i + 65_536)));
