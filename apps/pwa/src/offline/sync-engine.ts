@@ -104,10 +104,10 @@ export async function syncAccount(options: SyncAccountOptions): Promise<SyncSumm
 
 export async function pendingCount(account: string): Promise<number> {
   const key = accountKey(account);
-  const [queued, sending] = await Promise.all([
-    db.outbox.where('[account+status]').equals([key, 'queued']).count(),
-    db.outbox.where('[account+status]').equals([key, 'sending']).count(),
-  ]);
+  // One read transaction, so a record moving from queued to sending is counted once.
+  const [queued, sending] = await db.transaction('r', db.outbox, () =>
+    Promise.all([db.outbox.where('[account+status]').equals([key, 'queued']).count(), db.outbox.where('[account+status]').equals([key, 'sending']).count()]),
+  );
   return queued + sending;
 }
 
