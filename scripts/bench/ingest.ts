@@ -60,7 +60,11 @@ export async function benchIngest(): Promise<{ findings: Finding[]; lines: strin
   const baseline = await startProcess(join(import.meta.dirname, 'baseline-server.mjs'), {}, '/health');
   try {
     const ctx = await fieldUserContext(api);
+    // Idle is at rest: V8 returns the young generation start-up grew only once its memory reducer
+    // runs, about 8 s after the last full collection. The figure 1.5 s after login is reported too.
     await new Promise((r) => setTimeout(r, 1500));
+    const earlyRss = rssMb(api.pid);
+    await new Promise((r) => setTimeout(r, QUICK ? 500 : 28_500));
     const idleRss = rssMb(api.pid);
     const body = () => JSON.stringify({ survey_id: ctx.surveyId, organization_id: ctx.organizationId, answers, clientId: uuidv7() });
     const apiRun = (opts: { connections?: number } = {}) => load({
@@ -122,7 +126,7 @@ export async function benchIngest(): Promise<{ findings: Finding[]; lines: strin
         { target: '2. Batch of 50 >= 8x the rows/s of single posts, as a phone syncs its queue (one connection each, request after request)', measured: `${phoneBatchRows.toFixed(0)} vs ${phoneSingleRows.toFixed(0)} rows/s = ${(phoneBatchRows / phoneSingleRows).toFixed(1)}x`, holds: phoneBatchRows / phoneSingleRows >= 8 },
         { target: '2. (server capacity, reported beside it) Batch of 50 rows/s against single posts with the server saturated (8 vs 32 connections)', measured: `${batchRows.toFixed(0)} vs ${singleRows.toFixed(0)} rows/s = ${batchRatio.toFixed(1)}x`, holds: null },
         { target: '2. (reference) Batch of 50 rows/s against the bare insert in transactions of 50 (8 connections each)', measured: `${oursBatchRows.toFixed(0)} vs ${bareBatchRows.toFixed(0)} rows/s = ${((oursBatchRows / bareBatchRows) * 100).toFixed(0)}%`, holds: null },
-        { target: '10. API idle RSS <= 120 MB', measured: `${idleRss.toFixed(0)} MB`, holds: idleRss <= 120 },
+        { target: '10. API idle RSS <= 120 MB', measured: `${idleRss.toFixed(0)} MB at rest, ${QUICK ? 2 : 30} s after login (${earlyRss.toFixed(0)} MB 1.5 s after login)`, holds: idleRss <= 120 },
         { target: '10. API RSS under the ingest benchmark <= 250 MB', measured: `${peakRss.toFixed(0)} MB peak`, holds: peakRss <= 250 },
       ],
       lines: [

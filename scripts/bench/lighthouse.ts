@@ -76,9 +76,10 @@ async function runLighthouse(url: string, port: number): Promise<LhRun> {
   const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
   if (!result) throw new Error('lighthouse returned nothing');
   const { lhr } = result;
-  // To read the opportunities and diagnostics of a run: LIGHTHOUSE_REPORT_DIR=/some/dir.
+  // To read the opportunities and diagnostics of a run, and its trace (long tasks): LIGHTHOUSE_REPORT_DIR=/some/dir.
   const dir = process.env.LIGHTHOUSE_REPORT_DIR;
   if (dir) writeFileSync(join(dir, `lhr-${Date.now()}.json`), JSON.stringify(lhr));
+  if (dir) writeFileSync(join(dir, `trace-${Date.now()}.json`), JSON.stringify((result.artifacts as unknown as { Trace: unknown }).Trace));
   if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   const bench = lhr.environment.benchmarkIndex;
   const cpu = cpuSlowdownFor(bench);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Database } from '../../db/schema.js';
 
 export interface Mail {
@@ -17,15 +17,19 @@ export interface Mail {
  * without it the link is logged, so invitations and resets work on a bare machine.
  */
 export class Mailer {
-  private readonly transport: Transporter | null;
+  // nodemailer loads on the first mail: most servers never send one, and it weighs on idle memory.
+  private transport: Promise<Transporter> | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly log: FastifyBaseLogger,
-    smtpUrl: string | undefined,
+    private readonly smtpUrl: string | undefined,
     private readonly from = 'Survey Bird <no-reply@surveybird.local>',
-  ) {
-    this.transport = smtpUrl ? nodemailer.createTransport(smtpUrl) : null;
+  ) {}
+
+  private transporter(url: string): Promise<Transporter> {
+    this.transport ??= import('nodemailer').then((m) => m.default.createTransport(url));
+    return this.transport;
   }
 
   async send(mail: Mail): Promise<void> {
@@ -34,12 +38,13 @@ export class Mailer {
       .insertInto('mail_outbox')
       .values({ id, to_email: mail.to, subject: mail.subject, text: mail.text, link: mail.link ?? null, created_at: Date.now(), sent_at: null, error: null })
       .execute();
-    if (!this.transport) {
+    if (!this.smtpUrl) {
       this.log.info({ to: mail.to, subject: mail.subject, link: mail.link }, 'mail recorded in outbox (no SMTP_URL)');
       return;
     }
     try {
-      await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text });
+      const transport = await this.transporter(this.smtpUrl);
+      await transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text });
       await this.db.updateTable('mail_outbox').set({ sent_at: Date.now() }).where('id', '=', id).execute();
     } catch (err) {
       // The request that caused the mail still succeeds; the outbox keeps the failure for a resend.
@@ -49,6 +54,6 @@ export class Mailer {
   }
 
   close(): void {
-    this.transport?.close();
+    void this.transport?.then((t) => t.close(), () => undefined);
   }
 }
