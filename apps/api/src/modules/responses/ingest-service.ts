@@ -10,9 +10,11 @@ import { SurveyCache, type IngestSurvey } from './survey-cache.js';
 
 /** SHA-256 of {survey_id, answers} with answer keys sorted: equal for a replay, different for another body. */
 export function bodyHashOf(surveyId: string, answers: Answers): string {
-  const sorted: Answers = {};
-  for (const key of Object.keys(answers).sort()) sorted[key] = answers[key]!;
-  return hash('sha256', JSON.stringify({ survey_id: surveyId, answers: sorted }), 'hex');
+  // The text of JSON.stringify({ survey_id, answers: <keys sorted> }), without building that object.
+  let json = `{"survey_id":${JSON.stringify(surveyId)},"answers":{`;
+  const keys = Object.keys(answers).sort();
+  for (let i = 0; i < keys.length; i++) json += `${i ? ',' : ''}${JSON.stringify(keys[i])}:${JSON.stringify(answers[keys[i]!])}`;
+  return hash('sha256', `${json}}}`, 'hex');
 }
 
 /** The answers' problem against the survey's questions (spec section 5 first), or null. */
@@ -30,6 +32,7 @@ export function answersProblem(survey: IngestSurvey, answers: Answers): string |
 }
 
 type Prepared = { clientId: string; row: ResponseInsert } | { clientId: string; error: HttpError };
+type Access = { member: IngestMember; survey: IngestSurvey };
 
 /**
  * Receiving responses: who submitted, what they are paid and when it arrived come from the token
@@ -52,7 +55,7 @@ export class IngestService {
    * The survey and the caller's member row, or 404 whether the survey is missing, another
    * organization's, or simply not one the caller was invited to (so nothing leaks).
    */
-  async access(userId: string, surveyId: string): Promise<{ member: IngestMember; survey: IngestSurvey }> {
+  async access(userId: string, surveyId: string): Promise<Access> {
     const member = await this.members.get(`${surveyId}\u0000${userId}`, async () => {
       const row = await this.repo.fieldMember(surveyId, userId);
       return row && Object.freeze(row);
@@ -63,7 +66,7 @@ export class IngestService {
   }
 
   async respond(userId: string, body: RespondBody): Promise<RespondReply> {
-    const prepared = await this.prepare(userId, body, Date.now());
+    const prepared = this.prepare(userId, body, Date.now(), await this.access(userId, body.survey_id));
     if ('error' in prepared) throw prepared.error;
     const stored = await this.repo.insert([prepared.row]);
     const result = verdict(prepared.row, stored);
@@ -74,55 +77,54 @@ export class IngestService {
   /** Each item answered on its own; all the valid ones written in one transaction. */
   async sync(userId: string, items: unknown[]): Promise<SyncResult[]> {
     const now = Date.now();
-    // A queue usually holds many responses to one survey: look the caller's access up once per survey.
-    const seen = new Map<string, ReturnType<IngestService['access']>>();
-    const access = (surveyId: string) => {
-      if (!seen.has(surveyId)) seen.set(surveyId, this.access(userId, surveyId));
-      return seen.get(surveyId)!;
-    };
-    const prepared: Prepared[] = [];
-    for (const item of items) {
-      const parsed = SyncItem.safeParse(item);
-      if (!parsed.success) {
-        const clientId = (item as { clientId?: unknown }).clientId;
-        prepared.push({ clientId: typeof clientId === 'string' ? clientId.slice(0, 100) : '', error: badRequest(issueText(parsed.error.issues[0])) });
-        continue;
+    const parsed = items.map((item) => SyncItem.safeParse(item));
+    // A queue usually holds many responses to one survey: the caller's access is looked up once per
+    // survey, before the items are prepared (no await per item).
+    const access = new Map<string, Access | HttpError>();
+    const surveyIds = new Set(parsed.flatMap((p) => (p.success ? [p.data.survey_id] : [])));
+    await Promise.all([...surveyIds].map(async (surveyId) => {
+      try {
+        access.set(surveyId, await this.access(userId, surveyId));
+      } catch (err) {
+        if (!(err instanceof HttpError)) throw err;
+        access.set(surveyId, err);
       }
-      prepared.push(await this.prepare(userId, parsed.data, now, access));
-    }
+    }));
+    const prepared = parsed.map((p, i): Prepared => {
+      if (p.success) return this.prepare(userId, p.data, now, access.get(p.data.survey_id)!);
+      const clientId = (items[i] as { clientId?: unknown }).clientId;
+      return { clientId: typeof clientId === 'string' ? clientId.slice(0, 100) : '', error: badRequest(issueText(p.error.issues[0])) };
+    });
     const rows = prepared.flatMap((p) => ('row' in p ? [p.row] : []));
     const stored = rows.length > 0 ? await this.repo.insert(rows) : new Map<string, StoredRef>();
     return prepared.map((p) => ('error' in p ? { clientId: p.clientId, status: p.error.statusCode, msg: p.error.message } : { clientId: p.clientId, ...verdict(p.row, stored) }));
   }
 
-  private async prepare(userId: string, body: RespondBody, now: number, access = (surveyId: string) => this.access(userId, surveyId)): Promise<Prepared> {
+  /** The row to store for `body`, or the error that answers it, given the caller's access to its survey. */
+  private prepare(userId: string, body: RespondBody, now: number, access: Access | HttpError): Prepared {
     const clientId = body.clientId ?? uuidv7(now);
-    try {
-      const { member, survey } = await access(body.survey_id);
-      if (body.organization_id !== survey.organizationId) throw badRequest(Msg.organizationMismatch);
-      const problem = answersProblem(survey, body.answers);
-      if (problem) throw badRequest(problem);
-      return {
-        clientId,
-        row: {
-          id: uuidv7(now),
-          client_id: clientId,
-          survey_id: survey.id,
-          organization_id: survey.organizationId,
-          member_id: member.id,
-          user_id: userId,
-          answers: JSON.stringify(body.answers),
-          body_hash: bodyHashOf(survey.id, body.answers),
-          search_text: searchTextOf(member.fullName, member.email, body.answers),
-          rate: member.rate,
-          captured_at: body.capturedAt ? Date.parse(body.capturedAt) : null,
-          created_at: now,
-        },
-      };
-    } catch (err) {
-      if (err instanceof HttpError) return { clientId, error: err };
-      throw err;
-    }
+    if (access instanceof HttpError) return { clientId, error: access };
+    const { member, survey } = access;
+    if (body.organization_id !== survey.organizationId) return { clientId, error: badRequest(Msg.organizationMismatch) };
+    const problem = answersProblem(survey, body.answers);
+    if (problem) return { clientId, error: badRequest(problem) };
+    return {
+      clientId,
+      row: {
+        id: uuidv7(now),
+        client_id: clientId,
+        survey_id: survey.id,
+        organization_id: survey.organizationId,
+        member_id: member.id,
+        user_id: userId,
+        answers: JSON.stringify(body.answers),
+        body_hash: bodyHashOf(survey.id, body.answers),
+        search_text: searchTextOf(member.fullName, member.email, body.answers),
+        rate: member.rate,
+        captured_at: body.capturedAt ? Date.parse(body.capturedAt) : null,
+        created_at: now,
+      },
+    };
   }
 }
 

@@ -72,7 +72,7 @@ interface Waiting {
 class SqliteResponsesRepository implements ResponsesRepository {
   private readonly memberStmt: Statement<[string, string, string], { id: string; organization_id: string; full_name: string; email: string; rate: number }>;
   private readonly surveyStmt: Statement<[string], { id: string; organization_id: string; questions: string }>;
-  private readonly insertStmt: Statement<ResponseInsert, { id: string }>;
+  private readonly insertStmt: Statement<unknown[]>;
   private readonly existingStmt: Statement<[string, string], { id: string; user_id: string; body_hash: string }>;
   private readonly writeGroup: (group: ResponseInsert[][]) => Map<string, StoredRef>[];
   private waiting: Waiting[] = [];
@@ -82,8 +82,10 @@ class SqliteResponsesRepository implements ResponsesRepository {
   constructor(private readonly sqlite: NonNullable<Db['sqlite']>) {
     this.memberStmt = sqlite.prepare('select id, organization_id, full_name, email, rate from members where survey_id = ? and user_id = ? and role = ?');
     this.surveyStmt = sqlite.prepare('select id, organization_id, questions from surveys where id = ?');
+    // Positional parameters and run(): binding by name and building RETURNING rows cost about a
+    // quarter of the insert (in-process, batches of 50: 32 -> 24 µs per row).
     this.insertStmt = sqlite.prepare(
-      `insert into responses (${COLUMNS.join(', ')}) values (${COLUMNS.map((c) => `@${c}`).join(', ')}) on conflict (survey_id, client_id) do nothing returning id`,
+      `insert into responses (${COLUMNS.join(', ')}) values (${COLUMNS.map(() => '?').join(', ')}) on conflict (survey_id, client_id) do nothing`,
     );
     this.existingStmt = sqlite.prepare('select id, user_id, body_hash from responses where survey_id = ? and client_id = ?');
     this.writeGroup = sqlite.transaction((group: ResponseInsert[][]) =>
@@ -96,10 +98,13 @@ class SqliteResponsesRepository implements ResponsesRepository {
   }
 
   private insertOne(row: ResponseInsert): StoredRef {
-    // .all(), never .get(): get() stops after the first RETURNING row and resets the statement, and
-    // better-sqlite3 drops the error of that reset, which is where an autocommit write fails
-    // (SQLITE_FULL on a full disk): the row would be reported stored and silently rolled back.
-    if (this.insertStmt.all(row).length > 0) return { id: row.id, userId: row.user_id, bodyHash: row.body_hash };
+    // run() steps the statement to its end, so a failing write throws (never get() with RETURNING:
+    // it resets the statement after the first row and better-sqlite3 drops the error of that reset,
+    // SQLITE_FULL on a full disk included). `changes` counts this statement's row, not its triggers'.
+    const { changes } = this.insertStmt.run( // in COLUMNS order
+      row.id, row.client_id, row.survey_id, row.organization_id, row.member_id, row.user_id, row.answers, row.body_hash, row.search_text, row.rate, row.captured_at, row.created_at,
+    );
+    if (changes > 0) return { id: row.id, userId: row.user_id, bodyHash: row.body_hash };
     const existing = this.existingStmt.get(row.survey_id, row.client_id);
     // The constraint refused the row, so the holder exists; nothing ever deletes single responses.
     if (!existing) throw new Error('response key taken but its row is missing');
