@@ -10,11 +10,9 @@ import { SurveyCache, type IngestSurvey } from './survey-cache.js';
 
 /** SHA-256 of {survey_id, answers} with answer keys sorted: equal for a replay, different for another body. */
 export function bodyHashOf(surveyId: string, answers: Answers): string {
-  // The text of JSON.stringify({ survey_id, answers: <keys sorted> }), without building that object.
-  let json = `{"survey_id":${JSON.stringify(surveyId)},"answers":{`;
-  const keys = Object.keys(answers).sort();
-  for (let i = 0; i < keys.length; i++) json += `${i ? ',' : ''}${JSON.stringify(keys[i])}:${JSON.stringify(answers[keys[i]!])}`;
-  return hash('sha256', `${json}}}`, 'hex');
+  const sorted: Answers = {};
+  for (const key of Object.keys(answers).sort()) sorted[key] = answers[key]!;
+  return hash('sha256', JSON.stringify({ survey_id: surveyId, answers: sorted }), 'hex');
 }
 
 /** The answers' problem against the survey's questions (spec section 5 first), or null. */

@@ -1,5 +1,4 @@
-import { hash, randomUUID } from 'node:crypto';
-import fc from 'fast-check';
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createOrganization, createSurvey } from '../../../test/fixtures.js';
@@ -40,17 +39,6 @@ const stored = (rows: ResponseInsert[]) =>
 describe('bodyHashOf', () => {
   it('keeps the digest of responses stored before (sorted keys, SHA-256 hex)', () => {
     expect(bodyHashOf('s-1', { B: ['y', 'z'], A: 'x' })).toBe('a6f33c4596bf1e531abb24d718dcec3a7c0f0b926393fec53c99281a6e344df0');
-  });
-
-  it('hashes exactly the JSON of the survey id and the answers with sorted keys, for any answers', () => {
-    const original = (surveyId: string, answers: Record<string, string | string[]>) => {
-      const sorted: Record<string, string | string[]> = {};
-      for (const key of Object.keys(answers).sort()) sorted[key] = answers[key]!;
-      return hash('sha256', JSON.stringify({ survey_id: surveyId, answers: sorted }), 'hex');
-    };
-    // No __proto__ key: the API's JSON parser refuses one before it reaches here.
-    const answers = fc.dictionary(fc.string({ unit: 'binary' }).filter((k) => k !== '__proto__'), fc.oneof(fc.string({ unit: 'binary' }), fc.array(fc.string({ unit: 'binary' }))));
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), answers, (id, a) => bodyHashOf(id, a) === original(id, a)), { numRuns: 500 });
   });
 });
 
