@@ -78,8 +78,11 @@ async function runLighthouse(url: string, port: number): Promise<LhRun> {
   const { lhr } = result;
   // To read the opportunities and diagnostics of a run, and its trace (long tasks): LIGHTHOUSE_REPORT_DIR=/some/dir.
   const dir = process.env.LIGHTHOUSE_REPORT_DIR;
-  if (dir) writeFileSync(join(dir, `lhr-${Date.now()}.json`), JSON.stringify(lhr));
-  if (dir) writeFileSync(join(dir, `trace-${Date.now()}.json`), JSON.stringify((result.artifacts as unknown as { Trace: unknown }).Trace));
+  if (dir) {
+    const stamp = Date.now();
+    writeFileSync(join(dir, `lhr-${stamp}.json`), JSON.stringify(lhr));
+    writeFileSync(join(dir, `trace-${stamp}.json`), JSON.stringify((result.artifacts as unknown as { Trace: unknown }).Trace));
+  }
   if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   const bench = lhr.environment.benchmarkIndex;
   const cpu = cpuSlowdownFor(bench);

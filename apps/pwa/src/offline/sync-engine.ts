@@ -1,8 +1,8 @@
 import { Limits, Msg, PHOTO_FILE_NAME, type CurrentUserReply, type RespondBody, type RespondReply, type SyncItem, type SyncResponsesReply, type UploadImageReply } from '@survey-bird/contracts';
 import { rejectToken, isTokenRejected } from './accounts';
-import { accountKey, db, type OutboxRecord } from './db';
+import { accountKey, type OutboxRecord } from './db';
 import { LEASE_MS, withSyncLock, type SyncLock } from './lock';
-import { claimDue, markFailed, markRetry, markSynced, recordPhotoRef, recoverStuck, release, setLastSyncAt, touchClaims } from './outbox';
+import { claimDue, counts, markFailed, markRetry, markSynced, recordPhotoRef, recoverStuck, release, setLastSyncAt, touchClaims } from './outbox';
 import { PhotoUnreadableError, readPhoto } from './photo-store';
 import table from './route-table';
 import { classify, classifyError, NO_ANSWER, type Verdict } from './retry-policy';
@@ -103,11 +103,7 @@ export async function syncAccount(options: SyncAccountOptions): Promise<SyncSumm
 }
 
 export async function pendingCount(account: string): Promise<number> {
-  const key = accountKey(account);
-  // One read transaction, so a record moving from queued to sending is counted once.
-  const [queued, sending] = await db.transaction('r', db.outbox, () =>
-    Promise.all([db.outbox.where('[account+status]').equals([key, 'queued']).count(), db.outbox.where('[account+status]').equals([key, 'sending']).count()]),
-  );
+  const { queued, sending } = await counts(account);
   return queued + sending;
 }
 
