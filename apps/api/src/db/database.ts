@@ -8,6 +8,7 @@ import * as responseSearch from './migrations/20261122120000_response_search.js'
 import * as deferredSearchIndex from './migrations/20261124000000_deferred_search_index.js';
 import * as datasetOptionsPrefix from './migrations/20261123000000_dataset_options_prefix.js';
 import * as responseCounts from './migrations/20261125000000_response_counts.js';
+import * as surveyIndexMember from './migrations/20261125120000_survey_index_member.js';
 import type { Database } from './schema.js';
 import { WriteWatch } from './write-watch.js';
 
@@ -77,6 +78,7 @@ const migrations: Record<string, Migration> = {
   '20261124000000_deferred_search_index': deferredSearchIndex,
   '20261123000000_dataset_options_prefix': datasetOptionsPrefix,
   '20261125000000_response_counts': responseCounts,
+  '20261125120000_survey_index_member': surveyIndexMember,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,3 +1,4 @@
+import { Kysely, SqliteDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Limits, Msg, Role } from '@survey-bird/contracts';
 import { addMember, addResponse, createOrganization, createSurvey } from '../../../test/fixtures.js';
@@ -320,6 +321,36 @@ describe('supervisor scoping', () => {
       expect(res.json()).toEqual({ msg: Msg.surveyNotFound });
       expect((await get(org.token, url)).statusCode).toBe(403);
     }
+  });
+});
+
+describe("a supervisor's later pages", () => {
+  it('skip their field users\' responses by the index alone (SQLite), and list the right rows', async () => {
+    const survey = await createSurvey(t.app, org.id);
+    const sup = await member(survey.id, 'Index Supervisor', { role: Role.supervisor });
+    const mine = await member(survey.id, 'Index Mine', { supervisorId: sup.id });
+    const other = await member(survey.id, 'Index Other');
+    const base = Date.UTC(2026, 10, 1);
+    const made = await many(30, (i) => respond(i % 3 === 0 ? mine : other, survey.id, { createdAt: base + i }));
+    const expected = made.filter((_, i) => i % 3 === 0).map((r) => r.id).reverse();
+
+    const captured: { sql: string; parameters: readonly unknown[] }[] = [];
+    const db = t.app.db;
+    let repo = new InsightRepository(db);
+    if (db.engine === 'sqlite') {
+      const kysely = new Kysely<any>({ dialect: new SqliteDialect({ database: db.sqlite! }), log: (e) => void captured.push(e.query) });
+      repo = new InsightRepository({ ...db, kysely });
+    }
+    const page = pageOf(2, 4);
+    const got = await repo.listResponses({ surveyId: survey.id, supervisorMemberId: sup.id }, '', page);
+    expect(got.rows.map((r) => r.id)).toEqual(expected.slice(4, 8));
+    expect(got.totalCount).toBe(10);
+    if (db.engine !== 'sqlite') return;
+
+    const skip = captured.find((q) => /\boffset\b/i.test(q.sql));
+    expect(skip, 'the page start is found by an OFFSET').toBeDefined();
+    const plan = db.sqlite!.prepare(`explain query plan ${skip!.sql}`).all(...(skip!.parameters as unknown[])) as { detail: string }[];
+    expect(plan.map((p) => p.detail).join(' | ')).toMatch(/COVERING INDEX responses_survey_created_member/);
   });
 });
 
