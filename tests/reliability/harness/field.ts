@@ -35,9 +35,9 @@ export function makeItem(world: World, n: number, opts: { remarksBytes?: number 
   return { clientId: randomUUID(), survey_id: world.surveyId, organization_id: world.organizationId, answers, capturedAt: new Date().toISOString() };
 }
 
-/** A small real PNG, padded to a realistic photo size (the server reads only its header). */
+/** A small real PNG, padded to a realistic photo size with a chunk the server keeps. */
 export function photoBytes(padKb = 8): Buffer {
-  return Buffer.concat([tinyPng(16, 16), randomBytes(padKb * 1024)]);
+  return tinyPng(16, 16, { padBytes: padKb * 1024 });
 }
 
 /** What the field users were told: every acknowledged clientId and the _id the server gave it. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
 
 /**
@@ -31,8 +32,12 @@ export function tinyJpeg(width = 2, height = 2, opts: { headerOnly?: boolean } =
   ]);
 }
 
-/** An RGB PNG of one colour; width and height may be declared larger than the pixels sent (a pixel flood). */
-export function tinyPng(width = 2, height = 2, opts: { declaredWidth?: number; declaredHeight?: number } = {}): Buffer {
+/**
+ * An RGB PNG of one colour; width and height may be declared larger than the pixels sent (a pixel
+ * flood). `padBytes` adds a private ancillary chunk of random bytes, which decoders skip and the
+ * server keeps, to give the file a photo's size.
+ */
+export function tinyPng(width = 2, height = 2, opts: { declaredWidth?: number; declaredHeight?: number; padBytes?: number } = {}): Buffer {
   const chunk = (type: string, data: Buffer) => {
     const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
     const out = Buffer.alloc(8 + data.length + 4);
@@ -51,6 +56,7 @@ export function tinyPng(width = 2, height = 2, opts: { declaredWidth?: number; d
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', ihdr),
     chunk('IDAT', deflateSync(raw)),
+    ...(opts.padBytes ? [chunk('raNd', randomBytes(opts.padBytes))] : []),
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
@@ -65,4 +71,28 @@ export function webpHeader(width: number, height: number): Buffer {
   out[20] = 0x2f;
   out.writeUInt32LE(((width - 1) & 0x3fff) | (((height - 1) & 0x3fff) << 14), 21);
   return out;
+}
+
+/** An EXIF block as cameras write it: orientation, then a GPS pointer, a maker string and a secret. */
+export function exifBody(orientation: number, little = true): Buffer {
+  const tiff = Buffer.alloc(8 + 2 + 3 * 12 + 4 + 32);
+  const u16 = (v: number, at: number) => (little ? tiff.writeUInt16LE(v, at) : tiff.writeUInt16BE(v, at));
+  const u32 = (v: number, at: number) => (little ? tiff.writeUInt32LE(v, at) : tiff.writeUInt32BE(v, at));
+  tiff.write(little ? 'II' : 'MM', 0, 'latin1');
+  u16(42, 2);
+  u32(8, 4);
+  u16(3, 8);
+  const entry = (k: number, tag: number, type: number, count: number, value: number) => {
+    const at = 10 + k * 12;
+    u16(tag, at);
+    u16(type, at + 2);
+    u32(count, at + 4);
+    if (type === 3) u16(value, at + 8);
+    else u32(value, at + 8);
+  };
+  entry(0, 0x010f, 2, 32, 50); // Make -> the text at offset 50
+  entry(1, 0x0112, 3, 1, orientation);
+  entry(2, 0x8825, 4, 1, 0); // GPS IFD pointer
+  tiff.write('GPS 6.5244N 3.3792E serial-XYZ\0', 50, 'latin1');
+  return Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]);
 }

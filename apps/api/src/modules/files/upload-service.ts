@@ -1,6 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { open, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { IMAGE_QUESTION_TYPES, Limits, Msg, routes } from '@survey-bird/contracts';
@@ -10,6 +10,7 @@ import { HttpError, badRequest } from '../../http/errors.js';
 import type { IngestService } from '../responses/ingest-service.js';
 import { FilesRepository } from './files-repository.js';
 import { sniffImage, type ImageInfo } from './image-sniff.js';
+import { withoutMetadata } from './strip-metadata.js';
 
 /** A multipart upload as received: its text fields and the file part, already written to a temp file. */
 export interface ReceivedUpload {
@@ -117,10 +118,15 @@ export class UploadService {
     if (!image) throw new HttpError(415, Msg.unsupportedImage);
     if (image.width * image.height > Limits.maxImagePixels) throw badRequest(Msg.imageTooManyPixels);
 
+    const stored = await this.cleaned(file, image);
     const id = randomBytes(32).toString('base64url');
     const relativePath = `uploads/${id}.${image.ext}`;
     const finalPath = join(this.config.dataDir, relativePath);
-    await rename(file.tempPath, finalPath);
+    try {
+      await rename(stored.tempPath, finalPath);
+    } finally {
+      if (stored.tempPath !== file.tempPath) await unlink(stored.tempPath).catch(() => undefined);
+    }
     try {
       const { row, inserted } = await this.repo.insertOnce({
         id,
@@ -130,8 +136,8 @@ export class UploadService {
         survey_id: survey.id,
         path: relativePath,
         mime: image.mime,
-        size: file.size,
-        sha256: file.sha256,
+        size: stored.size,
+        sha256: stored.sha256,
         created_at: Date.now(),
       });
       if (!inserted) await unlink(finalPath);
@@ -140,6 +146,23 @@ export class UploadService {
       await unlink(finalPath).catch(() => undefined);
       throw err;
     }
+  }
+
+  /**
+   * The upload without camera metadata (strip-metadata.ts), written and synced to a temp file of its
+   * own; the upload itself when there was nothing to drop.
+   */
+  private async cleaned(file: NonNullable<ReceivedUpload['file']>, image: ImageInfo): Promise<{ tempPath: string; size: number; sha256: string }> {
+    const bytes = withoutMetadata(await readFile(file.tempPath), image.mime);
+    if (!bytes) return file;
+    const tempPath = this.tempPath();
+    try {
+      await writeFile(tempPath, bytes, { flag: 'wx', mode: 0o600, flush: true });
+    } catch (err) {
+      await unlink(tempPath).catch(() => undefined);
+      throw err;
+    }
+    return { tempPath, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
   }
 
   referenceOf(id: string): string {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { Limits, Msg, QuestionType } from '@survey-bird/contracts';
 import { addMember, createOrganization, createSurvey, sampleQuestions } from '../../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
 import { sniffImage } from './image-sniff.js';
-import { tinyJpeg, tinyPng, webpHeader } from './test-images.js';
+import { exifBody, tinyJpeg, tinyPng, webpHeader } from './test-images.js';
 import { UploadService } from './upload-service.js';
 
 let t: TestApp;
@@ -70,6 +70,28 @@ describe('POST /files/image', () => {
     expect(got.headers['cache-control']).toBe('private, max-age=31536000, immutable');
     expect(got.headers['x-content-type-options']).toBe('nosniff');
     expect(got.rawPayload.equals(tinyJpeg())).toBe(true);
+  });
+
+  it('stores a camera JPEG without its GPS, maker and comment, keeping its orientation', async () => {
+    const plain = tinyJpeg(16, 16);
+    const app0End = 2 + 2 + plain.readUInt16BE(4);
+    const exif = exifBody(6);
+    const app1 = Buffer.concat([Buffer.from([0xff, 0xe1, (exif.length + 2) >> 8, (exif.length + 2) & 0xff]), exif]);
+    const camera = Buffer.concat([plain.subarray(0, app0End), app1, plain.subarray(app0End)]);
+    const res = await upload(fieldsFor(randomUUID()), jpegPart(camera));
+    expect(res.statusCode).toBe(200);
+    const id = idOf(res.json()[PHOTO]);
+    const got = await t.app.inject({ method: 'GET', url: new URL(res.json()[PHOTO]).pathname });
+    expect(got.statusCode).toBe(200);
+    expect(got.rawPayload.includes(Buffer.from('GPS'))).toBe(false);
+    expect(got.rawPayload.includes(Buffer.from('serial-XYZ'))).toBe(false);
+    expect(got.rawPayload.includes(Buffer.from('Exif\0\0MM', 'latin1'))).toBe(true);
+    expect(got.rawPayload.length).toBe(plain.length + 36);
+    expect(Number(got.headers['content-length'])).toBe(got.rawPayload.length);
+    const row = await t.app.db.kysely.selectFrom('files').select(['size', 'sha256']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(Number(row.size)).toBe(got.rawPayload.length);
+    expect(row.sha256).toBe(createHash('sha256').update(got.rawPayload).digest('hex'));
+    expect(leftovers()).toEqual([]);
   });
 
   it('stores a PNG for a live-images question, whatever the declared type says', async () => {
