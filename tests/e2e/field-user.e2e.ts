@@ -1,4 +1,4 @@
-import { Msg, QuestionType } from '@survey-bird/contracts';
+import { Msg, QuestionType, routes } from '@survey-bird/contracts';
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -167,6 +167,13 @@ describe('field user: offline capture reaches the server exactly once', () => {
       expect(createHash('sha256').update(bytes).digest('hex')).toBe(stored.find((p) => p.owner === r.clientId)?.sha256);
     }
     await expect.poll(() => form.waiting().textContent()).toBe('Nothing waiting to send');
+
+    // Online, a reload asks for the survey list once: the phone's offline copy reuses that reply.
+    const from = proxy.seen.length;
+    await page.reload();
+    await form.title(TITLE).waitFor();
+    await page.waitForTimeout(3000);
+    expect(proxy.seen.slice(from).filter((p) => p.startsWith(`GET ${routes.fieldUserSurveys.path}?`))).toHaveLength(1);
   });
 
   it('keeps responses queued while the server answers 503, then delivers them once', async () => {

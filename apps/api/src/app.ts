@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Limits } from '@survey-bird/contracts';
 import type { Config } from './config.js';
-import { migrateToLatest, openDb, type Db } from './db/database.js';
+import { migrateToLatest, openDb, tuneForRequests, type Db } from './db/database.js';
 import { frameworkErrors, registerErrorHandling } from './http/errors.js';
 import { registerJsonBody } from './http/json-body.js';
 import authPlugin from './plugins/auth.js';
@@ -48,6 +48,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     onPoolError: (err) => app.log.warn({ err: err.message }, 'database connection dropped'),
   });
   await migrateToLatest(db);
+  tuneForRequests(db);
 
   await app.register(contextPlugin, { config, db });
   await app.register(securityHeaders);

@@ -83,6 +83,17 @@ const migrations: Record<string, Migration> = {
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
 
+/**
+ * For the request path, once migrations have run: SQLite keeps statement journals and transient
+ * indexes in memory (temp_store = MEMORY). An insert that fires a trigger (response_counts) inside
+ * a multi-row transaction, as every batch and group commit is, opens a statement journal; in a temp
+ * file that cost 7-9 of 34-40 µs per row in-process, and the batch endpoint gained 12-24% rows/s.
+ * Migrations run before this, so a one-off statement over a whole table can still spill to disk.
+ */
+export function tuneForRequests(db: Db): void {
+  db.sqlite?.pragma('temp_store = MEMORY');
+}
+
 export async function migrateToLatest(db: Db): Promise<void> {
   // Kysely looks for its lock table across every schema unless told which one is ours.
   const migrator = new Migrator({ db: db.kysely, provider: migrationProvider, ...(db.pgSchema ? { migrationTableSchema: db.pgSchema } : {}) });

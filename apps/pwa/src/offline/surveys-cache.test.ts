@@ -30,6 +30,14 @@ it('caches every page of surveys and each large option list, per account', async
   expect(await db.datasets.count()).toBe(towns.length + 121);
 });
 
+it('caches a complete list it is given without asking for the list again', async () => {
+  const listed = [...server.surveys.values()];
+  expect(await cacheFieldUserSurveys(ADA, 'tok', { fetch: server.fetch, listed })).toEqual({ surveys: 3, datasets: 2 });
+  expect(server.paths(routes.fieldUserSurveys.path)).toHaveLength(0);
+  expect((await getCachedSurveys(ADA)).map((s) => s._id)).toEqual(['s1', 's2', 's3']);
+  expect(await searchDataset(ADA, 's1', 'Town', 'ab')).toEqual(['Aba', 'Abakaliki', 'Abeokuta', 'Abuja']);
+});
+
 it('does not download an option list again when the stored copy is complete', async () => {
   server.surveys.set('s1', survey('s1', [{ ...q('Town', QuestionType.largeSelect), optionCount: towns.length }]));
   server.surveys.delete('s2');

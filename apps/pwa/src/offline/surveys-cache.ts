@@ -12,6 +12,11 @@ import table from './route-table';
 export interface CacheOptions {
   baseUrl?: string;
   fetch?: typeof fetch;
+  /**
+   * Every survey of the account, when the caller fetched the complete list moments ago (the survey
+   * list's first page held them all): it is cached as given, without asking for the list again.
+   */
+  listed?: readonly Survey[];
 }
 
 export interface CacheSummary {
@@ -26,8 +31,8 @@ const MAX_PAGES = 500;
 export async function cacheFieldUserSurveys(account: string, token: string, options: CacheOptions = {}): Promise<CacheSummary> {
   const key = accountKey(account);
   const client = createApiClient({ table, getToken: () => token, onFailure: () => undefined, fetch: options.fetch, baseUrl: options.baseUrl });
-  const surveys: Survey[] = [];
-  for (let page = 1; page <= MAX_PAGES; page++) {
+  const surveys: Survey[] = options.listed ? [...options.listed] : [];
+  for (let page = 1; page <= MAX_PAGES && !options.listed; page++) {
     const reply = await client.call('fieldUserSurveys', { query: { page }, token, handleErrors: false });
     surveys.push(...reply.survey);
     if (!reply.hasNextPage || reply.survey.length === 0) break;

@@ -91,3 +91,10 @@ describe('responses repository insert', () => {
     expect(await stored([ours])).toHaveLength(1);
   });
 });
+
+describe('the SQLite connection serving requests', () => {
+  it('keeps statement journals in memory (temp_store = MEMORY), where a batch\'s trigger-firing inserts open them', () => {
+    if (!t.app.db.sqlite) return;
+    expect(t.app.db.sqlite.pragma('temp_store', { simple: true })).toBe(2);
+  });
+});

@@ -8,13 +8,16 @@ import { PageLoading } from '../../ui/Spinner';
 import { useOnline } from '../../ui/useOnline';
 import { getAccounts } from '../accounts/account-storage';
 import { QuestionField } from '../capture/QuestionField';
-import { useActiveSurvey } from '../surveys/active-survey';
+import { activeSurveys, useActiveSurvey } from '../surveys/active-survey';
 import { SUBMIT_LABEL } from './form-logic';
 import { SurveySwitch } from './SurveySwitch';
 import { SyncStrip } from './SyncStrip';
 import { useSurveyForm } from './use-survey-form';
 import { useAccount } from './use-sync';
 import './field-user.css';
+
+/** How old the survey list's reply may be for the offline cache to take it instead of asking again. */
+const LIST_REUSE_MS = 60_000;
 
 /** Screen 8 at /survey-bird/field-user: the active survey's questions, online or offline. */
 export function QuestionsPage() {
@@ -31,13 +34,17 @@ function FieldUserQuestions({ account, email }: { account: string; email: string
   const fallback = active.survey === null;
   const cached = useLiveQuery(() => (fallback ? getCachedSurveys(account) : null), [account, fallback], fallback ? undefined : null);
 
-  // Keep the surveys and their long option lists on the phone for the hours without signal. After
-  // the form has painted, with the survey list's own GET (the two identical requests are shared).
+  // Keep the surveys and their long option lists on the phone for the hours without signal, once
+  // the form has painted. The survey list's reply is reused when it just came and holds every
+  // survey; otherwise the cache asks itself (a request still in flight is shared, api/client.ts).
   useEffect(() => {
     if (!online) return;
     return whenIdle(() => {
       const token = getAccounts().find((a) => a.user.trim().toLowerCase() === account)?.token;
-      if (token) cacheFieldUserSurveys(email, token).catch((err: unknown) => console.warn('survey-bird: surveys not cached', err));
+      if (!token) return;
+      const known = activeSurveys.peek(account);
+      const fresh = known.fetchedAt !== null && Date.now() - known.fetchedAt < LIST_REUSE_MS && known.surveys.length >= known.totalCount;
+      cacheFieldUserSurveys(email, token, { listed: fresh ? known.surveys : undefined }).catch((err: unknown) => console.warn('survey-bird: surveys not cached', err));
     });
   }, [account, email, online]);
 

@@ -58,11 +58,13 @@ describe('the active-survey store', () => {
 
   it('selects the first survey once loaded, with the fetching flag up meanwhile', async () => {
     const s = createActiveSurveyStore(deps);
-    expect(s.peek('ada@x.ng')).toMatchObject({ active: null, loading: true, loaded: false });
+    expect(s.peek('ada@x.ng')).toMatchObject({ active: null, loading: true, loaded: false, fetchedAt: null });
     const loading = s.load('ada@x.ng', 'organizationSurveys');
     expect(s.peek('ada@x.ng').loading).toBe(true);
+    const before = Date.now();
     await loading;
     expect(s.peek('ada@x.ng')).toMatchObject({ active: survey(1), loading: false, loaded: true, totalCount: 2 });
+    expect(s.peek('ada@x.ng').fetchedAt).toBeGreaterThanOrEqual(before);
   });
 
   it('shares one request between concurrent loads', async () => {
@@ -146,7 +148,7 @@ describe('the active-survey store', () => {
       cachedSurveys: async () => [survey(4), survey(5)],
     });
     await s.load('ada@x.ng', 'fieldUserSurveys');
-    expect(s.peek('ada@x.ng')).toMatchObject({ active: survey(4), loading: false, loaded: true });
+    expect(s.peek('ada@x.ng')).toMatchObject({ active: survey(4), loading: false, loaded: true, fetchedAt: null });
   });
 
   it('keeps the remembered survey when offline with nothing cached', async () => {

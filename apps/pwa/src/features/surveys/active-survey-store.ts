@@ -27,6 +27,8 @@ export interface AccountSurveys {
   loading: boolean;
   /** A load has finished (successfully or not) since the page opened. */
   loaded: boolean;
+  /** When `surveys` last came from the server (Date.now()); null before that or when read from the phone. */
+  fetchedAt: number | null;
 }
 
 export const STORAGE_KEY = 'survey-bird.active-survey';
@@ -101,7 +103,7 @@ export function createActiveSurveyStore(deps: ActiveSurveyDeps) {
     let first = initial.get(account);
     if (!first) {
       const active = remembered(account);
-      first = { surveys: active ? [active] : [], totalCount: active ? 1 : 0, active, loading: true, loaded: false };
+      first = { surveys: active ? [active] : [], totalCount: active ? 1 : 0, active, loading: true, loaded: false, fetchedAt: null };
       initial.set(account, first);
     }
     return first;
@@ -124,13 +126,13 @@ export function createActiveSurveyStore(deps: ActiveSurveyDeps) {
         const chosen = chooseActive(reply.survey, !reply.hasNextPage, current);
         // The remembered survey unchanged on the server: the same object, so the form does not render again.
         const active = current && chosen && JSON.stringify(chosen) === JSON.stringify(current) ? current : chosen;
-        patch(account, { surveys: reply.survey, totalCount: reply.totalCount, active, loading: false, loaded: true });
+        patch(account, { surveys: reply.survey, totalCount: reply.totalCount, active, loading: false, loaded: true, fetchedAt: Date.now() });
         remember(account, active);
       } catch {
         const cached = (await deps.cachedSurveys?.(account, route).catch(() => null)) ?? null;
         if (cached && cached.length > 0) {
           const active = chooseActive(cached, true, peek(account).active);
-          patch(account, { surveys: cached, totalCount: cached.length, active, loading: false, loaded: true });
+          patch(account, { surveys: cached, totalCount: cached.length, active, loading: false, loaded: true, fetchedAt: null });
         } else {
           patch(account, { loading: false, loaded: true });
         }

@@ -67,7 +67,7 @@ export interface ActiveSurvey {
   refresh(): Promise<void>;
 }
 
-const NONE: AccountSurveys = { surveys: [], totalCount: 0, active: null, loading: false, loaded: true };
+const NONE: AccountSurveys = { surveys: [], totalCount: 0, active: null, loading: false, loaded: true, fetchedAt: null };
 
 export function useActiveSurvey(): ActiveSurvey {
   const { user } = useSession();
