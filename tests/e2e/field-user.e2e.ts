@@ -168,10 +168,9 @@ describe('field user: offline capture reaches the server exactly once', () => {
     }
     await expect.poll(() => form.waiting().textContent()).toBe('Nothing waiting to send');
 
-    // Online, a reload asks for the survey list once: the phone's offline copy reuses that reply.
+    // Online, opening the form asks for the survey list once: the phone's offline copy reuses that reply.
     const from = proxy.seen.length;
-    await page.reload();
-    await form.title(TITLE).waitFor();
+    await form.open(TITLE);
     await page.waitForTimeout(3000);
     expect(proxy.seen.slice(from).filter((p) => p.startsWith(`GET ${routes.fieldUserSurveys.path}?`))).toHaveLength(1);
   });
