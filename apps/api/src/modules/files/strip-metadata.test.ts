@@ -1,8 +1,7 @@
-import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { sniffImage } from './image-sniff.js';
 import { withoutMetadata } from './strip-metadata.js';
-import { exifBody, tinyJpeg, tinyPng } from './test-images.js';
+import { exifBody, pngChunk, tinyJpeg, tinyPng } from './test-images.js';
 
 const segment = (marker: number, body: Buffer) => Buffer.concat([Buffer.from([0xff, marker, (body.length + 2) >> 8, (body.length + 2) & 0xff]), body]);
 
@@ -75,14 +74,7 @@ describe('withoutMetadata: JPEG', () => {
 });
 
 describe('withoutMetadata: PNG and WebP', () => {
-  const chunk = (type: string, data: Buffer) => {
-    const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const out = Buffer.alloc(8 + data.length + 4);
-    out.writeUInt32BE(data.length, 0);
-    typed.copy(out, 4);
-    out.writeUInt32BE(crc32(typed), 8 + data.length);
-    return out;
-  };
+  const chunk = pngChunk;
 
   it('drops text, time and EXIF chunks from a PNG and whatever follows IEND', async () => {
     const plain = tinyPng(4, 4);

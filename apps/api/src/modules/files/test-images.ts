@@ -32,20 +32,23 @@ export function tinyJpeg(width = 2, height = 2, opts: { headerOnly?: boolean } =
   ]);
 }
 
+/** One PNG chunk: length, type, data and CRC. */
+export function pngChunk(type: string, data: Buffer): Buffer {
+  const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const out = Buffer.alloc(8 + data.length + 4);
+  out.writeUInt32BE(data.length, 0);
+  typed.copy(out, 4);
+  out.writeUInt32BE(crc32(typed), 8 + data.length);
+  return out;
+}
+
 /**
  * An RGB PNG of one colour; width and height may be declared larger than the pixels sent (a pixel
  * flood). `padBytes` adds a private ancillary chunk of random bytes, which decoders skip and the
  * server keeps, to give the file a photo's size.
  */
 export function tinyPng(width = 2, height = 2, opts: { declaredWidth?: number; declaredHeight?: number; padBytes?: number } = {}): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const out = Buffer.alloc(8 + data.length + 4);
-    out.writeUInt32BE(data.length, 0);
-    typed.copy(out, 4);
-    out.writeUInt32BE(crc32(typed), 8 + data.length);
-    return out;
-  };
+  const chunk = pngChunk;
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(opts.declaredWidth ?? width, 0);
   ihdr.writeUInt32BE(opts.declaredHeight ?? height, 4);
