@@ -82,6 +82,28 @@ describe('NUL characters', () => {
   });
 });
 
+describe('lone surrogates', () => {
+  const send = (payload: string, url = '/api/v1/user/register') =>
+    t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload });
+
+  it('become U+FFFD, so an account made with one can still be mailed (fuzz counterexample)', async () => {
+    const body = '{"email":"lone-\\udfff@org.ng","password":"pw-123456"}';
+    expect((await send(body)).statusCode).toBe(200);
+    const stored = await t.app.db.kysely.selectFrom('users').select('email').where('email', 'like', 'lone-%').executeTakeFirstOrThrow();
+    expect(stored.email).toBe('lone-\ufffd@org.ng');
+    for (const url of ['/api/v1/user/send-refresh-token', '/api/v1/user/register']) {
+      const res = await send(body, url);
+      expect(res.statusCode, url).toBe(200);
+    }
+  });
+
+  it('are repaired in keys and nested values, and a whole pair is left alone', async () => {
+    const { wellFormed } = await import('./json-body.js');
+    expect(wellFormed({ ['k\ud800']: ['\udc00x', { y: 'a\ud83d' }], n: 1, z: null })).toEqual({ 'k\ufffd': ['\ufffdx', { y: 'a\ufffd' }], n: 1, z: null });
+    expect(wellFormed('🐦')).toBe('🐦');
+  });
+});
+
 describe('security headers', () => {
   it('sets CSP, nosniff and no-referrer on API and page replies', async () => {
     for (const url of ['/api/v1/user', '/login']) {

@@ -1,12 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 const nulFree = new WeakSet<FastifyRequest>();
+/** JSON can carry half of a surrogate pair only as an escape (raw text arrives as UTF-8). */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 
 /**
  * Fastify's own JSON parser (prototype and constructor poisoning refused), noting on the way
  * whether the raw text can hold a NUL. JSON carries one only as the escape \u0000 (a raw control
  * character is invalid JSON), so a body without that text needs no walk in route.ts: for a batch
  * of 50 responses the walk cost more than the check of params, query and headers together.
+ *
+ * A lone surrogate (an emoji cut in half by a phone's text limit, say) becomes U+FFFD, as SQLite
+ * and PostgreSQL would store it anyway: the answer is kept, and no later encodeURIComponent or
+ * UTF-8 encoder meets text it cannot handle.
  */
 export function registerJsonBody(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
@@ -14,9 +20,20 @@ export function registerJsonBody(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string; // parseAs: 'string'
     if (!text.includes('\\u0000')) nulFree.add(request);
-    parse(request, text, done);
+    if (!SURROGATE_ESCAPE.test(text)) return parse(request, text, done);
+    parse(request, text, (err, value) => (err ? done(err, undefined) : done(null, wellFormed(value))));
   });
 }
 
 /** True only for a JSON body whose raw text had no \u0000 escape. */
 export const bodyIsNulFree = (request: FastifyRequest): boolean => nulFree.has(request);
+
+/** The parsed value with every string, keys included, made well-formed Unicode. */
+export function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return value.toWellFormed();
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k.toWellFormed()] = wellFormed(v);
+  return out;
+}
