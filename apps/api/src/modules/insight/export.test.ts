@@ -222,7 +222,15 @@ describe('streaming writer memory', () => {
 
 describe('export threads', () => {
   it('lowers the priority of its own threads only', async () => {
-    const niceness = () => readdirSync('/proc/self/task').map((task) => Number(readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]));
+    // A thread may end between listing and reading its stat file (an export thread finishing): skip it.
+    const statOf = (task: string) => {
+      try {
+        return readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+      } catch {
+        return null;
+      }
+    };
+    const niceness = () => readdirSync('/proc/self/task').map(statOf).filter((s) => s !== null).map((s) => Number(s.split(') ')[1]!.split(' ')[16]));
     const survey = await createSurvey(t.app, org.id, { questions });
     const fu = await member(survey.id, 'Nice Person');
     for (let i = 0; i < 3; i++) await respond(fu, survey.id, { 'Name of outlet': `Outlet ${i}` });
