@@ -32,7 +32,7 @@ export const NAV: Record<ShellRole, Item[]> = {
     { label: 'Manage Field Users', short: 'Field users', Icon: FieldUsersIcon, to: paths.supervisorFieldUsers },
   ],
   [Role.masterAdmin]: [
-    { label: 'Organization', short: 'Organizations', Icon: OrganizationIcon, to: paths.masterAdmin },
+    { label: 'Organization', short: 'Orgs', Icon: OrganizationIcon, to: paths.masterAdmin },
     { label: 'All users', short: 'Users', Icon: UsersIcon, to: paths.masterAdminUsers },
     { label: 'All Field Users', short: 'Field users', Icon: FieldUsersIcon, to: paths.masterAdminFieldUsers },
     { label: 'Send mail', short: 'Mail', Icon: MailIcon, to: paths.masterAdminMail },
