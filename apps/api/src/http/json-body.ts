@@ -20,9 +20,12 @@ export function registerJsonBody(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string; // parseAs: 'string'
     // JSON.stringify escapes only control characters and lone surrogates: most bodies have no \u.
-    const escapes = text.includes('\\u');
-    if (!escapes || !text.includes('\\u0000')) nulFree.add(request);
-    if (!escapes || !SURROGATE_ESCAPE.test(text)) return parse(request, text, done);
+    if (!text.includes('\\u')) {
+      nulFree.add(request);
+      return parse(request, text, done);
+    }
+    if (!text.includes('\\u0000')) nulFree.add(request);
+    if (!SURROGATE_ESCAPE.test(text)) return parse(request, text, done);
     parse(request, text, (err, value) => (err ? done(err, undefined) : done(null, wellFormed(value))));
   });
 }

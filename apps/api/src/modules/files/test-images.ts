@@ -48,7 +48,6 @@ export function pngChunk(type: string, data: Buffer): Buffer {
  * server keeps, to give the file a photo's size.
  */
 export function tinyPng(width = 2, height = 2, opts: { declaredWidth?: number; declaredHeight?: number; padBytes?: number } = {}): Buffer {
-  const chunk = pngChunk;
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(opts.declaredWidth ?? width, 0);
   ihdr.writeUInt32BE(opts.declaredHeight ?? height, 4);
@@ -57,10 +56,10 @@ export function tinyPng(width = 2, height = 2, opts: { declaredWidth?: number; d
   const raw = Buffer.concat(new Array<Buffer>(height).fill(row));
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    ...(opts.padBytes ? [chunk('raNd', randomBytes(opts.padBytes))] : []),
-    chunk('IEND', Buffer.alloc(0)),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', deflateSync(raw)),
+    ...(opts.padBytes ? [pngChunk('raNd', randomBytes(opts.padBytes))] : []),
+    pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }
 
