@@ -24,7 +24,7 @@ export default defineConfig({
       strategies: 'injectManifest',
       srcDir: 'src',
       filename: 'sw.ts',
-      // src/offline/update-prompt.ts registers the worker with workbox-window and asks before updating.
+      // src/offline/service-worker.ts registers the worker with workbox-window and asks before updating.
       injectRegister: false,
       registerType: 'prompt',
       // The worker's Background Sync (offline/sw-sync.ts) reads the route table too.

@@ -21,7 +21,7 @@ import { QUICK, freePort, median, type Finding } from './lib.js';
 
 /**
  * The CPU slowdown that makes this host stand for Lighthouse's mobile target, from the
- * benchmarkIndex Lighthouse measured. Lighthouse's docs/throttling.md ("Calibrating the CPU
+ * benchmarkIndex Lighthouse measured. Lighthouse's throttling guide ("Calibrating the CPU
  * slowdown") points to its CPU throttling calculator for the number; this is the calculator's
  * curve: 150 is 1x, 800 is 2x, 1300 is 3x, 1533 is the default 4x, each 233 above adds one. A
  * host under 150 is slower than the target phone already: 1x (no slowdown) is the most we can say.

@@ -51,7 +51,7 @@ type Backlogged = { _writableState?: { length?: number }; once(event: string, fn
  * The stream between a worksheet and the zip's deflate. exceljs 4.4 writes the sheet's XML into it
  * ignoring back-pressure, so when rows come faster than deflate takes them (always, on a busy
  * machine) the XML piles up there: +6 MB per 10k rows, 600 MB for a million. Undefined if exceljs'
- * internals change (workbook.test.ts checks they have not).
+ * internals change (export.test.ts checks they have not).
  */
 export function zipInput(sheet: ExcelJS.Worksheet): Backlogged | undefined {
   const pipe = (sheet as unknown as { stream?: { pipes?: Backlogged[] } }).stream?.pipes?.[0];
