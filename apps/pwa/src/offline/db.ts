@@ -1,5 +1,6 @@
 import type { Answers, Survey } from '@survey-bird/contracts';
 import { Dexie, type Table } from 'dexie';
+import { indexedDbName } from '../storage-keys';
 
 /**
  * The IndexedDB database 'survey-bird' (see index.ts for what lives where). Only files of this
@@ -111,7 +112,7 @@ export class SurveyBirdDb extends Dexie {
   accounts!: Table<AccountRow, string>;
   meta!: Table<MetaRow, string>;
 
-  constructor(name = 'survey-bird') {
+  constructor(name = indexedDbName) {
     super(name);
     this.version(1).stores({
       surveys: '&[account+surveyId], account',

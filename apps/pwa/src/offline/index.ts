@@ -12,8 +12,9 @@
  *             browsers that lose Blobs); deleted once the server has the response
  *   accounts  a mirror of the signed-in accounts and tokens, for the service worker
  *   meta      sync leases, last sync time per account, the photo storage mode
- * - localStorage: only the signed-in account list ('accounts', features/accounts), which the page
- *   owns; mirrorAccounts copies it into IndexedDB (the scheduler does this before every run).
+ * - localStorage: small values, each listed with what it holds and who writes it in
+ *   storage-keys.ts. The signed-in account list ('accounts', features/accounts) is the one this
+ *   layer reads: mirrorAccounts copies it into IndexedDB (the scheduler does this before every run).
  * - Service worker caches: the precached app shell only (sw.ts, workbox). API calls are never
  *   answered from a cache; the worker's one offline job here is Background Sync (sw-sync.ts).
  *

@@ -1,6 +1,8 @@
-import { ACCOUNTS_STORAGE_KEY } from '@survey-bird/contracts';
 import { useSyncExternalStore } from 'react';
+import { StorageKey } from '../../storage-keys';
 import { parseAccounts, type StoredAccount } from './account-list';
+
+const ACCOUNTS_STORAGE_KEY = StorageKey.accounts;
 
 /**
  * The stored-account list lives in localStorage (it must survive reloads and be shared by tabs).

@@ -1,4 +1,5 @@
-const KEY = 'deviceId';
+import { StorageKey } from '../../storage-keys';
+const KEY = StorageKey.deviceId;
 
 /** A random id for this browser, sent as the `deviceid` header of a password change. */
 export function deviceId(): string {

@@ -1,3 +1,4 @@
+import { StorageKey } from '../../storage-keys';
 import { Role, type CurrentUser } from '@survey-bird/contracts';
 import { useEffect } from 'react';
 import { api, ApiError } from '../../api';
@@ -19,7 +20,7 @@ export interface Session {
 export const session = createStore<Session>({ token: undefined, user: null, status: 'idle' });
 let inFlight: { token: string; promise: Promise<CurrentUser | null> } | undefined;
 
-const USER_KEY = 'survey-bird.last-user';
+const USER_KEY = StorageKey.lastUser;
 
 /** The last user GET /user returned, with its token, so the app can open without signal. */
 function rememberUser(token: string, user: CurrentUser): void {

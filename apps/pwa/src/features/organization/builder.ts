@@ -1,3 +1,4 @@
+import { StorageKey } from '../../storage-keys';
 import {
   CreateSurveyBody,
   DISABLED_QUESTION_TYPES,
@@ -186,7 +187,7 @@ export function optionsSummary(q: Question): string | null {
 }
 
 // The in-progress survey survives a reload: one draft per account in localStorage.
-export const DRAFT_KEY_PREFIX = 'survey-bird.survey-draft:';
+export const DRAFT_KEY_PREFIX = StorageKey.surveyDraftPrefix;
 
 function isQuestion(v: unknown): v is Question {
   const q = v as Question | null;

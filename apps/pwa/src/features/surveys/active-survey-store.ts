@@ -1,3 +1,4 @@
+import { StorageKey } from '../../storage-keys';
 import { Role, type Survey, type SurveyListReply } from '@survey-bird/contracts';
 import { createStore } from '../../ui/store';
 
@@ -31,7 +32,7 @@ export interface AccountSurveys {
   fetchedAt: number | null;
 }
 
-export const STORAGE_KEY = 'survey-bird.active-survey';
+export const STORAGE_KEY = StorageKey.activeSurvey;
 
 /**
  * Spec section 4: the first survey unless the user chose one. A remembered choice is kept when the
