@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Role } from './roles.js';
-import { MsgReply, PageQuery, SurveyIdParams } from './schemas/common.js';
+import { MsgReply, PageQuery, Paging, SurveyIdParams } from './schemas/common.js';
 import * as O from './schemas/organization.js';
 import * as R from './schemas/response.js';
 import * as S from './schemas/survey.js';
@@ -48,7 +48,7 @@ export const routes = {
   changePassword: { method: 'POST', path: '/api/v1/user/change-password', access: 'user', summary: 'Change password', body: U.ChangePasswordBody, headers: U.ChangePasswordHeaders, reply: MsgReply },
   signOut: { method: 'POST', path: '/api/v1/user/sign-out', access: 'user', summary: 'Sign out this session', reply: MsgReply },
   signOutAll: { method: 'POST', path: '/api/v1/user/sign-out/all', access: 'user', summary: 'Sign out every session of this user', reply: MsgReply },
-  allUsers: { method: 'GET', path: '/api/v1/user/all', access: admin, summary: 'All users (master admin)', querystring: PageQuery, reply: z.object({ users: z.array(U.UserRow), totalCount: z.number(), page: z.number(), hasNextPage: z.boolean(), hasPreviousPage: z.boolean() }) },
+  allUsers: { method: 'GET', path: '/api/v1/user/all', access: admin, summary: 'All users (master admin)', querystring: PageQuery, reply: z.object({ users: z.array(U.UserRow), ...Paging }) },
   confirmEmail: { method: 'GET', path: '/api/v1/user/:id', access: 'public', summary: 'Confirm an e-mail address', params: U.ConfirmEmailParams, reply: MsgReply },
 
   // organizations
@@ -81,7 +81,7 @@ export const routes = {
   // teams
   fieldUsers: { method: 'GET', path: '/api/v1/field-user/:surveyId', access: org, summary: 'Field users of a survey with pay owed', params: SurveyIdParams, querystring: PageQuery, reply: T.FieldUserListReply },
   inviteFieldUser: { method: 'POST', path: '/api/v1/field-user', access: org, summary: 'Invite a field user to a survey', body: T.InviteFieldUserBody, reply: T.InviteFieldUserReply },
-  allFieldUsers: { method: 'GET', path: '/api/v1/field-user/all', access: admin, summary: 'Field users across organizations (master admin)', querystring: PageQuery, reply: z.object({ fieldUsers: z.array(T.FieldUserAcrossRow), totalCount: z.number(), page: z.number(), hasNextPage: z.boolean(), hasPreviousPage: z.boolean() }) },
+  allFieldUsers: { method: 'GET', path: '/api/v1/field-user/all', access: admin, summary: 'Field users across organizations (master admin)', querystring: PageQuery, reply: z.object({ fieldUsers: z.array(T.FieldUserAcrossRow), ...Paging }) },
   supervisors: { method: 'GET', path: '/api/v1/supervisor/:surveyId', access: org, summary: 'Supervisors of a survey', params: SurveyIdParams, querystring: PageQuery, reply: T.SupervisorListReply },
   inviteSupervisor: { method: 'POST', path: '/api/v1/supervisor', access: org, summary: 'Invite a supervisor to a survey', body: T.InviteSupervisorBody, reply: T.InviteSupervisorReply },
   assignSupervisor: { method: 'POST', path: '/api/v1/supervisor/assign', access: org, summary: 'Assign a supervisor to a field user', body: T.AssignSupervisorBody, reply: T.AssignSupervisorReply },

@@ -48,8 +48,8 @@ export const Paging = {
 export const SurveyIdParams = z.object({ surveyId: Id });
 export type SurveyIdParams = z.infer<typeof SurveyIdParams>;
 
-/** Whole naira, no decimals (spec section 9). */
-export const Naira = z.number().int().min(0).max(100_000_000);
+/** An amount of money: whole naira, no decimals (spec section 9), never negative. */
+export const Naira = z.number().int().min(0);
 export type Naira = z.infer<typeof Naira>;
 
 export const IsoDate = z.string().datetime({ offset: true });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Limits } from '../constants.js';
-import { Id, IsoDate, Paging } from './common.js';
+import { Id, IsoDate, Naira, PageQuery, Paging } from './common.js';
 
 /** Text, a location string or an image reference; a list for checkboxes. Objects are refused. */
 export const Answer = z.union([
@@ -66,10 +66,7 @@ export type ResponseRow = z.infer<typeof ResponseRow>;
 export const ResponseListReply = z.object({ responses: z.array(ResponseRow), ...Paging });
 export type ResponseListReply = z.infer<typeof ResponseListReply>;
 
-export const ResponsesQuery = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  searchQuery: z.string().trim().max(Limits.maxSearchQuery).default(''),
-});
+export const ResponsesQuery = PageQuery;
 
 export const TopPerformerReply = z.object({
   topPerformer: z.string().nullable(),
@@ -82,7 +79,7 @@ export const WeekDay = z.enum(['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thur
 export const ByWeeksQuery = z.object({ startDate: IsoDate, endDate: IsoDate });
 export type ByWeeksQuery = z.infer<typeof ByWeeksQuery>;
 /** value: responses that day; amount: naira earned by field users that day (the second chart). */
-export const ByWeeksReply = z.array(z.object({ day: WeekDay, value: z.number().int(), amount: z.number().int() }));
+export const ByWeeksReply = z.array(z.object({ day: WeekDay, value: z.number().int(), amount: Naira }));
 export type ByWeeksReply = z.infer<typeof ByWeeksReply>;
 
 export const UploadImageReply = z.record(z.string(), z.string());

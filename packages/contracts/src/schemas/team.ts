@@ -11,15 +11,15 @@ export const FieldUser = z.object({
   bank: z.string(),
   accountNumber: z.string(),
   accountName: z.string(),
-  rate: z.number().int(),
+  rate: Naira,
   responses: z.number().int(),
-  outstanding: z.number().int(),
+  outstanding: Naira,
   supervisorId: z.string().nullable(),
   supervisorName: z.string().nullable(),
 });
 export type FieldUser = z.infer<typeof FieldUser>;
 
-export const FieldUserListReply = z.object({ fieldUsers: z.array(FieldUser), totalDue: z.number().int(), ...Paging });
+export const FieldUserListReply = z.object({ fieldUsers: z.array(FieldUser), totalDue: Naira, ...Paging });
 export type FieldUserListReply = z.infer<typeof FieldUserListReply>;
 
 const fullName = z.string({ error: Msg.fullNameShort }).trim().min(Limits.minFullName, Msg.fullNameShort).max(120, 'Full name is too long (max 120)');
@@ -87,6 +87,6 @@ export const FieldUserAcrossRow = z.object({
   organization_name: z.string(),
   surveyTitle: z.string(),
   responses: z.number().int(),
-  outstanding: z.number().int(),
+  outstanding: Naira,
 });
 export type FieldUserAcrossRow = z.infer<typeof FieldUserAcrossRow>;
