@@ -127,20 +127,20 @@ function ResponseTableRow({ row, sn, questions, now }: { row: ResponseRow; sn: n
 function CellView({ cell }: { cell: Cell }) {
   switch (cell.kind) {
     case 'missing':
-      return <span className="cell-na">{cell.text}</span>;
+      return <span className="resp-na">{cell.text}</span>;
     case 'photo':
       return (
-        <a className="cell-link" href={cell.href} target="_blank" rel="noopener noreferrer">
+        <a className="resp-link" href={cell.href} target="_blank" rel="noopener noreferrer">
           <ImageIcon size={16} />{cell.text}
         </a>
       );
     case 'link':
       return (
-        <a className="cell-link cell-link--url" href={cell.href} target="_blank" rel="noopener noreferrer" title={cell.href}>
+        <a className="resp-link resp-link--url" href={cell.href} target="_blank" rel="noopener noreferrer" title={cell.href}>
           <span>{cell.text}</span><ExternalIcon size={14} />
         </a>
       );
     default:
-      return <span className="cell-text">{cell.text}</span>;
+      return <span className="resp-text">{cell.text}</span>;
   }
 }

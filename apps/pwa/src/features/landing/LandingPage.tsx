@@ -150,18 +150,18 @@ function PhoneMock() {
       <div className="phone">
         <div className="phone__bar"><span>Water point survey</span><span className="phone__net"><OfflineIcon size={14} /></span></div>
         <div className="phone__body">
-          <div className="q">
-            <span className="q__label">Is the pump working? <b>*</b></span>
-            <span className="q__choice q__choice--on">Yes</span>
-            <span className="q__choice">No</span>
+          <div className="mock-q">
+            <span className="mock-q__label">Is the pump working? <b>*</b></span>
+            <span className="mock-q__choice mock-q__choice--on">Yes</span>
+            <span className="mock-q__choice">No</span>
           </div>
-          <div className="q">
-            <span className="q__label">Photo of the site</span>
-            <span className="q__photo" />
+          <div className="mock-q">
+            <span className="mock-q__label">Photo of the site</span>
+            <span className="mock-q__photo" />
           </div>
-          <div className="q">
-            <span className="q__label">Location</span>
-            <span className="q__loc"><CheckIcon size={14} /> 6.5244, 3.3792</span>
+          <div className="mock-q">
+            <span className="mock-q__label">Location</span>
+            <span className="mock-q__loc"><CheckIcon size={14} /> 6.5244, 3.3792</span>
           </div>
           <span className="phone__save"><QuestionsIcon size={14} /> Saved on this phone</span>
         </div>
