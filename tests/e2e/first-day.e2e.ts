@@ -1,5 +1,6 @@
 import { Limits, Msg, QuestionType } from '@survey-bird/contracts';
 import Database from 'better-sqlite3';
+import ExcelJS from 'exceljs';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -240,5 +241,52 @@ describe('first day in the field', () => {
     await waitForPath(page, '/survey-bird/field-user');
     await new FieldUserFormPage(page, env.baseUrl).title(TITLE).waitFor();
     await context.setOffline(false);
+  });
+
+  it('the responses table and the export say when each response was captured on the phone, to the second, in order', async () => {
+    const { page, context } = phone;
+    const form = new FieldUserFormPage(page, env.baseUrl);
+    await form.open(TITLE);
+    // Two days ago (so the table shows the date), three captures offline that sync in one batch.
+    const day = new Date();
+    day.setDate(day.getDate() - 2);
+    const at = (h: number, m: number, s: number) => new Date(day.getFullYear(), day.getMonth(), day.getDate(), h, m, s);
+    await context.setOffline(true);
+    for (const [name, time] of [['Ada 12:49', at(12, 49, 0)], ['Bisi 12:50', at(12, 50, 0)], ['Chika 12:50:17', at(12, 50, 17)]] as const) {
+      await page.clock.setFixedTime(time);
+      await form.fillText(Q.name, name);
+      await form.choose(Q.item, 'Garri');
+      await form.submit();
+      await toast(page, Msg.expiredSaved).last().waitFor();
+    }
+    await context.setOffline(false);
+    await expect.poll(() => serverCount(surveyId), { timeout: 20_000 }).toBe(6);
+
+    const { page: office } = desk;
+    await new LoginPage(office, env.baseUrl).signIn(org.email, org.password);
+    await waitForPath(office, '/survey-bird/organization/insight');
+    await office.locator('.responses__table[aria-busy="false"] tbody tr').nth(5).waitFor();
+    const dates = await office.locator('.responses__table tbody tr').evaluateAll((rows) =>
+      rows.slice(0, 3).map((r) => {
+        const cell = r.querySelector('td.responses__date')!;
+        return { text: cell.textContent, title: cell.getAttribute('title'), name: r.textContent };
+      }),
+    );
+    const dd = `${String(day.getDate()).padStart(2, '0')}/${String(day.getMonth() + 1).padStart(2, '0')}/${day.getFullYear()}`;
+    expect(dates.map((d) => d.text)).toEqual([`${dd} at 12:50:17`, `${dd} at 12:50:00`, `${dd} at 12:49:00`]);
+    expect(dates.map((d) => d.name)).toEqual([expect.stringContaining('Chika'), expect.stringContaining('Bisi'), expect.stringContaining('Ada')]);
+    for (const d of dates) expect(d.title).toMatch(/^Received by the server Today at \d\d:\d\d:\d\d$/);
+    // 1280 px has room for the receipt time in its own column.
+    expect(await office.getByRole('columnheader', { name: 'Received' }).isVisible()).toBe(true);
+    await office.screenshot({ path: join(SHOTS, 'responses-1280.png') });
+
+    const [download] = await Promise.all([office.waitForEvent('download', { timeout: 60_000 }), office.getByRole('button', { name: 'Export' }).click()]);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile((await download.path())!);
+    const sheet = workbook.getWorksheet('Responses')!;
+    expect((sheet.getRow(1).values as unknown[]).slice(1, 6)).toEqual(['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at']);
+    const captured = [2, 3, 4, 5, 6, 7].map((r) => (sheet.getRow(r).getCell(4).value as Date).getTime());
+    expect(captured).toEqual(expect.arrayContaining([at(12, 49, 0).getTime(), at(12, 50, 0).getTime(), at(12, 50, 17).getTime()]));
+    expect(sheet.getRow(2).getCell(5).value).toBeInstanceOf(Date);
   });
 });
