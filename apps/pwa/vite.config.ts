@@ -34,7 +34,8 @@ export default defineConfig({
         name: 'Survey Bird',
         short_name: 'Survey Bird',
         description: 'Offline-first field surveys: capture responses anywhere, pay field teams per response.',
-        start_url: '/',
+        // Opens the stored account's home (routes/router.tsx), or the landing page when none is stored.
+        start_url: '/?launch=app',
         scope: '/',
         display: 'standalone',
         orientation: 'any',

@@ -25,7 +25,8 @@ describe('installable and offline', () => {
       name: string; short_name: string; display: string; start_url: string; scope: string; theme_color: string;
       icons: { src: string; sizes: string; type: string; purpose?: string }[];
     };
-    expect(manifest).toMatchObject({ name: 'Survey Bird', display: 'standalone', start_url: '/', scope: '/' });
+    // The installed app opens the stored account's home (first-day.e2e.ts follows it, offline too).
+    expect(manifest).toMatchObject({ name: 'Survey Bird', display: 'standalone', start_url: '/?launch=app', scope: '/' });
     expect(manifest.short_name.length).toBeGreaterThan(0);
     expect(manifest.theme_color).toMatch(/^#[0-9a-f]{6}$/i);
     for (const icon of manifest.icons) {

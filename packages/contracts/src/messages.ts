@@ -1,3 +1,5 @@
+import { Limits } from './constants.js';
+
 /** Every user-facing text of spec sections 5 and 8, plus the server's own messages. */
 export const Msg = {
   // section 5: validation
@@ -19,6 +21,8 @@ export const Msg = {
   provideOldPassword: 'Provide old password',
   passwordDontMatch: "Password don't match",
   fillCompulsory: 'Kindly fill all compulsory fields',
+  // the form marks each missing compulsory question with this, under the question
+  answerRequired: 'This question is compulsory',
   // section 8: local and behaviour-triggering
   unexpectedError: 'unexpected error',
   errorProcessingImages: 'Error processing images',
@@ -48,6 +52,7 @@ export const Msg = {
   notFound: 'Not found',
   routeNotFound: 'This API route does not exist',
   payloadTooLarge: 'The upload is too large',
+  answerTooLong: `An answer is too long (max ${Limits.maxAnswerLength})`,
   serviceUnavailable: 'The service is busy, please try again shortly',
   storageFull: 'The server has run out of storage space, please try again later',
   organizationExists: 'An organization with this e-mail already exists',

@@ -1,5 +1,6 @@
 import { Role } from '@survey-bird/contracts';
-import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Link, Outlet } from '@tanstack/react-router';
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Link, Outlet, redirect } from '@tanstack/react-router';
+import { activeAccountHome } from '../features/accounts/home';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { Toaster } from '../ui/Toast';
 import { UpdatePrompt } from '../ui/UpdatePrompt';
@@ -34,8 +35,15 @@ const text = (v: unknown): string | undefined => (v === undefined || v === null 
 const landing = createRoute({
   getParentRoute: () => rootRoute,
   path: paths.landing,
-  validateSearch: (s: Record<string, unknown>): { showMicroservices?: boolean } =>
-    s.showMicroservices === true || s.showMicroservices === 'true' ? { showMicroservices: true } : {},
+  validateSearch: (s: Record<string, unknown>): { showMicroservices?: boolean; launch?: 'app' } => ({
+    ...(s.showMicroservices === true || s.showMicroservices === 'true' ? { showMicroservices: true } : {}),
+    ...(s.launch === 'app' ? { launch: 'app' as const } : {}),
+  }),
+  // The installed app starts at /?launch=app (vite.config.ts): the stored account's home, offline too.
+  beforeLoad: async ({ search }) => {
+    if (search.launch !== 'app') return;
+    throw redirect({ href: (await activeAccountHome()) ?? paths.landing, replace: true });
+  },
   component: lazyRouteComponent(() => import('../features/landing/LandingPage'), 'LandingPage'),
 });
 const login = createRoute({

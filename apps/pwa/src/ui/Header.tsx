@@ -30,7 +30,7 @@ export function Header({ nav, className = '' }: { nav?: ReactNode; className?: s
             <OfflineIcon size={16} /> Offline
           </span>
         )}
-        <ProductGrid initiallyOpen={showProducts} />
+        <ProductGrid requested={showProducts} />
         {accounts.length === 0 ? (
           <Link to={paths.login} className="btn btn--primary btn--sm">Sign in</Link>
         ) : (

@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { SUPPORT_EMAIL } from '../config';
 import { activeAccount } from '../features/accounts/account-storage';
-import { loadCurrentUser } from '../features/accounts/session';
-import { homeFor, paths } from '../routes/paths';
+import { activeAccountHome } from '../features/accounts/home';
+import { paths } from '../routes/paths';
 import { navigateTo } from '../routes/navigate';
 import { LogoMark } from './Logo';
 import { ChartIcon, ClockIcon, GridIcon, LayersIcon, SupportIcon, WalletIcon } from './icons';
@@ -15,10 +15,26 @@ const COMING_SOON = [
   { name: 'Payroll and payouts', Icon: WalletIcon },
 ];
 
-/** The portal's product grid: Survey Bird, four Coming soon tools and Tech support. */
-export function ProductGrid({ initiallyOpen }: { initiallyOpen: boolean }) {
-  const pop = usePopover(initiallyOpen);
+/** The URL without ?showMicroservices, so the same link opens the grid again after it is closed. */
+function withoutShowParam(): string {
+  const url = new URL(window.location.href);
+  url.searchParams.delete('showMicroservices');
+  return url.pathname + url.search + url.hash;
+}
+
+/**
+ * The portal's product grid: Survey Bird, four Coming soon tools and Tech support.
+ * `requested` follows ?showMicroservices=true (spec section 2), on arrival and while on the page.
+ */
+export function ProductGrid({ requested }: { requested: boolean }) {
+  const pop = usePopover(requested);
   const [loading, setLoading] = useState(false);
+  const { setOpen } = pop;
+  useEffect(() => {
+    if (!requested) return;
+    setOpen(true);
+    navigateTo(withoutShowParam(), true);
+  }, [requested, setOpen]);
 
   async function openSurveyBird() {
     if (!activeAccount()) {
@@ -27,10 +43,10 @@ export function ProductGrid({ initiallyOpen }: { initiallyOpen: boolean }) {
       return;
     }
     setLoading(true);
-    const user = await loadCurrentUser(true);
+    const home = await activeAccountHome(true);
     setLoading(false);
     pop.close();
-    if (user) navigateTo(homeFor(user.role));
+    if (home) navigateTo(home);
   }
 
   return (

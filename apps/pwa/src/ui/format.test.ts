@@ -25,6 +25,9 @@ describe('formatResponseDate', () => {
     expect(formatResponseDate(new Date(2026, 11, 31, 18, 30).toISOString(), jan1)).toBe('Yesterday at 18:30');
     expect(formatResponseDate(new Date(2026, 11, 30, 18, 30).toISOString(), jan1)).toBe('30/12/2026 at 18:30');
   });
+  it('adds the seconds when asked (capture times a few seconds apart)', () => {
+    expect(formatResponseDate(new Date(2026, 10, 22, 9, 50, 17).toISOString(), now, true)).toBe('Today at 09:50:17');
+  });
   it('shows N/A for a missing or invalid date', () => {
     expect(formatResponseDate(undefined, now)).toBe('N/A');
     expect(formatResponseDate(null, now)).toBe('N/A');

@@ -23,7 +23,7 @@ function sameDay(a: Date, b: Date): boolean {
 }
 
 /** 'Today at 14:05', 'Yesterday at 09:30', '03/11/2026 at 18:00', or 'N/A' for a missing or bad date. */
-export function formatResponseDate(iso: string | null | undefined, now: Date = new Date()): string {
+export function formatResponseDate(iso: string | null | undefined, now: Date = new Date(), seconds = false): string {
   if (!iso) return 'N/A';
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return 'N/A';
@@ -33,7 +33,7 @@ export function formatResponseDate(iso: string | null | undefined, now: Date = n
     : sameDay(date, yesterday)
       ? 'Yesterday'
       : `${pad(date.getDate())}/${pad(date.getMonth() + 1)}/${date.getFullYear()}`;
-  return `${day} at ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  return `${day} at ${pad(date.getHours())}:${pad(date.getMinutes())}${seconds ? `:${pad(date.getSeconds())}` : ''}`;
 }
 
 /** Whole naira with thousands separators: 12500 -> '₦12,500' (NGN has no decimals here). */

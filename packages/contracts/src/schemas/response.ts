@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { Limits } from '../constants.js';
+import { Msg } from '../messages.js';
 import { Id, IsoDate, Naira, PageQuery, Paging } from './common.js';
 
 /** Text, a location string or an image reference; a list for checkboxes. Objects are refused. */
 export const Answer = z.union([
-  z.string().max(Limits.maxAnswerLength, `An answer is too long (max ${Limits.maxAnswerLength})`),
+  z.string().max(Limits.maxAnswerLength, Msg.answerTooLong),
   z.array(z.string().max(Limits.maxOptionLength)).max(Limits.maxOptions),
 ], { error: 'An answer must be text or a list of texts' });
 export type Answer = z.infer<typeof Answer>;

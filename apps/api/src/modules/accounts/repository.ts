@@ -98,6 +98,18 @@ export class AccountsRepository {
         .orderBy('users.created_at', 'desc').orderBy('users.id').limit(page.limit).offset(page.offset).execute(),
       q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
-    return { rows, total: Number(total.n) };
+    const invitedTo = await this.invitingOrganizations(rows.filter((r) => r.organization_name === null).map((r) => r.email));
+    return { rows: rows.map((r) => ({ ...r, organization_name: r.organization_name ?? invitedTo.get(r.email) ?? null })), total: Number(total.n) };
+  }
+
+  /** Per e-mail, the names of the organizations that invited it as field user or supervisor, joined by ', '. */
+  private async invitingOrganizations(emails: string[]): Promise<Map<string, string>> {
+    if (emails.length === 0) return new Map();
+    const rows = await this.db.selectFrom('members').innerJoin('organizations', 'organizations.id', 'members.organization_id')
+      .select(['members.email', 'organizations.name']).distinct()
+      .where('members.email', 'in', emails).orderBy('organizations.name').execute();
+    const names = new Map<string, string[]>();
+    for (const r of rows) names.set(r.email, [...(names.get(r.email) ?? []), r.name]);
+    return new Map([...names].map(([email, list]) => [email, list.join(', ')]));
   }
 }

@@ -5,7 +5,7 @@ import { Role } from '@survey-bird/contracts/roles';
 // Loaded by the export's threads, so free of exceljs and of the contracts' schemas (zod weighs
 // ~15 MB of RSS per thread): the contracts come in through their zod-free entry points.
 export const FIELD_USER_ROLE = Role.fieldUser;
-const MISSING = 'N/A';
+export const MISSING = 'N/A';
 
 /** Between the cells of a batch: plainText never leaves a control character in a cell, nor does a URL's href. */
 export const CELL_SEP = '\u0000';
@@ -14,7 +14,7 @@ export const LINK_MARK = '\u0001';
 
 /**
  * Rows on their way from the export's reader thread to its writer thread: per row the field user's
- * name, e-mail, created_at (epoch ms) and one cell per question, all joined by CELL_SEP. One string
+ * name, e-mail, captured_at and created_at (epoch ms; captured_at empty when unknown) and one cell per question, all joined by CELL_SEP. One string
  * crosses threads as one copy; an array of cells would be cloned cell by cell (about 8 us a row here,
  * a tenth of the writer's own work per row).
  */

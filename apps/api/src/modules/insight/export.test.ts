@@ -18,14 +18,14 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const questions: StoredQuestion[] = [...sampleQuestions, { text: 'Website', type: QuestionType.text, compulsory: false, options: [] }];
-const HEADERS = ['S/N', 'Field user', 'Field user email', 'Date', ...questions.map((q) => q.text)];
+const HEADERS = ['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', ...questions.map((q) => q.text)];
 
 type Member = Awaited<ReturnType<typeof addMember>> & { fullName: string };
 async function member(surveyId: string, fullName: string, opts: { role?: typeof Role.supervisor; supervisorId?: string } = {}): Promise<Member> {
   return { ...(await addMember(t.app, surveyId, org.id, { fullName, role: opts.role, supervisorId: opts.supervisorId ?? null })), fullName };
 }
-const respond = (m: Member, surveyId: string, answers: Record<string, string | string[]>, createdAt = Date.now()) =>
-  addResponse(t.app, m, { id: surveyId, organizationId: org.id }, { answers, createdAt, fullName: m.fullName, email: m.email });
+const respond = (m: Member, surveyId: string, answers: Record<string, string | string[]>, createdAt = Date.now(), capturedAt?: number) =>
+  addResponse(t.app, m, { id: surveyId, organizationId: org.id }, { answers, createdAt, capturedAt, fullName: m.fullName, email: m.email });
 
 async function download(token: string, url: string) {
   const res = await call(t.app, token, { method: 'GET', url: `/api/v1${url}` });
@@ -59,7 +59,7 @@ describe('organization export', () => {
       'Brands stocked': ['Alpha', 'Beta'],
       'Shelf photo': '/api/v1/files/image/abc-123.jpg',
       Website: 'https://example.com/shop?id=1',
-    }, at);
+    }, at, at - 3_600_000 + 17_000);
     await respond(fu, survey.id, { 'Name of outlet': '+cmd', 'Outlet type': '-1+1', Location: '@SUM(A1)', Website: 'http://plain.example' }, at - 1000);
     await respond(fu, survey.id, { 'Name of outlet': '\tTabbed', 'Outlet type': 'javascript:alert(1)', Website: 'https://' }, at - 2000);
 
@@ -71,24 +71,28 @@ describe('organization export', () => {
     expect(first.getCell(1).value).toBe(1);
     expect(first.getCell(2).value).toBe('Exporter One');
     expect(first.getCell(3).value).toBe(fu.email);
-    const date = first.getCell(4).value;
-    expect(date).toBeInstanceOf(Date);
-    expect(Math.abs((date as Date).getTime() - at)).toBeLessThan(1000);
-    expect(first.getCell(4).numFmt).toBe('dd/mm/yyyy hh:mm');
-    expect(first.getCell(5).value).toBe(`'=HYPERLINK("http://x")`);
-    expect(first.getCell(7).value).toBe('Alpha, Beta');
-    expect(first.getCell(8).type).toBe(ExcelJS.ValueType.Hyperlink);
-    expect(first.getCell(8).value).toEqual({ text: 'http://sb.test/api/v1/files/image/abc-123.jpg', hyperlink: 'http://sb.test/api/v1/files/image/abc-123.jpg' });
-    expect(first.getCell(9).value).toBe('N/A');
-    expect(first.getCell(10).value).toEqual({ text: 'https://example.com/shop?id=1', hyperlink: 'https://example.com/shop?id=1' });
+    // Captured on the phone an hour before it arrived, to the second; then received.
+    expect(first.getCell(4).value).toEqual(new Date(at - 3_600_000 + 17_000));
+    expect(first.getCell(4).numFmt).toBe('dd/mm/yyyy hh:mm:ss');
+    expect(first.getCell(5).value).toEqual(new Date(at));
+    expect(first.getCell(5).numFmt).toBe('dd/mm/yyyy hh:mm:ss');
+    expect(first.getCell(6).value).toBe(`'=HYPERLINK("http://x")`);
+    expect(first.getCell(8).value).toBe('Alpha, Beta');
+    expect(first.getCell(9).type).toBe(ExcelJS.ValueType.Hyperlink);
+    expect(first.getCell(9).value).toEqual({ text: 'http://sb.test/api/v1/files/image/abc-123.jpg', hyperlink: 'http://sb.test/api/v1/files/image/abc-123.jpg' });
+    expect(first.getCell(10).value).toBe('N/A');
+    expect(first.getCell(11).value).toEqual({ text: 'https://example.com/shop?id=1', hyperlink: 'https://example.com/shop?id=1' });
 
     const second = sheet.getRow(3);
-    expect(rowValues(sheet, 3).slice(4)).toEqual(["'+cmd", "'-1+1", 'N/A', 'N/A', '@SUM(A1)'.replace(/^/, "'"), 'http://plain.example']);
-    expect(second.getCell(10).type).toBe(ExcelJS.ValueType.String);
+    // An old phone that did not say when: N/A, and the receipt time still there.
+    expect(second.getCell(4).value).toBe('N/A');
+    expect(second.getCell(5).value).toEqual(new Date(at - 1000));
+    expect(rowValues(sheet, 3).slice(5)).toEqual(["'+cmd", "'-1+1", 'N/A', 'N/A', '@SUM(A1)'.replace(/^/, "'"), 'http://plain.example']);
+    expect(second.getCell(11).type).toBe(ExcelJS.ValueType.String);
     const third = sheet.getRow(4);
-    expect(third.getCell(5).value).toBe("'\tTabbed");
-    expect(third.getCell(6).value).toBe('javascript:alert(1)');
-    expect(third.getCell(10).type).toBe(ExcelJS.ValueType.String);
+    expect(third.getCell(6).value).toBe("'\tTabbed");
+    expect(third.getCell(7).value).toBe('javascript:alert(1)');
+    expect(third.getCell(11).type).toBe(ExcelJS.ValueType.String);
 
     for (let r = 2; r <= 4; r++) {
       sheet.getRow(r).eachCell((cell) => {
@@ -105,14 +109,14 @@ describe('organization export', () => {
     for (let i = 0; i < 45; i++) await respond(fu, survey.id, { 'Name of outlet': i % 3 === 0 ? `Needle ${i}` : `Hay ${i}` }, base + i * 1000);
     const all = await download(org.token, `/survey/organization/response/download/${survey.id}?page=2`);
     expect(all.sheet.actualRowCount).toBe(46);
-    expect(all.sheet.getRow(2).getCell(5).value).toBe('Hay 44');
+    expect(all.sheet.getRow(2).getCell(6).value).toBe('Hay 44');
     expect(all.sheet.getRow(46).getCell(1).value).toBe(45);
-    expect(all.sheet.getRow(46).getCell(5).value).toBe('Needle 0');
+    expect(all.sheet.getRow(46).getCell(6).value).toBe('Needle 0');
 
     const found = await download(org.token, `/survey/organization/response/download/${survey.id}?searchQuery=NEEDLE`);
     expect(found.sheet.actualRowCount).toBe(16);
     const names: unknown[] = [];
-    found.sheet.eachRow((row, n) => n > 1 && names.push(row.getCell(5).value));
+    found.sheet.eachRow((row, n) => n > 1 && names.push(row.getCell(6).value));
     expect(names.every((v) => String(v).startsWith('Needle'))).toBe(true);
   });
 });
@@ -156,7 +160,7 @@ describe('workbook output', () => {
     try {
       const qs: StoredQuestion[] = ['A', 'B', 'C'].map((text) => ({ text, type: QuestionType.text, compulsory: false, options: [] }));
       const at = Date.UTC(2026, 10, 20, 14, 5);
-      const rows = Array.from({ length: 30 }, (_, i) => ['Ada Obi', 'ada@team.ng', String(at - i * 60_000), i % 3 ? `text ${i} <&>` : `${LINK_MARK}https://example.com/p?i=${i}`, 'N/A', `'=1+${i}`]);
+      const rows = Array.from({ length: 30 }, (_, i) => ['Ada Obi', 'ada@team.ng', String(at - i * 60_000 - 5000), String(at - i * 60_000), i % 3 ? `text ${i} <&>` : `${LINK_MARK}https://example.com/p?i=${i}`, 'N/A', `'=1+${i}`]);
       async function* batches() {
         yield { count: rows.length, cells: rows.map((r) => r.join(CELL_SEP)).join(CELL_SEP) };
       }
@@ -164,14 +168,15 @@ describe('workbook output', () => {
       const reference = await collect(async (out) => {
         const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
         const sheet = workbook.addWorksheet('Responses', { views: [{ state: 'frozen', ySplit: 1 }] });
-        sheet.columns = [{ width: 6 }, { width: 24 }, { width: 28 }, { width: 18 }, ...qs.map(() => ({ width: 24 }))];
-        const header = sheet.addRow(['S/N', 'Field user', 'Field user email', 'Date', ...qs.map((q) => q.text)]);
+        sheet.columns = [{ width: 6 }, { width: 24 }, { width: 28 }, { width: 20 }, { width: 20 }, ...qs.map(() => ({ width: 24 }))];
+        const header = sheet.addRow(['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', ...qs.map((q) => q.text)]);
         header.font = { bold: true };
         header.commit();
         rows.forEach((r, i) => {
-          const cells = r.slice(3).map((c) => (c.startsWith(LINK_MARK) ? { text: c.slice(1), hyperlink: c.slice(1) } : c));
-          const row = sheet.addRow([i + 1, r[0], r[1], new Date(Number(r[2])), ...cells]);
-          row.getCell(4).numFmt = 'dd/mm/yyyy hh:mm';
+          const cells = r.slice(4).map((c) => (c.startsWith(LINK_MARK) ? { text: c.slice(1), hyperlink: c.slice(1) } : c));
+          const row = sheet.addRow([i + 1, r[0], r[1], new Date(Number(r[2])), new Date(Number(r[3])), ...cells]);
+          row.getCell(4).numFmt = 'dd/mm/yyyy hh:mm:ss';
+          row.getCell(5).numFmt = 'dd/mm/yyyy hh:mm:ss';
           row.commit();
         });
         await sheet.commit();
@@ -208,7 +213,7 @@ describe('streaming writer memory', () => {
     const longText = 'x'.repeat(400);
     async function* rows() {
       for (let b = 0; b < 12; b++) {
-        yield { count: 1000, cells: Array.from({ length: 1000 }, (_, i) => ['Ada Obi', 'ada@team.ng', String(Date.now()), `${longText}${i}`].join(CELL_SEP)).join(CELL_SEP) };
+        yield { count: 1000, cells: Array.from({ length: 1000 }, (_, i) => ['Ada Obi', 'ada@team.ng', '', String(Date.now()), `${longText}${i}`].join(CELL_SEP)).join(CELL_SEP) };
       }
     }
     const backlog: number[] = [];

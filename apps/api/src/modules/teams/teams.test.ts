@@ -258,6 +258,16 @@ describe('GET /field-user/all (master admin)', () => {
     expect((await get('/api/v1/field-user/all?searchQuery=nothing-matches', admin)).json()).toMatchObject({ fieldUsers: [], totalCount: 0 });
   });
 
+  it('All users names the organizations that invited a supervisor or field user, and the owner\'s own', async () => {
+    const intruderSurvey = (await createSurvey(t.app, intruder.id, { title: 'Second job' })).id;
+    await addMember(t.app, surveyId, org.id, { fullName: 'Dual Worker', email: 'dual@team.ng' });
+    await addMember(t.app, intruderSurvey, intruder.id, { fullName: 'Dual Worker', email: 'dual@team.ng' });
+    const users = async (q: string) => (await get(`/api/v1/user/all?searchQuery=${q}`, admin)).json().users as { email: string; organization_name: string | null }[];
+    expect(await users('dual%40team.ng')).toEqual([expect.objectContaining({ email: 'dual@team.ng', organization_name: 'Intruder Org, Pay Org' })]);
+    expect(await users('sup.one%40team.ng')).toEqual([expect.objectContaining({ email: 'sup.one@team.ng', organization_name: 'Pay Org' })]);
+    expect(await users('root%40teams.ng')).toEqual([expect.objectContaining({ organization_name: null })]);
+  });
+
   it('is for the master admin only', async () => {
     expect((await get('/api/v1/field-user/all', org.token)).statusCode).toBe(403);
   });

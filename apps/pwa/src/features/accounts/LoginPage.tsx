@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
 import { requestPersistentStorage } from '../../offline/persist';
 import { navigateTo } from '../../routes/navigate';
-import { safeRedirect } from '../../routes/paths';
+import { homeFor, safeRedirect } from '../../routes/paths';
 import { PasswordField, TextField } from '../../ui/PasswordField';
 import { Spinner } from '../../ui/Spinner';
 import { toast } from '../../ui/toast-store';
@@ -35,7 +35,8 @@ export function LoginPage() {
       setAccounts(added.accounts);
       toast.success(reply.msg);
       void requestPersistentStorage();
-      navigateTo(safeRedirect(search.redirect));
+      // Without a redirect each role lands on its home, not the landing page (docs/decisions.md).
+      navigateTo(safeRedirect(search.redirect, homeFor(reply.user.role)));
     } catch {
       // The client has shown the server's message.
     } finally {

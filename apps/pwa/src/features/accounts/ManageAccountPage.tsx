@@ -1,6 +1,7 @@
 import { ChangePasswordBody, Msg } from '@survey-bird/contracts';
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
+import { counts } from '../../offline';
 import { navigateTo } from '../../routes/navigate';
 import { paths } from '../../routes/paths';
 import { confirmDialog } from '../../ui/dialog-store';
@@ -21,6 +22,14 @@ async function signOutSession(account: StoredAccount): Promise<string> {
   const reply = await api.call('signOut', { token: account.token, handleErrors: false }).catch(() => undefined);
   return reply?.msg ?? Msg.accountSignedOut;
 }
+
+/** Responses of these accounts still on this phone (waiting, sending or failed); sign-out never deletes them. */
+async function unsentOnPhone(accounts: readonly StoredAccount[]): Promise<number> {
+  const all = await Promise.all(accounts.map((a) => counts(a.user).catch(() => null)));
+  return all.reduce((n, c) => n + (c ? c.queued + c.sending + c.failed : 0), 0);
+}
+
+const unsentText = (n: number) => `${n} ${n === 1 ? 'response is' : 'responses are'} still on this phone and will be sent when you sign in again.`;
 
 export function ManageAccountPage() {
   const accounts = useAccounts();
@@ -43,6 +52,8 @@ function Sessions({ accounts }: { accounts: StoredAccount[] }) {
   const [busy, setBusy] = useState<string | null>(null);
 
   async function signOut(account: StoredAccount) {
+    const unsent = await unsentOnPhone([account]);
+    if (unsent > 0 && !(await confirmDialog({ title: `Sign out ${account.user}?`, body: unsentText(unsent), action: 'Sign Out', cancel: 'Cancel' }))) return;
     setBusy(account.user);
     const msg = await signOutSession(account);
     setAccounts(removeAccount(getAccounts(), account.user));
@@ -51,9 +62,10 @@ function Sessions({ accounts }: { accounts: StoredAccount[] }) {
   }
 
   async function signOutAll() {
+    const unsent = await unsentOnPhone(getAccounts());
     const ok = await confirmDialog({
       title: 'Sign out from all accounts?',
-      body: 'Every account signed in on this browser will be signed out. Responses already saved on this device stay here.',
+      body: unsent > 0 ? unsentText(unsent) : 'Every account signed in on this browser will be signed out.',
       action: 'Sign out all',
       cancel: 'Cancel',
       tone: 'danger',

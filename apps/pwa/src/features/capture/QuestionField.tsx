@@ -1,4 +1,4 @@
-import { QuestionType, type Answer, type StoredQuestion } from '@survey-bird/contracts';
+import { Limits, QuestionType, type Answer, type StoredQuestion } from '@survey-bird/contracts';
 import { lazy, Suspense, useId } from 'react';
 import { toggleOption } from '../field-user/form-logic';
 import './capture.css';
@@ -15,6 +15,8 @@ export interface QuestionFieldProps {
   value: Answer | undefined;
   photo: Blob | undefined;
   processing: boolean;
+  /** What to fix, shown in red under the question (missing compulsory answer, a limit broken). */
+  problem?: string | undefined;
   onAnswer: (value: Answer) => void;
   onPhoto: (photo: Blob | null) => void;
   /** Options of a large select matching a query (works offline from the phone's copy). */
@@ -23,10 +25,15 @@ export interface QuestionFieldProps {
 
 const str = (v: Answer | undefined): string => (typeof v === 'string' ? v : '');
 
+/** The counter shows from here on, so the limit never comes as a surprise. */
+const COUNTER_FROM = Math.floor(Limits.maxAnswerLength * 0.9);
+
 /** One question of the form (spec section 8, screen 8): its text, a red asterisk when compulsory, and its input. */
-export function QuestionField({ question, number, value, photo, processing, onAnswer, onPhoto, searchDataset }: QuestionFieldProps) {
+export function QuestionField({ question, number, value, photo, processing, problem, onAnswer, onPhoto, searchDataset }: QuestionFieldProps) {
   const id = useId();
   const labelId = `${id}-label`;
+  const errorId = `${id}-error`;
+  const invalid = problem ? { 'aria-invalid': true, 'aria-describedby': errorId } : {};
   const { text, type } = question;
   const labelled = type === QuestionType.text || type === QuestionType.select || type === QuestionType.image || type === QuestionType.files;
 
@@ -34,7 +41,7 @@ export function QuestionField({ question, number, value, photo, processing, onAn
   switch (type) {
     case QuestionType.select:
       input = (
-        <select id={id} className="q__control" value={str(value)} onChange={(e) => onAnswer(e.currentTarget.value)}>
+        <select id={id} className="q__control" {...invalid} value={str(value)} onChange={(e) => onAnswer(e.currentTarget.value)}>
           <option value="" disabled>Choose an option</option>
           {question.options.map((o) => <option key={o} value={o}>{o}</option>)}
         </select>
@@ -48,7 +55,7 @@ export function QuestionField({ question, number, value, photo, processing, onAn
         <div className="q__checks">
           {question.options.map((o) => (
             <label key={o} className="q__check">
-              <input type="checkbox" checked={Array.isArray(value) && value.includes(o)} onChange={(e) => onAnswer(toggleOption(question.options, value, o, e.currentTarget.checked))} />
+              <input type="checkbox" {...invalid} checked={Array.isArray(value) && value.includes(o)} onChange={(e) => onAnswer(toggleOption(question.options, value, o, e.currentTarget.checked))} />
               <span>{o}</span>
             </label>
           ))}
@@ -72,8 +79,15 @@ export function QuestionField({ question, number, value, photo, processing, onAn
         </>
       );
       break;
-    default:
-      input = <input id={id} type="text" className="q__control" value={str(value)} autoComplete="off" onChange={(e) => onAnswer(e.currentTarget.value)} />;
+    default: {
+      const length = str(value).length;
+      input = (
+        <>
+          <input id={id} type="text" className="q__control" {...invalid} maxLength={Limits.maxAnswerLength} value={str(value)} autoComplete="off" onChange={(e) => onAnswer(e.currentTarget.value)} />
+          {length >= COUNTER_FROM && <p className="q__hint" aria-live="polite">{length} / {Limits.maxAnswerLength} characters</p>}
+        </>
+      );
+    }
   }
 
   const title = (
@@ -88,9 +102,10 @@ export function QuestionField({ question, number, value, photo, processing, onAn
     </>
   );
   return (
-    <div className="q" role="group" aria-labelledby={labelId}>
+    <div className={problem ? 'q q--invalid' : 'q'} role="group" aria-labelledby={labelId} aria-describedby={problem ? errorId : undefined}>
       {labelled ? <label id={labelId} htmlFor={id} className="q__text">{title}</label> : <p id={labelId} className="q__text">{title}</p>}
       <Suspense fallback={<div className="q__loading">Loading…</div>}>{input}</Suspense>
+      {problem && <p id={errorId} className="q__error">{problem}</p>}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import type { Survey } from '@survey-bird/contracts';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { memo, useCallback, useEffect } from 'react';
+import { memo, useCallback, useEffect, useRef } from 'react';
 import { api } from '../../api';
 import { cacheFieldUserSurveys, getCachedSurveys, searchDataset } from '../../offline';
 import { whenIdle } from '../../ui/idle';
@@ -89,6 +89,15 @@ const SurveyForm = memo(function SurveyForm({ account, survey }: { account: stri
     if (form.generation > 0) window.scrollTo({ top: 0 });
   }, [form.generation]);
 
+  // A refused submit brings the first question to fix into view, with the keyboard on it.
+  const questionsRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const first = form.refusals > 0 ? questionsRef.current?.querySelector<HTMLElement>('.q--invalid') : null;
+    if (!first) return;
+    first.scrollIntoView({ block: 'center' });
+    (first.querySelector<HTMLElement>('input:not(:disabled), select, textarea, button:not(:disabled)') ?? first).focus({ preventScroll: true });
+  }, [form.refusals]);
+
   const busy = form.phase !== 'idle';
   return (
     <form className="fu-form" noValidate onSubmit={(e) => {
@@ -101,7 +110,7 @@ const SurveyForm = memo(function SurveyForm({ account, survey }: { account: stri
         <p className="fu-form__total">Total Questions: {survey.questions.length}</p>
       </header>
       {form.ready ? (
-        <div className="fu-form__questions" key={form.generation}>
+        <div className="fu-form__questions" key={form.generation} ref={questionsRef}>
           {survey.questions.map((q, i) => (
             <QuestionField
               key={q.text}
@@ -110,6 +119,7 @@ const SurveyForm = memo(function SurveyForm({ account, survey }: { account: stri
               value={form.answers[q.text]}
               photo={form.photos[q.text]}
               processing={form.processing.has(q.text)}
+              problem={form.problems[q.text]}
               onAnswer={(value) => form.setAnswer(q.text, value)}
               onPhoto={(photo) => void form.setPhoto(q.text, photo)}
               searchDataset={search}

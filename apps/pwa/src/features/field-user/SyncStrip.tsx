@@ -27,9 +27,12 @@ export function SyncStrip({ account, email, showResponsesLink = true }: { accoun
         </span>
         <div className="sync-strip__main" role="status" aria-live="polite">
           <strong className="sync-strip__count" data-testid="waiting">{headline}</strong>
-          <span className="sync-strip__last">
-            {outbox.lastSyncAt ? `Last sync ${formatResponseDate(new Date(outbox.lastSyncAt).toISOString())}` : 'Not synced yet'}
-          </span>
+          {/* 'Not synced yet' only once something was queued: on a new phone the headline says all there is. */}
+          {(outbox.lastSyncAt || outbox.waiting > 0 || outbox.failed > 0) && (
+            <span className="sync-strip__last">
+              {outbox.lastSyncAt ? `Last sync ${formatResponseDate(new Date(outbox.lastSyncAt).toISOString())}` : 'Not synced yet'}
+            </span>
+          )}
         </div>
         <button type="button" className="btn btn--ghost sync-strip__btn" onClick={() => void syncNow()} disabled={!online || running}>
           {running ? 'Syncing…' : 'Sync now'}

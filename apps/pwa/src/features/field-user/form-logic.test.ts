@@ -1,6 +1,6 @@
-import { Msg, QuestionType, type StoredQuestion } from '@survey-bird/contracts';
+import { Limits, Msg, QuestionType, type StoredQuestion } from '@survey-bird/contracts';
 import { describe, expect, it, vi } from 'vitest';
-import { answerText, createSubmitter, formatLocation, missingCompulsory, SUBMIT_LABEL, toggleOption, type Delivery, type SubmitDeps, type SubmitPhase } from './form-logic';
+import { answerText, createSubmitter, formatLocation, formProblems, missingCompulsory, SUBMIT_LABEL, toggleOption, type Delivery, type Problems, type SubmitDeps, type SubmitPhase } from './form-logic';
 
 const q = (text: string, type: StoredQuestion['type'] = QuestionType.text, compulsory = true, options: string[] = []): StoredQuestion => ({ text, type, compulsory, options });
 const jpeg = () => new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: 'image/jpeg' });
@@ -88,16 +88,34 @@ describe('submitting', () => {
     return { deps, phases, toasts, enqueued, state: () => state, setState: (s: typeof state) => (state = s) };
   }
 
-  it('labels the button submit, then the progress texts', () => {
-    expect(SUBMIT_LABEL).toEqual({ idle: 'submit', uploading: 'uploading images...', sending: 'sending response...' });
+  it('labels the button Submit, then the progress texts', () => {
+    expect(SUBMIT_LABEL).toEqual({ idle: 'Submit', uploading: 'uploading images...', sending: 'sending response...' });
   });
 
   it('refuses a form missing a compulsory answer and queues nothing', async () => {
     const h = harness([{ status: 'synced' }]);
     h.setState({ answers: {}, photos: {} });
     expect(await createSubmitter(h.deps).submit()).toBe('incomplete');
-    expect(h.toasts).toEqual([`error:${Msg.fillCompulsory}`]);
+    expect(h.toasts).toEqual([`error:${Msg.fillCompulsory}: 1 question is missing`]);
     expect(h.deps.enqueue).not.toHaveBeenCalled();
+  });
+
+  it('marks each question to fix and refuses an answer or photo over the server limits', async () => {
+    const marked: Problems[] = [];
+    const h = harness([{ status: 'synced' }], {
+      questions: () => [q('Name'), q('Town'), q('Notes', QuestionType.text, false), q('Photo', QuestionType.image, false)],
+      onProblems: (p) => marked.push(p),
+    });
+    h.setState({ answers: { Notes: 'x'.repeat(Limits.maxAnswerLength + 1) }, photos: { Photo: new Blob([new Uint8Array(Limits.maxImageBytes + 1)], { type: 'image/jpeg' }) } });
+    expect(await createSubmitter(h.deps).submit()).toBe('incomplete');
+    expect(marked).toEqual([{ Name: Msg.answerRequired, Town: Msg.answerRequired, Notes: Msg.answerTooLong, Photo: Msg.payloadTooLarge }]);
+    expect(h.toasts).toEqual([`error:${Msg.fillCompulsory}: 2 questions are missing`]);
+    expect(formProblems([q('Notes', QuestionType.text, false)], { Notes: 'x'.repeat(Limits.maxAnswerLength + 1) }, {})).toEqual({ Notes: Msg.answerTooLong });
+    expect(h.deps.enqueue).not.toHaveBeenCalled();
+
+    h.setState({ answers: { Name: 'Ada', Town: 'Jos', Notes: 'x'.repeat(Limits.maxAnswerLength) }, photos: {} });
+    expect(await createSubmitter(h.deps).submit()).toBe('sent');
+    expect(marked.at(-1)).toEqual({});
   });
 
   it('queues under the draft clientId, says response sent! once the server has it, and resets', async () => {

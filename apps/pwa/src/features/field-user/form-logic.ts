@@ -1,4 +1,4 @@
-import { IMAGE_QUESTION_TYPES, Msg, type Answer, type Answers, type StoredQuestion } from '@survey-bird/contracts';
+import { IMAGE_QUESTION_TYPES, Limits, Msg, type Answer, type Answers, type StoredQuestion } from '@survey-bird/contracts';
 
 /**
  * The rules of the field-user form, free of React and IndexedDB so they can be tested alone.
@@ -16,6 +16,33 @@ export const isPhotoQuestion = (q: Pick<StoredQuestion, 'type'>): boolean => IMA
 /** Spec section 5: compulsory questions whose answer key is missing. Only presence counts, not emptiness. */
 export function missingCompulsory(questions: readonly StoredQuestion[], answers: Answers, photos: Photos): string[] {
   return questions.filter((q) => q.compulsory && !Object.hasOwn(isPhotoQuestion(q) ? photos : answers, q.text)).map((q) => q.text);
+}
+
+/** Question text -> what is wrong with its answer, shown under the question. */
+export type Problems = Record<string, string>;
+
+/**
+ * What the server would refuse, checked on the phone before a response is queued so that nothing
+ * accepted offline is refused later: missing compulsory answers, then the limits of
+ * contracts (answer length, photo size) in the server's own words.
+ */
+export function formProblems(questions: readonly StoredQuestion[], answers: Answers, photos: Photos): Problems {
+  const problems: Problems = {};
+  for (const text of missingCompulsory(questions, answers, photos)) problems[text] = Msg.answerRequired;
+  for (const q of questions) {
+    const answer = answers[q.text];
+    if (typeof answer === 'string' && answer.length > Limits.maxAnswerLength) problems[q.text] = Msg.answerTooLong;
+    if ((photos[q.text]?.size ?? 0) > Limits.maxImageBytes) problems[q.text] = Msg.payloadTooLarge;
+  }
+  return problems;
+}
+
+/** The toast for a refused submit: how many compulsory answers are missing, else the first limit broken. */
+export function problemsToast(problems: Problems): string {
+  const all = Object.values(problems);
+  const missing = all.filter((m) => m === Msg.answerRequired).length;
+  if (missing === 0) return all[0] ?? Msg.unexpectedError;
+  return `${Msg.fillCompulsory}: ${missing} ${missing === 1 ? 'question is' : 'questions are'} missing`;
 }
 
 /** A checkbox answer is the ticked options, in the question's order. */
@@ -42,7 +69,7 @@ export function answerText(answer: Answer | undefined): string {
 export type SubmitPhase = 'idle' | 'uploading' | 'sending';
 
 export const SUBMIT_LABEL: Record<SubmitPhase, string> = {
-  idle: 'submit',
+  idle: 'Submit',
   uploading: 'uploading images...',
   sending: 'sending response...',
 };
@@ -66,6 +93,8 @@ export interface SubmitDeps {
   delivery: (id: string) => Promise<Delivery | undefined>;
   online: () => boolean;
   onPhase: (phase: SubmitPhase) => void;
+  /** Marks the questions to fix (empty when the form is accepted). */
+  onProblems?: (problems: Problems) => void;
   /** Clears answers, file inputs and the captured photo. */
   reset: () => void;
   toast: { error(text: string): void; success(text: string): void; warning(text: string): void };
@@ -105,8 +134,10 @@ export function createSubmitter(deps: SubmitDeps) {
   async function submit(): Promise<SubmitOutcome> {
     if (busy) return 'ignored';
     const { answers, photos } = deps.current();
-    if (missingCompulsory(deps.questions(), answers, photos).length > 0) {
-      deps.toast.error(Msg.fillCompulsory);
+    const problems = formProblems(deps.questions(), answers, photos);
+    deps.onProblems?.(problems);
+    if (Object.keys(problems).length > 0) {
+      deps.toast.error(problemsToast(problems));
       return 'incomplete';
     }
     busy = true;

@@ -1,10 +1,10 @@
-import { uuidv7, type Answer, type Answers, type Survey } from '@survey-bird/contracts';
+import { Limits, Msg, uuidv7, type Answer, type Answers, type Survey } from '@survey-bird/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { appSync } from '../../app-sync';
 import { downscalePhoto, enqueueResponse, getRecord, loadDraft, saveDraftPhoto } from '../../offline';
 import { toast } from '../../ui/toast-store';
 import { createDraftSaver } from './draft-saver';
-import { createSubmitter, type Delivery, type Photos, type SubmitPhase } from './form-logic';
+import { createSubmitter, type Delivery, type Photos, type Problems, type SubmitPhase } from './form-logic';
 
 export interface SurveyForm {
   /** The draft has been read back: inputs may render. */
@@ -14,6 +14,10 @@ export interface SurveyForm {
   /** Questions whose photo is being shrunk and saved. */
   processing: ReadonlySet<string>;
   phase: SubmitPhase;
+  /** What to fix per question, from the last refused submit (or a photo over the limit). */
+  problems: Problems;
+  /** Counts refused submits, so the screen moves to the first problem each time. */
+  refusals: number;
   /** Changes when the form is reset, so uncontrolled inputs (files) start empty. */
   generation: number;
   setAnswer(question: string, value: Answer): void;
@@ -41,6 +45,15 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
   const [processing, setProcessing] = useState<ReadonlySet<string>>(new Set());
   const [phase, setPhase] = useState<SubmitPhase>('idle');
   const [generation, setGeneration] = useState(0);
+  const [problems, setProblems] = useState<Problems>({});
+  const [refusals, setRefusals] = useState(0);
+  const fixed = useCallback((question: string) => {
+    setProblems((prev) => {
+      if (!Object.hasOwn(prev, question)) return prev;
+      const { [question]: _fixed, ...rest } = prev;
+      return rest;
+    });
+  }, []);
   const latest = useRef({ answers, photos, survey });
   latest.current = { answers, photos, survey };
 
@@ -74,17 +87,25 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
   }, [account, surveyId, saver]);
 
   const setAnswer = useCallback((question: string, value: Answer) => {
+    fixed(question);
     setAnswers((prev) => {
       const next = { ...prev, [question]: value };
       saver.schedule(next);
       return next;
     });
-  }, [saver]);
+  }, [saver, fixed]);
 
   const setPhoto = useCallback(async (question: string, photo: Blob | null) => {
     setProcessing((s) => new Set(s).add(question));
     try {
       const kept = photo ? await downscalePhoto(photo) : null;
+      // The server refuses larger uploads (413): say so now rather than after a day offline.
+      if (kept && kept.size > Limits.maxImageBytes) {
+        setProblems((prev) => ({ ...prev, [question]: Msg.payloadTooLarge }));
+        toast.error(Msg.payloadTooLarge);
+        return;
+      }
+      fixed(question);
       await saveDraftPhoto(account, surveyId, question, kept);
       setPhotos((prev) => {
         const { [question]: _old, ...rest } = prev;
@@ -100,7 +121,7 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
         return next;
       });
     }
-  }, [account, surveyId]);
+  }, [account, surveyId, fixed]);
 
   const submitter = useMemo(() => createSubmitter({
     questions: () => latest.current.survey.questions,
@@ -114,6 +135,10 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
     delivery: deliveryOf,
     online: () => navigator.onLine,
     onPhase: setPhase,
+    onProblems(found) {
+      setProblems(found);
+      if (Object.keys(found).length > 0) setRefusals((n) => n + 1);
+    },
     reset() {
       saver.cancel();
       setAnswers({});
@@ -125,5 +150,5 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
 
   const submit = useCallback(() => void submitter.submit(), [submitter]);
 
-  return { ready, answers, photos, processing, phase, generation, setAnswer, setPhoto, submit };
+  return { ready, answers, photos, processing, phase, problems, refusals, generation, setAnswer, setPhoto, submit };
 }

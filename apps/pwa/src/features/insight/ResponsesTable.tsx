@@ -1,6 +1,7 @@
 import { Limits, type ResponseRow, type RouteName, type Survey } from '@survey-bird/contracts';
 import { useId, useState } from 'react';
 import { formatResponseDate } from '../../ui/format';
+import { capturedOrReceived, orderByCaptureWithinBatches } from './capture-order';
 import { formatCell, type Cell } from './cells';
 import type { ExportRoute } from './download';
 import { ExportButton } from './ExportButton';
@@ -21,7 +22,8 @@ const SKELETON_ROWS = 6;
 
 /**
  * The Responses table (spec screens 1 and 9): refresh, 'Search anything...', Export, a page
- * indicator with arrows, and columns S/N, Field user, Field user email, Date, then one per question.
+ * indicator with arrows, and columns S/N, Field user, Field user email, Date (captured on the
+ * phone; receipt time on hover and, on wide screens, in a Received column), then one per question.
  * Key it by survey id so another survey starts on page 1 with an empty search.
  */
 export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }: ResponsesTableProps) {
@@ -34,7 +36,7 @@ export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }
   const titleId = useId();
   const now = new Date();
 
-  const rows = data?.responses ?? [];
+  const rows = orderByCaptureWithinBatches(data?.responses ?? []);
   const shownPage = data?.page ?? page;
   const from = rows.length ? (shownPage - 1) * Limits.pageSize + 1 : 0;
   const to = from ? from + rows.length - 1 : 0;
@@ -72,6 +74,7 @@ export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }
               <th scope="col">Field user</th>
               <th scope="col">Field user email</th>
               <th scope="col">Date</th>
+              <th scope="col" className="responses__received">Received</th>
               {questions.map((q) => <th key={q.text} scope="col">{q.text}</th>)}
             </tr>
           </thead>
@@ -79,7 +82,7 @@ export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }
             {loading
               ? Array.from({ length: SKELETON_ROWS }, (_, i) => (
                   <tr key={`skeleton-${i}`} className="responses__skeleton" aria-hidden="true">
-                    {Array.from({ length: 4 + questions.length }, (_, j) => <td key={j}><span className="insight-skeleton" /></td>)}
+                    {Array.from({ length: 5 + questions.length }, (_, j) => <td key={j} className={j === 4 ? 'responses__received' : undefined}><span className="insight-skeleton" /></td>)}
                   </tr>
                 ))
               : rows.map((row, i) => (
@@ -118,7 +121,8 @@ function ResponseTableRow({ row, sn, questions, now }: { row: ResponseRow; sn: n
       <td className="responses__sn">{sn}</td>
       <td className="responses__name">{row.fieldUser?.fullName || row.fullName || 'N/A'}</td>
       <td>{row.fieldUser?.email || row.email || 'N/A'}</td>
-      <td className="responses__date">{formatResponseDate(row.createdAt, now)}</td>
+      <td className="responses__date" title={`Received by the server ${formatResponseDate(row.createdAt, now, true)}`}>{formatResponseDate(capturedOrReceived(row), now, true)}</td>
+      <td className="responses__date responses__received">{formatResponseDate(row.createdAt, now, true)}</td>
       {questions.map((q) => <td key={q.text}><CellView cell={formatCell(row.answers[q.text])} /></td>)}
     </tr>
   );
@@ -127,20 +131,20 @@ function ResponseTableRow({ row, sn, questions, now }: { row: ResponseRow; sn: n
 function CellView({ cell }: { cell: Cell }) {
   switch (cell.kind) {
     case 'missing':
-      return <span className="cell-na">{cell.text}</span>;
+      return <span className="resp-na">{cell.text}</span>;
     case 'photo':
       return (
-        <a className="cell-link" href={cell.href} target="_blank" rel="noopener noreferrer">
+        <a className="resp-link" href={cell.href} target="_blank" rel="noopener noreferrer">
           <ImageIcon size={16} />{cell.text}
         </a>
       );
     case 'link':
       return (
-        <a className="cell-link cell-link--url" href={cell.href} target="_blank" rel="noopener noreferrer" title={cell.href}>
+        <a className="resp-link resp-link--url" href={cell.href} target="_blank" rel="noopener noreferrer" title={cell.href}>
           <span>{cell.text}</span><ExternalIcon size={14} />
         </a>
       );
     default:
-      return <span className="cell-text">{cell.text}</span>;
+      return <span className="resp-text">{cell.text}</span>;
   }
 }

@@ -1,11 +1,13 @@
 import { Limits } from '@survey-bird/contracts';
 import { Link } from '@tanstack/react-router';
 import { useState, type CSSProperties } from 'react';
+import { navigateTo } from '../../routes/navigate';
 import { paths } from '../../routes/paths';
 import { Header } from '../../ui/Header';
 import { CheckIcon, ClockIcon, LayersIcon, OfflineIcon, QuestionsIcon, WalletIcon, ChartIcon } from '../../ui/icons';
 import { LogoMark } from '../../ui/Logo';
 import { useAccounts } from '../accounts/account-storage';
+import { activeAccountHome } from '../accounts/home';
 import { RequestDemoDialog } from './RequestDemoDialog';
 import './landing.css';
 
@@ -19,7 +21,8 @@ const NAV = [
 
 export function LandingPage() {
   const [demoOpen, setDemoOpen] = useState(false);
-  const signedIn = useAccounts().length > 0;
+  const active = useAccounts()[0];
+  const signedIn = active !== undefined;
   const nav = (
     <nav className="landing-nav" aria-label="Page sections">
       {NAV.map((n) => <a key={n.href} href={n.href}>{n.label}</a>)}
@@ -29,6 +32,7 @@ export function LandingPage() {
     <div className="landing" style={{ '--landing-ms': `${Limits.landingAnimationMs}ms` } as CSSProperties}>
       <Header nav={nav} className="header--landing" />
       <main id="main">
+        {active && <ResumeBar email={active.user} />}
         <section id="home" className="hero">
           <div className="hero__copy">
             <p className="eyebrow"><OfflineIcon size={16} /> Works with no signal</p>
@@ -40,7 +44,7 @@ export function LandingPage() {
             <div className="hero__actions">
               <button type="button" className="btn btn--primary btn--lg" onClick={() => setDemoOpen(true)}>Request Demo</button>
               {signedIn ? (
-                <Link to={paths.landing} search={{ showMicroservices: true }} className="btn btn--ghost btn--lg">Open Survey Bird</Link>
+                <Link to={paths.landing} search={{ showMicroservices: true }} className="btn btn--ghost btn--lg">All products</Link>
               ) : (
                 <Link to={paths.login} className="btn btn--ghost btn--lg">Sign in</Link>
               )}
@@ -143,6 +147,23 @@ export function LandingPage() {
   );
 }
 
+/** For a stored account, one tap from the landing page to its role's home (docs/decisions.md). */
+function ResumeBar({ email }: { email: string }) {
+  const [busy, setBusy] = useState(false);
+  async function open() {
+    setBusy(true);
+    const home = await activeAccountHome();
+    setBusy(false);
+    if (home) navigateTo(home);
+  }
+  return (
+    <div className="landing-resume">
+      <p className="landing-resume__text">Signed in as <strong>{email}</strong></p>
+      <button type="button" className="btn btn--primary" onClick={() => void open()} disabled={busy}>Open Survey Bird</button>
+    </div>
+  );
+}
+
 /** A phone showing a survey in progress, drawn with CSS so the page stays light. */
 function PhoneMock() {
   return (
@@ -150,18 +171,18 @@ function PhoneMock() {
       <div className="phone">
         <div className="phone__bar"><span>Water point survey</span><span className="phone__net"><OfflineIcon size={14} /></span></div>
         <div className="phone__body">
-          <div className="q">
-            <span className="q__label">Is the pump working? <b>*</b></span>
-            <span className="q__choice q__choice--on">Yes</span>
-            <span className="q__choice">No</span>
+          <div className="mock-q">
+            <span className="mock-q__label">Is the pump working? <b>*</b></span>
+            <span className="mock-q__choice mock-q__choice--on">Yes</span>
+            <span className="mock-q__choice">No</span>
           </div>
-          <div className="q">
-            <span className="q__label">Photo of the site</span>
-            <span className="q__photo" />
+          <div className="mock-q">
+            <span className="mock-q__label">Photo of the site</span>
+            <span className="mock-q__photo" />
           </div>
-          <div className="q">
-            <span className="q__label">Location</span>
-            <span className="q__loc"><CheckIcon size={14} /> 6.5244, 3.3792</span>
+          <div className="mock-q">
+            <span className="mock-q__label">Location</span>
+            <span className="mock-q__loc"><CheckIcon size={14} /> 6.5244, 3.3792</span>
           </div>
           <span className="phone__save"><QuestionsIcon size={14} /> Saved on this phone</span>
         </div>
