@@ -21,6 +21,9 @@ export const RequiredEmail = z
   .max(Limits.maxEmail, Msg.invalidEmail)
   .toLowerCase();
 
+/** Register: present first ('Provide email'), then the standard pattern ('Invalid email address'). */
+export const RegisterEmail = RequiredEmail.regex(EMAIL_PATTERN, Msg.invalidEmail);
+
 /** An e-mail that must match the standard pattern (spec: 'Invalid email address'). */
 export const ValidEmail = z
   .string({ error: Msg.invalidEmail })

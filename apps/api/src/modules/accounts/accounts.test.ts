@@ -79,6 +79,16 @@ describe('register and confirm e-mail', () => {
     expect((await post('/register', { email: 'x@y.ng' })).json()).toEqual({ msg: Msg.providePassword });
   });
 
+  it('refuses a malformed e-mail with the spec words and creates no account', async () => {
+    for (const email of ['not-an-email', 'a@b', 'two words@x.ng', '@x.ng']) {
+      const res = await post('/register', { email, password: 'pw-123456' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ msg: Msg.invalidEmail });
+    }
+    const rows = await t.app.db.kysely.selectFrom('users').select('id').where('email', 'in', ['not-an-email', 'a@b']).execute();
+    expect(rows).toHaveLength(0);
+  });
+
   it('gives an uninvited e-mail role nothing, and a verification link that works once', async () => {
     const res = await post('/register', { email: 'new@person.ng', password: 'pw-123456' });
     expect(res.statusCode).toBe(200);
