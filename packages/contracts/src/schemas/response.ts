@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Limits } from '../constants.js';
-import { Id, IsoDate, Paging } from './common.js';
+import { ClientId, Id, IsoDate, Paging } from './common.js';
 
 /** Text, a location string or an image reference; a list for checkboxes. Objects are refused. */
 export const Answer = z.union([
@@ -16,7 +16,7 @@ export const RespondBody = z.object({
   organization_id: Id,
   answers: Answers,
   /** Client-generated UUID: the idempotency key of this response. */
-  clientId: z.uuid({ error: 'clientId must be a UUID' }).optional(),
+  clientId: ClientId.optional(),
   /** When the field user pressed submit, on the phone's clock. */
   capturedAt: IsoDate.optional(),
 });
@@ -28,14 +28,13 @@ export type RespondReply = z.infer<typeof RespondReply>;
 /** One queued response of a batch; the server validates each item on its own (SyncResponsesBody). */
 export const SyncItem = RespondBody.required({ clientId: true });
 export type SyncItem = z.infer<typeof SyncItem>;
-const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
 /**
- * The envelope only checks that each item is an object, so one malformed queued response is
+ * The envelope checks nothing about the items, so one malformed queued response (even `null`) is
  * answered 400 in its own result instead of failing (and blocking) the whole queue.
  */
 export const SyncResponsesBody = z.object({
   responses: z
-    .array(z.custom<z.input<typeof SyncItem>>(isObject, { error: 'Each queued response must be an object' }))
+    .array(z.custom<z.input<typeof SyncItem>>(() => true))
     .min(1, 'Send at least one response')
     .max(Limits.maxBatch, `At most ${Limits.maxBatch} responses per batch`),
 });

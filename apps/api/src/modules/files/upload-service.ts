@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { open, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { IMAGE_QUESTION_TYPES, Limits, Msg, routes } from '@survey-bird/contracts';
+import { ClientId, IMAGE_QUESTION_TYPES, Limits, Msg, lowerUuid, routes } from '@survey-bird/contracts';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { HttpError, badRequest } from '../../http/errors.js';
@@ -25,9 +25,9 @@ const STALE_TEMP_MS = 60 * 60 * 1000;
 
 const UploadFields = z.object({
   question: z.string().trim().min(1, Msg.uploadFieldsMissing).max(Limits.maxQuestionText),
-  survey_name: z.string().min(1, Msg.uploadFieldsMissing).max(64),
-  organization_name: z.string().min(1, Msg.uploadFieldsMissing).max(64),
-  clientId: z.uuid({ error: 'clientId must be a UUID' }).optional(),
+  survey_name: z.string().min(1, Msg.uploadFieldsMissing).max(64).overwrite(lowerUuid),
+  organization_name: z.string().min(1, Msg.uploadFieldsMissing).max(64).overwrite(lowerUuid),
+  clientId: ClientId.optional(),
 });
 
 /**

@@ -117,6 +117,16 @@ describe('POST /files/image', () => {
     expect(rows[0]).toMatchObject({ user_id: member.userId, survey_id: survey.id, question: PHOTO, mime: 'image/jpeg', size: tinyJpeg().length });
   });
 
+  it('treats an upper-case clientId (and survey id) as the same lower-case one', async () => {
+    const clientId = randomUUID();
+    const first = await upload(fieldsFor(clientId.toUpperCase(), PHOTO, { survey_name: survey.id.toUpperCase() }), jpegPart());
+    expect(first.statusCode).toBe(200);
+    const again = await upload(fieldsFor(clientId), jpegPart());
+    expect(again.json()).toEqual(first.json());
+    const rows = await t.app.db.kysely.selectFrom('files').select('client_id').where('client_id', 'in', [clientId, clientId.toUpperCase()]).execute();
+    expect(rows).toEqual([{ client_id: clientId }]);
+  });
+
   it('refuses a text file named photo.jpg with 415', async () => {
     const res = await upload(fieldsFor(randomUUID()), { ...jpegPart(), data: Buffer.from('hello, I am not a picture at all') });
     expect(res.statusCode).toBe(415);

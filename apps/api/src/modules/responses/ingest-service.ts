@@ -29,6 +29,9 @@ export function answersProblem(survey: IngestSurvey, answers: Answers): string |
   return null;
 }
 
+const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const NOT_AN_OBJECT = { success: false, error: { issues: [{ path: [], message: 'Each queued response must be an object' }] } } as const;
+
 type Prepared = { clientId: string; row: ResponseInsert } | { clientId: string; error: HttpError };
 type Access = { member: IngestMember; survey: IngestSurvey };
 
@@ -75,7 +78,7 @@ export class IngestService {
   /** Each item answered on its own; all the valid ones written in one transaction. */
   async sync(userId: string, items: unknown[]): Promise<SyncResult[]> {
     const now = Date.now();
-    const parsed = items.map((item) => SyncItem.safeParse(item));
+    const parsed = items.map((item) => (isObject(item) ? SyncItem.safeParse(item) : NOT_AN_OBJECT));
     // A queue usually holds many responses to one survey: the caller's access is looked up once per
     // survey, before the items are prepared (no await per item).
     const access = new Map<string, Access | HttpError>();
@@ -90,7 +93,7 @@ export class IngestService {
     }));
     const prepared = parsed.map((p, i): Prepared => {
       if (p.success) return this.prepare(userId, p.data, now, access.get(p.data.survey_id)!);
-      const clientId = (items[i] as { clientId?: unknown }).clientId;
+      const clientId = (items[i] as { clientId?: unknown } | null)?.clientId;
       return { clientId: typeof clientId === 'string' ? clientId.slice(0, 100) : '', error: badRequest(issueText(p.error.issues[0])) };
     });
     const rows = prepared.flatMap((p) => ('row' in p ? [p.row] : []));
