@@ -8,8 +8,25 @@ export const Answer = z.union([
   z.array(z.string().max(Limits.maxOptionLength)).max(Limits.maxOptions),
 ], { error: 'An answer must be text or a list of texts' });
 export type Answer = z.infer<typeof Answer>;
-export const Answers = z.record(z.string().max(Limits.maxQuestionText), Answer);
-export type Answers = z.infer<typeof Answers>;
+const AnswerRecord = z.record(z.string().max(Limits.maxQuestionText), Answer);
+export type Answers = z.infer<typeof AnswerRecord>;
+const PROTO = '__proto__';
+/**
+ * Answers keyed by question text. A question may be called `__proto__`: the parsed JSON holds it
+ * as an own property, which z.record would drop (it assigns keys one by one), so the record is
+ * validated and the parsed object itself is kept. Read answers with Object.hasOwn, never `in`.
+ */
+export const Answers = z.custom<Answers>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { error: 'answers must be an object' }).superRefine((value, ctx) => {
+  const checked = AnswerRecord.safeParse(value);
+  if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+  if (Object.hasOwn(value, PROTO)) {
+    const own = Answer.safeParse(Object.getOwnPropertyDescriptor(value, PROTO)?.value);
+    if (!own.success) ctx.addIssue({ code: 'custom', message: own.error.issues[0]?.message ?? 'Invalid answer', path: [PROTO] });
+  }
+});
+
+/** The answer to one question: own properties only, so `constructor` or `toString` is unanswered, not a function. */
+export const answerOf = (answers: Answers, question: string): Answer | undefined => (Object.hasOwn(answers, question) ? answers[question] : undefined);
 
 export const RespondBody = z.object({
   survey_id: Id,
@@ -53,7 +70,7 @@ export const ResponseRow = z.object({
   _id: z.string(),
   survey_id: z.string(),
   organization_id: z.string(),
-  answers: z.record(z.string(), Answer),
+  answers: Answers,
   fullName: z.string(),
   email: z.string(),
   fieldUser: z.object({ fullName: z.string(), email: z.string() }),

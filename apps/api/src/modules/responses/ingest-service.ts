@@ -10,8 +10,8 @@ import { SurveyCache, type IngestSurvey } from './survey-cache.js';
 
 /** SHA-256 of {survey_id, answers} with answer keys sorted: equal for a replay, different for another body. */
 export function bodyHashOf(surveyId: string, answers: Answers): string {
-  const sorted: Answers = {};
-  for (const key of Object.keys(answers).sort()) sorted[key] = answers[key]!;
+  // fromEntries defines own properties, so a question named `__proto__` is hashed like any other.
+  const sorted = Object.fromEntries(Object.keys(answers).sort().map((key) => [key, answers[key]]));
   return hash('sha256', JSON.stringify({ survey_id: surveyId, answers: sorted }), 'hex');
 }
 
@@ -137,7 +137,7 @@ function verdict(row: ResponseInsert, stored: Map<string, StoredRef>): { status:
 }
 
 /** A zod issue as the field user's screen shows it: naming the field unless the message already does. */
-function issueText(issue: { path: PropertyKey[]; message: string } | undefined): string {
+function issueText(issue: { path: readonly PropertyKey[]; message: string } | undefined): string {
   if (!issue) return 'Invalid response';
   const field = issue.path.map(String).join('.');
   return field && !issue.message.includes(String(issue.path[0])) ? `${field}: ${issue.message}` : issue.message;

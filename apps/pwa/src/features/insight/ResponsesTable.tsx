@@ -1,4 +1,4 @@
-import { Limits, type ResponseRow, type RouteName, type Survey } from '@survey-bird/contracts';
+import { Limits, answerOf, type ResponseRow, type RouteName, type Survey } from '@survey-bird/contracts';
 import { useId, useState } from 'react';
 import { formatResponseDate } from '../../ui/format';
 import { formatCell, type Cell } from './cells';
@@ -119,7 +119,7 @@ function ResponseTableRow({ row, sn, questions, now }: { row: ResponseRow; sn: n
       <td className="responses__name">{row.fieldUser?.fullName || row.fullName || 'N/A'}</td>
       <td>{row.fieldUser?.email || row.email || 'N/A'}</td>
       <td className="responses__date">{formatResponseDate(row.createdAt, now)}</td>
-      {questions.map((q) => <td key={q.text}><CellView cell={formatCell(row.answers[q.text])} /></td>)}
+      {questions.map((q) => <td key={q.text}><CellView cell={formatCell(answerOf(row.answers, q.text))} /></td>)}
     </tr>
   );
 }
