@@ -185,6 +185,36 @@ describe('password reset', () => {
   });
 });
 
+describe('outstanding reset links', () => {
+  const resetLink = async (email: string) => {
+    await post('/send-refresh-token', { email });
+    return tokenFromLink((await lastMail(t.app, email))?.link);
+  };
+
+  it('using one reset link invalidates every other one of the account', async () => {
+    await createUser(t.app, 'links@org.ng', Role.fieldUser);
+    const link1 = await resetLink('links@org.ng');
+    const link2 = await resetLink('links@org.ng');
+    expect(link1).not.toBe(link2);
+    expect((await post('/reset-password', { resetToken: link2, newPassword: 'from-link-2' })).statusCode).toBe(200);
+    const late = await post('/reset-password', { resetToken: link1, newPassword: 'from-link-1' });
+    expect(late.statusCode).toBe(400);
+    expect(late.json()).toEqual({ msg: Msg.resetLinkInvalid });
+    expect((await post('/login', { email: 'links@org.ng', password: 'from-link-2' })).statusCode).toBe(200);
+  });
+
+  it('changing the password invalidates every outstanding reset link', async () => {
+    await createUser(t.app, 'links2@org.ng', Role.fieldUser);
+    const link = await resetLink('links2@org.ng');
+    const token = await login(t.app, 'links2@org.ng');
+    expect((await post('/change-password', { oldPassword: PASSWORD, newPassword: 'changed-pw' }, token)).statusCode).toBe(200);
+    expect((await post('/reset-password', { resetToken: link, newPassword: 'attacker-pw' })).json()).toEqual({ msg: Msg.resetLinkInvalid });
+    expect((await post('/login', { email: 'links2@org.ng', password: 'changed-pw' })).statusCode).toBe(200);
+    const fresh = await resetLink('links2@org.ng');
+    expect((await post('/reset-password', { resetToken: fresh, newPassword: 'after-change' })).statusCode).toBe(200);
+  });
+});
+
 describe('change password and sessions', () => {
   it('validates, checks the old password, and signs out the other sessions by default', async () => {
     await createUser(t.app, 'change@org.ng', Role.fieldUser);

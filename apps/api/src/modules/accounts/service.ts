@@ -105,6 +105,7 @@ export class AccountsService {
     if (!row || row.used_at !== null || row.expires_at < Date.now()) throw badRequest(Msg.resetLinkInvalid);
     if (!(await this.repo.consumeLinkToken(id))) throw badRequest(Msg.resetLinkInvalid);
     await this.repo.setPassword(row.user_id, await hashPassword(newPassword, this.config.scryptN));
+    await this.repo.consumeAllLinkTokens(row.user_id, 'reset');
     // The link proved the mailbox, and whoever knew the old password must be signed out.
     await this.repo.setVerified(row.user_id);
     await this.repo.revokeSessions(row.user_id);
@@ -113,6 +114,7 @@ export class AccountsService {
   async changePassword(user: UserRow, sessionId: string, oldPassword: string, newPassword: string, signOutOthers: boolean): Promise<void> {
     if (!(await verifyPassword(oldPassword, user.password_hash))) throw badRequest(Msg.wrongOldPassword);
     await this.repo.setPassword(user.id, await hashPassword(newPassword, this.config.scryptN));
+    await this.repo.consumeAllLinkTokens(user.id, 'reset');
     if (signOutOthers) await this.repo.revokeSessions(user.id, sessionId);
   }
 
@@ -130,6 +132,7 @@ export class AccountsService {
       return;
     }
     await this.repo.setPassword(existing.id, passwordHash);
+    await this.repo.consumeAllLinkTokens(existing.id, 'reset');
     await this.repo.setRole(existing.id, Role.masterAdmin);
     await this.repo.setVerified(existing.id);
   }
