@@ -21,6 +21,10 @@ export interface Config {
   pwaDir: string | undefined;
   logLevel: string;
   rateLimit: { max: number; windowMs: number };
+  /** Where the rate counters live when several processes must share them without the database. */
+  redisUrl: string | undefined;
+  /** Prefix of this deployment's Redis keys. */
+  redisPrefix: string;
   /** false, true, or the proxy's addresses/CIDRs (comma-separated), as Fastify's trustProxy takes them. */
   trustProxy: boolean | string;
   /** SQLite `synchronous`: NORMAL survives a process crash in WAL mode, FULL also a power loss. */
@@ -62,6 +66,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     pwaDir: env.PWA_DIR,
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimit: { max: Number(env.RATE_LIMIT_MAX ?? 10), windowMs: 60_000 },
+    redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: env.REDIS_PREFIX || 'sb:',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL',
     ...overrides,

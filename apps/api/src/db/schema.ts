@@ -130,6 +130,13 @@ export interface MailOutboxTable {
   error: string | null;
 }
 
+/** A fixed-window counter (sign-in failures, registrations); see counters/db-counter-store.ts. */
+export interface RateCountersTable {
+  key: string;
+  window_start: number;
+  hits: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -142,6 +149,7 @@ export interface Database {
   response_counts: ResponseCountsTable;
   files: FilesTable;
   mail_outbox: MailOutboxTable;
+  rate_counters: RateCountersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -19,6 +19,7 @@ export function registerJsonBody(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string; // parseAs: 'string'
+    if (text.includes('__proto__')) return parseWithProtoAnswers(request, text, parse, done);
     // JSON.stringify escapes only control characters and lone surrogates: most bodies have no \u.
     if (!text.includes('\\u')) {
       nulFree.add(request);
@@ -30,6 +31,35 @@ export function registerJsonBody(app: FastifyInstance): void {
   });
 }
 
+type Parse = ReturnType<FastifyInstance['getDefaultJsonParser']>;
+type Done = NonNullable<Parameters<Parse>[2]>;
+
+/**
+ * The default parser refuses any `__proto__` key. A question may be named `__proto__`, so such a
+ * key is let through only directly inside an `answers` object, where JSON.parse makes it an own
+ * data property (it never sets a prototype) and the values can only be text or lists of text.
+ * Anywhere else, and constructor.prototype anywhere, the default parser's refusal stands.
+ */
+function parseWithProtoAnswers(request: FastifyRequest, text: string, parse: Parse, done: Done): void {
+  parse(request, text, (err, value) => {
+    if (!err) return done(null, value);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text, (key, v: unknown) => {
+        if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+        if (Object.hasOwn(v, '__proto__') && key !== 'answers') throw err;
+        const ctor = Object.getOwnPropertyDescriptor(v, 'constructor')?.value as unknown;
+        if (typeof ctor === 'object' && ctor !== null && Object.hasOwn(ctor, 'prototype')) throw err;
+        return v;
+      });
+    } catch {
+      return done(err, undefined);
+    }
+    if (!text.includes('\\u0000')) nulFree.add(request);
+    done(null, SURROGATE_ESCAPE.test(text) ? wellFormed(parsed) : parsed);
+  });
+}
+
 /** True only for a JSON body whose raw text had no \u0000 escape. */
 export const bodyIsNulFree = (request: FastifyRequest): boolean => nulFree.has(request);
 
@@ -38,7 +68,6 @@ export function wellFormed(value: unknown): unknown {
   if (typeof value === 'string') return value.toWellFormed();
   if (Array.isArray(value)) return value.map(wellFormed);
   if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k.toWellFormed()] = wellFormed(v);
-  return out;
+  // fromEntries defines own properties: a `__proto__` key stays a key, never sets a prototype.
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.toWellFormed(), wellFormed(v)]));
 }

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { startWalCheckpointer } from '../db/wal-checkpointer.js';
-import { RateLimiter } from '../http/rate-limit.js';
+import { openCounterStore, type CounterStore } from '../counters/index.js';
 import { Mailer } from '../modules/mail/mailer.js';
 
 declare module 'fastify' {
@@ -11,23 +11,25 @@ declare module 'fastify' {
     config: Config;
     db: Db;
     mailer: Mailer;
-    authLimiter: RateLimiter;
+    /** Counters shared by every API process (database or Redis). */
+    counters: CounterStore;
   }
 }
 
-/** Shared services every module uses: configuration, database, mail, the sign-in rate limiter. */
+/** Shared services every module uses: configuration, database, mail, the shared counters. */
 export default fp(
   async function context(app: FastifyInstance, opts: { config: Config; db: Db }) {
     app.decorate('config', opts.config);
     app.decorate('db', opts.db);
     app.decorate('mailer', new Mailer(opts.db.kysely, app.log, opts.config.smtpUrl));
-    app.decorate('authLimiter', new RateLimiter(opts.config.rateLimit.max, opts.config.rateLimit.windowMs));
+    app.decorate('counters', openCounterStore(opts.db, opts.config.redisUrl, `${opts.config.redisPrefix}counter:`));
     const checkpointer = opts.db.sqlite && startWalCheckpointer(opts.db.sqlite, {
       onError: (message) => app.log.warn({ err: message }, 'WAL checkpoint failed'),
       onRecovered: () => app.log.info('WAL checkpoint succeeded again; the WAL file was emptied'),
     });
     app.addHook('onClose', async () => {
       app.mailer.close();
+      await app.counters.close();
       await checkpointer?.stop();
       await opts.db.close();
     });

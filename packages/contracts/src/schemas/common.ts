@@ -8,8 +8,15 @@ export type ErrorReply = z.infer<typeof ErrorReply>;
 export const MsgReply = z.object({ msg: z.string() });
 export type MsgReply = z.infer<typeof MsgReply>;
 
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The same UUID in upper and lower case is one id: every UUID input is lower-cased before use. */
+export const lowerUuid = (v: string) => (UUID_SHAPE.test(v) ? v.toLowerCase() : v);
+
 /** Ids are opaque strings (UUIDs); a malformed one is simply not found. */
-export const Id = z.string().min(1).max(64);
+export const Id = z.string().min(1).max(64).overwrite(lowerUuid);
+
+/** A client-generated idempotency key (a response's or a photo's clientId), lower-cased. */
+export const ClientId = z.uuid({ error: 'clientId must be a UUID' }).toLowerCase();
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -20,6 +27,9 @@ export const RequiredEmail = z
   .min(1, Msg.provideEmail)
   .max(Limits.maxEmail, Msg.invalidEmail)
   .toLowerCase();
+
+/** Register: present first ('Provide email'), then the standard pattern ('Invalid email address'). */
+export const RegisterEmail = RequiredEmail.regex(EMAIL_PATTERN, Msg.invalidEmail);
 
 /** An e-mail that must match the standard pattern (spec: 'Invalid email address'). */
 export const ValidEmail = z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Limits } from '../constants.js';
 import { Msg } from '../messages.js';
-import { Id, IsoDate, Naira, PageQuery, Paging } from './common.js';
+import { ClientId, Id, IsoDate, Naira, PageQuery, Paging } from './common.js';
 
 /** Text, a location string or an image reference; a list for checkboxes. Objects are refused. */
 export const Answer = z.union([
@@ -9,15 +9,32 @@ export const Answer = z.union([
   z.array(z.string().max(Limits.maxOptionLength)).max(Limits.maxOptions),
 ], { error: 'An answer must be text or a list of texts' });
 export type Answer = z.infer<typeof Answer>;
-export const Answers = z.record(z.string().max(Limits.maxQuestionText), Answer);
-export type Answers = z.infer<typeof Answers>;
+const AnswerRecord = z.record(z.string().max(Limits.maxQuestionText), Answer);
+export type Answers = z.infer<typeof AnswerRecord>;
+const PROTO = '__proto__';
+/**
+ * Answers keyed by question text. A question may be called `__proto__`: the parsed JSON holds it
+ * as an own property, which z.record would drop (it assigns keys one by one), so the record is
+ * validated and the parsed object itself is kept. Read answers with Object.hasOwn, never `in`.
+ */
+export const Answers = z.custom<Answers>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { error: 'answers must be an object' }).superRefine((value, ctx) => {
+  const checked = AnswerRecord.safeParse(value);
+  if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+  if (Object.hasOwn(value, PROTO)) {
+    const own = Answer.safeParse(Object.getOwnPropertyDescriptor(value, PROTO)?.value);
+    if (!own.success) ctx.addIssue({ code: 'custom', message: own.error.issues[0]?.message ?? 'Invalid answer', path: [PROTO] });
+  }
+});
+
+/** The answer to one question: own properties only, so `constructor` or `toString` is unanswered, not a function. */
+export const answerOf = (answers: Answers, question: string): Answer | undefined => (Object.hasOwn(answers, question) ? answers[question] : undefined);
 
 export const RespondBody = z.object({
   survey_id: Id,
   organization_id: Id,
   answers: Answers,
   /** Client-generated UUID: the idempotency key of this response. */
-  clientId: z.uuid({ error: 'clientId must be a UUID' }).optional(),
+  clientId: ClientId.optional(),
   /** When the field user pressed submit, on the phone's clock. */
   capturedAt: IsoDate.optional(),
 });
@@ -29,14 +46,13 @@ export type RespondReply = z.infer<typeof RespondReply>;
 /** One queued response of a batch; the server validates each item on its own (SyncResponsesBody). */
 export const SyncItem = RespondBody.required({ clientId: true });
 export type SyncItem = z.infer<typeof SyncItem>;
-const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
 /**
- * The envelope only checks that each item is an object, so one malformed queued response is
+ * The envelope checks nothing about the items, so one malformed queued response (even `null`) is
  * answered 400 in its own result instead of failing (and blocking) the whole queue.
  */
 export const SyncResponsesBody = z.object({
   responses: z
-    .array(z.custom<z.input<typeof SyncItem>>(isObject, { error: 'Each queued response must be an object' }))
+    .array(z.custom<z.input<typeof SyncItem>>(() => true))
     .min(1, 'Send at least one response')
     .max(Limits.maxBatch, `At most ${Limits.maxBatch} responses per batch`),
 });
@@ -55,7 +71,7 @@ export const ResponseRow = z.object({
   _id: z.string(),
   survey_id: z.string(),
   organization_id: z.string(),
-  answers: z.record(z.string(), Answer),
+  answers: Answers,
   fullName: z.string(),
   email: z.string(),
   fieldUser: z.object({ fullName: z.string(), email: z.string() }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Limits } from '../constants.js';
 import { Msg } from '../messages.js';
-import { Id, Naira, Paging, ValidEmail } from './common.js';
+import { Id, Naira, Paging, ValidEmail, lowerUuid } from './common.js';
 
 export const FieldUser = z.object({
   _id: z.string(),
@@ -24,7 +24,7 @@ export type FieldUserListReply = z.infer<typeof FieldUserListReply>;
 
 const fullName = z.string({ error: Msg.fullNameShort }).trim().min(Limits.minFullName, Msg.fullNameShort).max(120, 'Full name is too long (max 120)');
 const phoneNumber = z.string({ error: Msg.providePhone }).trim().min(1, Msg.providePhone).max(30, 'Phone number is too long (max 30)');
-const surveyId = z.string({ error: Msg.noActiveSurvey }).min(1, Msg.noActiveSurvey).max(64);
+const surveyId = z.string({ error: Msg.noActiveSurvey }).min(1, Msg.noActiveSurvey).max(64).overwrite(lowerUuid);
 
 export const InviteFieldUserBody = z.object({
   survey_id: surveyId,

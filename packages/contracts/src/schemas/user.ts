@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Msg } from '../messages.js';
 import { ROLES } from '../roles.js';
-import { Id, Password, RequiredEmail } from './common.js';
+import { Id, Password, RegisterEmail, RequiredEmail } from './common.js';
 
 export const UserSummary = z.object({ email: z.string(), role: z.enum(ROLES) });
 export type UserSummary = z.infer<typeof UserSummary>;
@@ -19,7 +19,12 @@ export type LoginBody = z.infer<typeof LoginBody>;
 export const LoginReply = z.object({ user: UserSummary, msg: z.string(), token: z.string() });
 export type LoginReply = z.infer<typeof LoginReply>;
 
-export const RegisterBody = z.object({ email: RequiredEmail, password: Password(Msg.providePassword) });
+export const RegisterBody = z.object({
+  email: RegisterEmail,
+  password: Password(Msg.providePassword),
+  /** The token of the invitation link (`/register?email=...&invite=...`): required for an invited e-mail. */
+  invite: z.string().max(200).optional(),
+});
 export type RegisterBody = z.infer<typeof RegisterBody>;
 
 export const ConfirmEmailParams = z.object({ id: z.string().min(1).max(200) });

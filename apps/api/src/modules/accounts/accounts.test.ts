@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Msg, Role } from '@survey-bird/contracts';
+import { invitationToken } from './links.js';
 import { PASSWORD, buildTestApp, call, createUser, lastMail, login, tokenFromLink, type TestApp } from '../../../test/helpers.js';
 
 let t: TestApp;
@@ -79,6 +80,16 @@ describe('register and confirm e-mail', () => {
     expect((await post('/register', { email: 'x@y.ng' })).json()).toEqual({ msg: Msg.providePassword });
   });
 
+  it('refuses a malformed e-mail with the spec words and creates no account', async () => {
+    for (const email of ['not-an-email', 'a@b', 'two words@x.ng', '@x.ng']) {
+      const res = await post('/register', { email, password: 'pw-123456' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ msg: Msg.invalidEmail });
+    }
+    const rows = await t.app.db.kysely.selectFrom('users').select('id').where('email', 'in', ['not-an-email', 'a@b']).execute();
+    expect(rows).toHaveLength(0);
+  });
+
   it('gives an uninvited e-mail role nothing, and a verification link that works once', async () => {
     const res = await post('/register', { email: 'new@person.ng', password: 'pw-123456' });
     expect(res.statusCode).toBe(200);
@@ -105,9 +116,9 @@ describe('register and confirm e-mail', () => {
     const now = Date.now();
     const k = t.app.db.kysely;
     await k.insertInto('organizations').values({ id: 'org-reg', name: 'Reg Org', email: 'owner@reg.ng', created_at: now }).execute();
-    await post('/register', { email: 'owner@reg.ng', password: 'pw-123456' });
-    const user = await k.selectFrom('users').select('role').where('email', '=', 'owner@reg.ng').executeTakeFirstOrThrow();
-    expect(user.role).toBe(Role.organization);
+    await post('/register', { email: 'owner@reg.ng', password: 'pw-123456', invite: invitationToken(t.config.jwtSecret, 'owner@reg.ng') });
+    const user = await k.selectFrom('users').select(['role', 'verified']).where('email', '=', 'owner@reg.ng').executeTakeFirstOrThrow();
+    expect(user).toEqual({ role: Role.organization, verified: 1 });
   });
 
   it('answers an existing e-mail exactly like a new one, and keeps the old password', async () => {
@@ -175,6 +186,36 @@ describe('password reset', () => {
   });
 });
 
+describe('outstanding reset links', () => {
+  const resetLink = async (email: string) => {
+    await post('/send-refresh-token', { email });
+    return tokenFromLink((await lastMail(t.app, email))?.link);
+  };
+
+  it('using one reset link invalidates every other one of the account', async () => {
+    await createUser(t.app, 'links@org.ng', Role.fieldUser);
+    const link1 = await resetLink('links@org.ng');
+    const link2 = await resetLink('links@org.ng');
+    expect(link1).not.toBe(link2);
+    expect((await post('/reset-password', { resetToken: link2, newPassword: 'from-link-2' })).statusCode).toBe(200);
+    const late = await post('/reset-password', { resetToken: link1, newPassword: 'from-link-1' });
+    expect(late.statusCode).toBe(400);
+    expect(late.json()).toEqual({ msg: Msg.resetLinkInvalid });
+    expect((await post('/login', { email: 'links@org.ng', password: 'from-link-2' })).statusCode).toBe(200);
+  });
+
+  it('changing the password invalidates every outstanding reset link', async () => {
+    await createUser(t.app, 'links2@org.ng', Role.fieldUser);
+    const link = await resetLink('links2@org.ng');
+    const token = await login(t.app, 'links2@org.ng');
+    expect((await post('/change-password', { oldPassword: PASSWORD, newPassword: 'changed-pw' }, token)).statusCode).toBe(200);
+    expect((await post('/reset-password', { resetToken: link, newPassword: 'attacker-pw' })).json()).toEqual({ msg: Msg.resetLinkInvalid });
+    expect((await post('/login', { email: 'links2@org.ng', password: 'changed-pw' })).statusCode).toBe(200);
+    const fresh = await resetLink('links2@org.ng');
+    expect((await post('/reset-password', { resetToken: fresh, newPassword: 'after-change' })).statusCode).toBe(200);
+  });
+});
+
 describe('change password and sessions', () => {
   it('validates, checks the old password, and signs out the other sessions by default', async () => {
     await createUser(t.app, 'change@org.ng', Role.fieldUser);
@@ -233,17 +274,24 @@ describe('master admin: all users', () => {
 });
 
 describe('rate limiting', () => {
-  it('answers 429 with a clear message after too many attempts for one e-mail', async () => {
+  it('limits failed sign-ins per (IP, account), then per account across IPs, and never counts correct ones', async () => {
     const limited = await buildTestApp({ rateLimit: { max: 5, windowMs: 60_000 } });
     try {
-      const statuses: number[] = [];
-      for (let i = 0; i < 8; i++) {
-        const res = await limited.app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'victim@org.ng', password: `guess-${i}` }, remoteAddress: `10.0.0.${i}` });
-        statuses.push(res.statusCode);
-        if (res.statusCode === 429) expect(res.json()).toEqual({ msg: Msg.tooManyRequests });
-      }
-      expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
-      expect(statuses.slice(5)).toEqual([429, 429, 429]);
+      await createUser(limited.app, 'victim@org.ng', Role.fieldUser);
+      const attempt = (password: string, ip: string) => limited.app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'victim@org.ng', password }, remoteAddress: ip });
+      for (let i = 0; i < 10; i++) expect((await attempt(PASSWORD, '10.0.0.1')).statusCode).toBe(200);
+      const fromOne: number[] = [];
+      for (let i = 0; i < 7; i++) fromOne.push((await attempt(`guess-${i}`, '10.0.0.1')).statusCode);
+      expect(fromOne).toEqual([401, 401, 401, 401, 401, 429, 429]);
+      const limitedReply = await attempt(PASSWORD, '10.0.0.1');
+      expect(limitedReply.statusCode).toBe(429);
+      expect(limitedReply.json()).toEqual({ msg: Msg.tooManyRequests });
+      // The same account from another IP still signs in, until failures from many IPs reach 3 x max.
+      expect((await attempt(PASSWORD, '10.0.0.2')).statusCode).toBe(200);
+      const spread: number[] = [];
+      for (let i = 0; i < 12; i++) spread.push((await attempt(`spread-${i}`, `10.0.1.${i}`)).statusCode);
+      expect(spread.slice(0, 10).every((s) => s === 401)).toBe(true);
+      expect(spread.slice(10)).toEqual([429, 429]);
     } finally {
       await limited.close();
     }

@@ -90,6 +90,11 @@ export class AccountsRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  /** Every unused link of this kind for the user becomes used: a new password ends all outstanding resets. */
+  async consumeAllLinkTokens(userId: string, kind: 'verify' | 'reset'): Promise<void> {
+    await this.db.updateTable('auth_tokens').set({ used_at: Date.now() }).where('user_id', '=', userId).where('kind', '=', kind).where('used_at', 'is', null).execute();
+  }
+
   async listUsers(page: Page, search: string) {
     let q = this.db.selectFrom('users').leftJoin('organizations', 'organizations.email', 'users.email');
     if (search) q = q.where((eb) => eb.or([contains('users.email', search), contains('users.full_name', search)]));

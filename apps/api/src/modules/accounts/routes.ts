@@ -1,21 +1,34 @@
 import type { FastifyInstance } from 'fastify';
 import { Msg } from '@survey-bird/contracts';
 import { pageOf, pagingReply } from '../../http/paging.js';
+import { HttpError } from '../../http/errors.js';
 import { route } from '../../http/route.js';
+import { AuthLimits } from './limits.js';
 import { AccountsService } from './service.js';
 
 export async function accountRoutes(app: FastifyInstance): Promise<void> {
   const accounts = new AccountsService(app);
-  const limit = (ip: string, email?: string) => app.authLimiter.hit(`ip:${ip}`, ...(email ? [`email:${email}`] : []));
+  const limits = new AuthLimits(app.counters, app.config.rateLimit.max, app.config.rateLimit.windowMs);
+  const limit = (ip: string, email?: string) => limits.attempt([`ip:${ip}`, ...(email ? [`email:${email}`] : [])]);
 
   route(app, 'login', async (req) => {
-    limit(req.ip, req.body.email);
-    return accounts.login(req.body.email, req.body.password, req.headers['user-agent'] ?? '');
+    const { email, password } = req.body;
+    await limits.checkLogin(req.ip, email);
+    try {
+      const reply = await accounts.login(email, password, req.headers['user-agent'] ?? '');
+      await limits.loginSucceeded(req.ip, email);
+      return reply;
+    } catch (err) {
+      if (err instanceof HttpError && err.statusCode === 401) await limits.loginFailed(req.ip, email);
+      throw err;
+    }
   });
 
   route(app, 'register', async (req) => {
-    limit(req.ip, req.body.email);
-    await accounts.register(req.body.email, req.body.password);
+    const { email, password, invite } = req.body;
+    const invited = await accounts.hasValidInvitation(email, invite);
+    await limits.register(req.ip, email, invited);
+    await accounts.register(email, password, invited);
     return { msg: Msg.accountCreated };
   });
 
@@ -27,25 +40,25 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
   route(app, 'currentUser', async (req) => ({ user: accounts.current(req.auth.user, req.auth.organizationId) }));
 
   route(app, 'sendRefreshToken', async (req) => {
-    limit(req.ip, req.body.email);
+    await limit(req.ip, req.body.email);
     await accounts.sendResetLink(req.body.email);
     return { msg: Msg.resetLinkSent };
   });
 
   route(app, 'resetPassword', async (req) => {
-    limit(req.ip);
+    await limit(req.ip);
     await accounts.resetPassword(req.body.resetToken, req.body.newPassword);
     return { msg: Msg.passwordReset };
   });
 
   route(app, 'resendVerification', async (req) => {
-    limit(req.ip, req.body.email ?? req.body.id);
+    await limit(req.ip, req.body.email ?? req.body.id);
     await accounts.resendVerification(req.body);
     return { msg: Msg.verificationResent };
   });
 
   route(app, 'changePassword', async (req) => {
-    limit(req.ip, req.auth.user.email);
+    await limit(req.ip, req.auth.user.email);
     const { oldPassword, newPassword, signOutOthers } = req.body;
     await accounts.changePassword(req.auth.user, req.auth.sessionId, oldPassword, newPassword, signOutOthers);
     return { msg: Msg.passwordChanged };

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { Msg, Role, type CurrentUser, type UserSummary } from '@survey-bird/contracts';
 import { HttpError, badRequest, forbidden } from '../../http/errors.js';
 import type { UserRow } from '../../db/schema.js';
-import { RESET_TTL_MS, VERIFY_TTL_MS, hashLinkToken, newLinkToken } from './links.js';
+import { registrationLink } from '../teams/invitations.js';
+import { RESET_TTL_MS, VERIFY_TTL_MS, hashLinkToken, isInvitationToken, newLinkToken } from './links.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { AccountsRepository } from './repository.js';
 
@@ -29,8 +30,18 @@ export class AccountsService {
     return { user: summary(user), msg: Msg.loginSuccess, token };
   }
 
-  /** Same reply whether or not the e-mail has an account; an existing owner is told by mail instead. */
-  async register(email: string, password: string): Promise<void> {
+  /** True when the e-mail was invited and `invite` is its invitation link's token. */
+  async hasValidInvitation(email: string, invite: string | undefined): Promise<boolean> {
+    return isInvitationToken(this.config.jwtSecret, email, invite) && (await this.repo.invitedRole(email)) !== Role.nothing;
+  }
+
+  /**
+   * Same reply whether or not the e-mail has an account; an existing owner is told by mail instead.
+   * An invited e-mail needs its invitation token (`invited`): the account is then verified at once.
+   * Without it nothing is created (whoever sent it may not own the mailbox: account pre-hijacking)
+   * and the invitee is mailed the invitation link again.
+   */
+  async register(email: string, password: string, invited: boolean): Promise<void> {
     const existing = await this.repo.findByEmail(email);
     if (existing) {
       // Spend the hash a new account costs, so the reply time does not tell the e-mail is taken.
@@ -44,9 +55,19 @@ export class AccountsService {
     }
     const role = await this.repo.invitedRole(email);
     const passwordHash = await hashPassword(password, this.config.scryptN);
+    if (role !== Role.nothing && !invited) {
+      const link = registrationLink(this.app, email);
+      await this.app.mailer.send({
+        to: email,
+        subject: 'Create your Survey Bird account from your invitation',
+        text: `Someone asked to create a Survey Bird account with your e-mail. You were invited: create your account from this link (if it was not you, ignore this e-mail):\n\n${link}`,
+        link,
+      });
+      return;
+    }
     try {
-      const user = await this.repo.createUser({ email, passwordHash, role, verified: false });
-      await this.sendVerification(user);
+      const user = await this.repo.createUser({ email, passwordHash, role, verified: invited });
+      if (!invited) await this.sendVerification(user);
     } catch (err) {
       // A concurrent registration of the same e-mail won the unique constraint: same reply.
       if (await this.repo.findByEmail(email)) return;
@@ -72,6 +93,8 @@ export class AccountsService {
     if (!row || row.used_at !== null || row.expires_at < Date.now()) throw badRequest(Msg.linkExpired);
     if (!(await this.repo.consumeLinkToken(id))) throw badRequest(Msg.linkExpired);
     await this.repo.setVerified(row.user_id);
+    // Sessions from before the mailbox was proven (whoever registered may not be its owner) end.
+    await this.repo.revokeSessions(row.user_id);
   }
 
   /** By the e-mail, or by the (expired) verification token the link carried. */
@@ -105,6 +128,7 @@ export class AccountsService {
     if (!row || row.used_at !== null || row.expires_at < Date.now()) throw badRequest(Msg.resetLinkInvalid);
     if (!(await this.repo.consumeLinkToken(id))) throw badRequest(Msg.resetLinkInvalid);
     await this.repo.setPassword(row.user_id, await hashPassword(newPassword, this.config.scryptN));
+    await this.repo.consumeAllLinkTokens(row.user_id, 'reset');
     // The link proved the mailbox, and whoever knew the old password must be signed out.
     await this.repo.setVerified(row.user_id);
     await this.repo.revokeSessions(row.user_id);
@@ -113,6 +137,7 @@ export class AccountsService {
   async changePassword(user: UserRow, sessionId: string, oldPassword: string, newPassword: string, signOutOthers: boolean): Promise<void> {
     if (!(await verifyPassword(oldPassword, user.password_hash))) throw badRequest(Msg.wrongOldPassword);
     await this.repo.setPassword(user.id, await hashPassword(newPassword, this.config.scryptN));
+    await this.repo.consumeAllLinkTokens(user.id, 'reset');
     if (signOutOthers) await this.repo.revokeSessions(user.id, sessionId);
   }
 
@@ -130,6 +155,7 @@ export class AccountsService {
       return;
     }
     await this.repo.setPassword(existing.id, passwordHash);
+    await this.repo.consumeAllLinkTokens(existing.id, 'reset');
     await this.repo.setRole(existing.id, Role.masterAdmin);
     await this.repo.setVerified(existing.id);
   }

@@ -3,13 +3,14 @@ import { mkdirSync } from 'node:fs';
 import { open, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { IMAGE_QUESTION_TYPES, Limits, Msg, routes } from '@survey-bird/contracts';
+import { ClientId, IMAGE_QUESTION_TYPES, Limits, Msg, lowerUuid, routes } from '@survey-bird/contracts';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { HttpError, badRequest } from '../../http/errors.js';
 import type { IngestService } from '../responses/ingest-service.js';
 import { FilesRepository } from './files-repository.js';
 import { sniffImage, type ImageInfo } from './image-sniff.js';
+import { hasImageData } from './image-structure.js';
 import { withoutMetadata } from './strip-metadata.js';
 
 /** A multipart upload as received: its text fields and the file part, already written to a temp file. */
@@ -25,9 +26,9 @@ const STALE_TEMP_MS = 60 * 60 * 1000;
 
 const UploadFields = z.object({
   question: z.string().trim().min(1, Msg.uploadFieldsMissing).max(Limits.maxQuestionText),
-  survey_name: z.string().min(1, Msg.uploadFieldsMissing).max(64),
-  organization_name: z.string().min(1, Msg.uploadFieldsMissing).max(64),
-  clientId: z.uuid({ error: 'clientId must be a UUID' }).optional(),
+  survey_name: z.string().min(1, Msg.uploadFieldsMissing).max(64).overwrite(lowerUuid),
+  organization_name: z.string().min(1, Msg.uploadFieldsMissing).max(64).overwrite(lowerUuid),
+  clientId: ClientId.optional(),
 });
 
 /**
@@ -118,7 +119,9 @@ export class UploadService {
     if (!image) throw new HttpError(415, Msg.unsupportedImage);
     if (image.width * image.height > Limits.maxImagePixels) throw badRequest(Msg.imageTooManyPixels);
 
-    const stored = await this.cleaned(file, image);
+    const bytes = await readFile(file.tempPath);
+    if (!hasImageData(bytes, image.mime)) throw new HttpError(415, Msg.unsupportedImage);
+    const stored = await this.cleaned(file, bytes, image);
     const id = randomBytes(32).toString('base64url');
     const relativePath = `uploads/${id}.${image.ext}`;
     const finalPath = join(this.config.dataDir, relativePath);
@@ -152,8 +155,8 @@ export class UploadService {
    * The upload without camera metadata (strip-metadata.ts), written and synced to a temp file of its
    * own; the upload itself when there was nothing to drop.
    */
-  private async cleaned(file: NonNullable<ReceivedUpload['file']>, image: ImageInfo): Promise<{ tempPath: string; size: number; sha256: string }> {
-    const bytes = withoutMetadata(await readFile(file.tempPath), image.mime);
+  private async cleaned(file: NonNullable<ReceivedUpload['file']>, original: Buffer, image: ImageInfo): Promise<{ tempPath: string; size: number; sha256: string }> {
+    const bytes = withoutMetadata(original, image.mime);
     if (!bytes) return file;
     const tempPath = this.tempPath();
     try {

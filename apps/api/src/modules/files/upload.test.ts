@@ -6,7 +6,7 @@ import { Limits, Msg, QuestionType } from '@survey-bird/contracts';
 import { addMember, createOrganization, createSurvey, sampleQuestions } from '../../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
 import { sniffImage } from './image-sniff.js';
-import { exifBody, tinyJpeg, tinyPng, webpHeader } from './test-images.js';
+import { exifBody, pngChunk, tinyJpeg, tinyPng, webpHeader } from './test-images.js';
 import { UploadService } from './upload-service.js';
 
 let t: TestApp;
@@ -115,6 +115,39 @@ describe('POST /files/image', () => {
     const rows = await t.app.db.kysely.selectFrom('files').selectAll().where('client_id', '=', clientId).execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ user_id: member.userId, survey_id: survey.id, question: PHOTO, mime: 'image/jpeg', size: tinyJpeg().length });
+  });
+
+  it('treats an upper-case clientId (and survey id) as the same lower-case one', async () => {
+    const clientId = randomUUID();
+    const first = await upload(fieldsFor(clientId.toUpperCase(), PHOTO, { survey_name: survey.id.toUpperCase() }), jpegPart());
+    expect(first.statusCode).toBe(200);
+    const again = await upload(fieldsFor(clientId), jpegPart());
+    expect(again.json()).toEqual(first.json());
+    const rows = await t.app.db.kysely.selectFrom('files').select('client_id').where('client_id', 'in', [clientId, clientId.toUpperCase()]).execute();
+    expect(rows).toEqual([{ client_id: clientId }]);
+  });
+
+  it('refuses truncated images whose header is valid but whose image data is missing (415), keeping nothing', async () => {
+    const before = storedFiles().length;
+    const png = tinyPng(2, 2);
+    const jpeg = tinyJpeg(2, 2);
+    const sos = jpeg.indexOf(Buffer.from([0xff, 0xda]));
+    const cases: Array<[string, Buffer]> = [
+      ['33-byte PNG: signature and IHDR', png.subarray(0, 33)],
+      ['PNG cut inside IDAT', png.subarray(0, 40)],
+      ['PNG with an empty IDAT', Buffer.concat([png.subarray(0, 33), pngChunk('IDAT', Buffer.alloc(0)), pngChunk('IEND', Buffer.alloc(0))])],
+      ['JPEG cut after the scan header', jpeg.subarray(0, sos + 10)],
+      ['JPEG without a scan', Buffer.concat([jpeg.subarray(0, sos), Buffer.from([0xff, 0xd9])])],
+      ['JPEG cut before the scan', jpeg.subarray(0, sos - 3)],
+    ];
+    expect(png.subarray(0, 33)).toHaveLength(33);
+    for (const [name, data] of cases) {
+      const res = await upload(fieldsFor(randomUUID()), { ...jpegPart(), data });
+      expect(res.statusCode, name).toBe(415);
+      expect(res.json()).toEqual({ msg: Msg.unsupportedImage });
+    }
+    expect(storedFiles()).toHaveLength(before);
+    expect(leftovers()).toEqual([]);
   });
 
   it('refuses a text file named photo.jpg with 415', async () => {

@@ -64,7 +64,8 @@ export async function* readRowBatches(source: ExportSource, job: ExportJob, size
       const parsed = JSON.parse(answers) as Record<string, Answer>;
       // Captured on the phone (empty when an old phone did not say), then received by the server.
       cells.push(fieldUser, capturedAt === null ? '' : String(capturedAt), String(createdAt));
-      for (const q of job.questions) cells.push(answerCell(parsed[q.text], job.publicUrl));
+      // Own properties only: a question named constructor or toString has no inherited answer.
+      for (const q of job.questions) cells.push(answerCell(Object.hasOwn(parsed, q.text) ? parsed[q.text] : undefined, job.publicUrl));
       count++;
     }
     if (count > 0) yield { count, cells: cells.join(CELL_SEP) };

@@ -10,8 +10,8 @@ import { SurveyCache, type IngestSurvey } from './survey-cache.js';
 
 /** SHA-256 of {survey_id, answers} with answer keys sorted: equal for a replay, different for another body. */
 export function bodyHashOf(surveyId: string, answers: Answers): string {
-  const sorted: Answers = {};
-  for (const key of Object.keys(answers).sort()) sorted[key] = answers[key]!;
+  // fromEntries defines own properties, so a question named `__proto__` is hashed like any other.
+  const sorted = Object.fromEntries(Object.keys(answers).sort().map((key) => [key, answers[key]]));
   return hash('sha256', JSON.stringify({ survey_id: surveyId, answers: sorted }), 'hex');
 }
 
@@ -28,6 +28,9 @@ export function answersProblem(survey: IngestSurvey, answers: Answers): string |
   }
   return null;
 }
+
+const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const NOT_AN_OBJECT = { success: false, error: { issues: [{ path: [], message: 'Each queued response must be an object' }] } } as const;
 
 type Prepared = { clientId: string; row: ResponseInsert } | { clientId: string; error: HttpError };
 type Access = { member: IngestMember; survey: IngestSurvey };
@@ -75,7 +78,7 @@ export class IngestService {
   /** Each item answered on its own; all the valid ones written in one transaction. */
   async sync(userId: string, items: unknown[]): Promise<SyncResult[]> {
     const now = Date.now();
-    const parsed = items.map((item) => SyncItem.safeParse(item));
+    const parsed = items.map((item) => (isObject(item) ? SyncItem.safeParse(item) : NOT_AN_OBJECT));
     // A queue usually holds many responses to one survey: the caller's access is looked up once per
     // survey, before the items are prepared (no await per item).
     const access = new Map<string, Access | HttpError>();
@@ -90,7 +93,7 @@ export class IngestService {
     }));
     const prepared = parsed.map((p, i): Prepared => {
       if (p.success) return this.prepare(userId, p.data, now, access.get(p.data.survey_id)!);
-      const clientId = (items[i] as { clientId?: unknown }).clientId;
+      const clientId = (items[i] as { clientId?: unknown } | null)?.clientId;
       return { clientId: typeof clientId === 'string' ? clientId.slice(0, 100) : '', error: badRequest(issueText(p.error.issues[0])) };
     });
     const rows = prepared.flatMap((p) => ('row' in p ? [p.row] : []));
@@ -134,7 +137,7 @@ function verdict(row: ResponseInsert, stored: Map<string, StoredRef>): { status:
 }
 
 /** A zod issue as the field user's screen shows it: naming the field unless the message already does. */
-function issueText(issue: { path: PropertyKey[]; message: string } | undefined): string {
+function issueText(issue: { path: readonly PropertyKey[]; message: string } | undefined): string {
   if (!issue) return 'Invalid response';
   const field = issue.path.map(String).join('.');
   return field && !issue.message.includes(String(issue.path[0])) ? `${field}: ${issue.message}` : issue.message;

@@ -209,16 +209,39 @@ describe('POST /sync/responses', () => {
     ]);
   });
 
-  it('refuses a batch whose items are not objects, but answers 200 per item when every object item is bad', async () => {
-    const res = await sync([42, 'text', { survey_id: survey.id }]);
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ msg: 'Each queued response must be an object' });
-    const allBad = await sync([{ survey_id: survey.id }, body({ organization_id: randomUUID() })]);
-    expect(allBad.statusCode).toBe(200);
-    expect(allBad.json().results).toEqual([
+  it('answers a null or non-object item on its own (400) and still stores the good items of the batch', async () => {
+    const good = body();
+    const res = await sync([null, good, 42, 'text', [], { survey_id: survey.id }]);
+    expect(res.statusCode).toBe(200);
+    const notObject = { clientId: '', status: 400, msg: 'Each queued response must be an object' };
+    expect(res.json().results).toEqual([
+      notObject,
+      { clientId: good.clientId, status: 200, msg: Msg.responseSent, _id: expect.any(String) },
+      notObject,
+      notObject,
+      notObject,
       { clientId: '', status: 400, msg: 'organization_id: Invalid input: expected string, received undefined' },
-      { clientId: expect.any(String), status: 400, msg: Msg.organizationMismatch },
     ]);
+    expect(await rowsOf(good.clientId)).toHaveLength(1);
+    const allBad = await sync([null, body({ organization_id: randomUUID() })]);
+    expect(allBad.statusCode).toBe(200);
+    expect(allBad.json().results).toEqual([notObject, { clientId: expect.any(String), status: 400, msg: Msg.organizationMismatch }]);
+  });
+
+  it('stores the same clientId in upper and lower case once, answering with the lower-case id', async () => {
+    const lower = randomUUID();
+    const first = await respond(body({ clientId: lower.toUpperCase() }));
+    expect(first.statusCode).toBe(200);
+    expect(first.json().clientId).toBe(lower);
+    const again = await respond(body({ clientId: lower }));
+    expect(again.statusCode).toBe(200);
+    expect(again.json()._id).toBe(first.json()._id);
+    const batch = await sync([body({ clientId: lower.toUpperCase() })]);
+    expect(batch.json().results[0]).toMatchObject({ clientId: lower, status: 200, _id: first.json()._id });
+    expect(await rowsOf(lower)).toHaveLength(1);
+    expect(await rowsOf(lower.toUpperCase())).toHaveLength(0);
+    const upperSurvey = await respond(body({ survey_id: survey.id.toUpperCase() }));
+    expect(upperSurvey.statusCode).toBe(200);
   });
 
   it('refuses an empty or oversized batch as a whole', async () => {

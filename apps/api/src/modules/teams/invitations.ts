@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { Msg, Role } from '@survey-bird/contracts';
 import type { Database } from '../../db/schema.js';
 import { conflict } from '../../http/errors.js';
+import { invitationToken } from '../accounts/links.js';
 
 /** The roles an invitation can give: an organization's owner, or a member of one survey. */
 export type InvitedRole = typeof Role.organization | typeof Role.fieldUser | typeof Role.supervisor;
@@ -16,13 +17,20 @@ export function isUniqueViolation(err: unknown): boolean {
 /**
  * Runs inside the inviting transaction. An account can hold one role, so:
  * - an account with the invited role is reused (returns its id: the invitation is linked to it);
- * - an account with role `nothing` is upgraded to the invited role;
+ * - an account with role `nothing` is upgraded to the invited role, unless it is unverified: then
+ *   it is deleted (its password was never proven to be the mailbox owner's);
  * - an account with any other role, or pending invitations for another role (which would decide
  *   the role at registration), is a 409 `emailHasOtherRole`.
  * Returns null when the e-mail has no account yet: it registers from the mailed link.
  */
 export async function claimAccount(db: Kysely<Database>, email: string, role: InvitedRole): Promise<string | null> {
-  const user = await db.selectFrom('users').select(['id', 'role']).where('email', '=', email).executeTakeFirst();
+  let user = await db.selectFrom('users').select(['id', 'role', 'verified']).where('email', '=', email).executeTakeFirst();
+  if (user && !user.verified && user.role === Role.nothing) {
+    // Nobody proved this mailbox chose that password (an attacker may have registered it first):
+    // the account goes, its sessions with it, and the invitee registers from the invitation link.
+    await db.deleteFrom('users').where('id', '=', user.id).where('verified', '=', 0).execute();
+    user = undefined;
+  }
   if (user) {
     if (user.role === role) return user.id;
     if (user.role !== Role.nothing) throw conflict(Msg.emailHasOtherRole);
@@ -45,11 +53,16 @@ const ROLE_WORDS: Record<InvitedRole, string> = {
   [Role.supervisor]: 'a supervisor',
 };
 
+/** The invitation's registration link, with the token that proves the mailbox (accounts/links.ts). */
+export function registrationLink(app: FastifyInstance, email: string): string {
+  return `${app.config.publicUrl}/register?email=${encodeURIComponent(email)}&invite=${invitationToken(app.config.jwtSecret, email)}`;
+}
+
 /** Mails the invitation: a registration link for a new person, a sign-in link for an existing account. */
 export async function mailInvitation(app: FastifyInstance, invite: { email: string; role: InvitedRole; hasAccount: boolean; where: string }): Promise<void> {
   const { publicUrl } = app.config;
   const email = encodeURIComponent(invite.email);
-  const link = invite.hasAccount ? `${publicUrl}/login?email=${email}` : `${publicUrl}/register?email=${email}`;
+  const link = invite.hasAccount ? `${publicUrl}/login?email=${email}` : registrationLink(app, invite.email);
   const action = invite.hasAccount ? 'Sign in with your existing account to get started' : 'Create your account to get started';
   await app.mailer.send({
     to: invite.email,

@@ -1,4 +1,4 @@
-import { Msg, type Answer, type Answers, type Survey } from '@survey-bird/contracts';
+import { Msg, answerOf, type Answer, type Answers, type Survey } from '@survey-bird/contracts';
 import { useEffect, useState } from 'react';
 import { downscalePhoto, readPhotos, retry, searchDataset, updateAnswers, type OutboxRecord } from '../../offline';
 import { Modal } from '../../ui/Modal';
@@ -59,7 +59,7 @@ export default function FixResponseDialog({ record, survey, account, onClose, on
             key={q.text}
             question={q}
             number={i + 1}
-            value={answers[q.text]}
+            value={answerOf(answers, q.text)}
             photo={photos[q.text]}
             processing={false}
             onAnswer={(value: Answer) => setAnswers((a) => ({ ...a, [q.text]: value }))}

@@ -1,4 +1,4 @@
-import type { Survey } from '@survey-bird/contracts';
+import { answerOf, type Survey } from '@survey-bird/contracts';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { memo, useCallback, useEffect, useRef } from 'react';
 import { api } from '../../api';
@@ -116,7 +116,7 @@ const SurveyForm = memo(function SurveyForm({ account, survey }: { account: stri
               key={q.text}
               question={q}
               number={i + 1}
-              value={form.answers[q.text]}
+              value={answerOf(form.answers, q.text)}
               photo={form.photos[q.text]}
               processing={form.processing.has(q.text)}
               problem={form.problems[q.text]}

@@ -1,0 +1,11 @@
+import type { Db } from '../db/database.js';
+import type { CounterStore } from './counter-store.js';
+import { DbCounterStore } from './db-counter-store.js';
+import { RedisCounterStore } from './redis-counter-store.js';
+
+export type { CounterStore } from './counter-store.js';
+
+/** Redis when a URL is given, else the database every process already shares. */
+export function openCounterStore(db: Db, redisUrl: string | undefined, redisPrefix?: string): CounterStore {
+  return redisUrl ? new RedisCounterStore(redisUrl, redisPrefix) : new DbCounterStore(db.kysely);
+}
