@@ -10,6 +10,7 @@ import { frameworkErrors, registerErrorHandling } from './http/errors.js';
 import { registerJsonBody } from './http/json-body.js';
 import authPlugin from './plugins/auth.js';
 import contextPlugin from './plugins/context.js';
+import lifecyclePlugin from './plugins/lifecycle.js';
 import pwaPlugin from './plugins/pwa.js';
 import securityHeaders from './plugins/security-headers.js';
 import { registerModules } from './modules/index.js';
@@ -35,6 +36,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Only behind a known proxy may X-Forwarded-For name the client (the per-IP rate limit reads it).
     trustProxy: config.trustProxy,
     frameworkErrors,
+    // plugins/lifecycle.ts answers requests that arrive while draining, in the API's { msg } shape.
+    return503OnClosing: false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -51,6 +54,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   tuneForRequests(db);
 
   await app.register(contextPlugin, { config, db });
+  await app.register(lifecyclePlugin);
   await app.register(securityHeaders);
   await app.register(fastifyMultipart, {
     limits: { fileSize: Limits.maxImageBytes, files: 1, fields: 10, parts: 12, fieldSize: 4096, headerPairs: 100 },

@@ -25,6 +25,8 @@ export interface Config {
   trustProxy: boolean | string;
   /** SQLite `synchronous`: NORMAL survives a process crash in WAL mode, FULL also a power loss. */
   sqliteSynchronous: 'NORMAL' | 'FULL';
+  /** On SIGTERM, how long in-flight requests may run before the process exits anyway. */
+  shutdownGraceMs: number;
 }
 
 export const OWASP_SCRYPT_N = 2 ** 17;
@@ -64,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rateLimit: { max: Number(env.RATE_LIMIT_MAX ?? 10), windowMs: 60_000 },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL',
+    shutdownGraceMs: Number(env.SHUTDOWN_GRACE_MS ?? 30_000),
     ...overrides,
   };
 }

@@ -18,8 +18,15 @@ if (config.seedDemo) {
   }
 }
 
+// Draining (plugins/lifecycle.ts): stop accepting, let in-flight requests (an upload, a batch, an
+// export) finish, then close the database. A request still running after the grace period is cut.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
+    app.log.info({ signal }, 'draining');
+    setTimeout(() => {
+      app.log.warn({ graceMs: config.shutdownGraceMs }, 'requests still running after the grace period; exiting');
+      process.exit(1);
+    }, config.shutdownGraceMs).unref();
     void app.close().then(() => process.exit(0));
   });
 }

@@ -83,6 +83,9 @@ const migrations: Record<string, Migration> = {
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
 
+/** Every migration this build knows: /readyz is 503 until all of them have run. */
+export const migrationNames = (): string[] => Object.keys(migrations);
+
 /**
  * For the request path, once migrations have run: SQLite keeps statement journals and transient
  * indexes in memory (temp_store = MEMORY). An insert that fires a trigger (response_counts) inside
