@@ -6,6 +6,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import { Limits } from '@survey-bird/contracts';
 import type { Config } from './config.js';
 import { migrateToLatest, openDb, tuneForRequests, type Db } from './db/database.js';
+import { withStartupLock } from './db/startup-lock.js';
 import { frameworkErrors, registerErrorHandling } from './http/errors.js';
 import { registerJsonBody } from './http/json-body.js';
 import authPlugin from './plugins/auth.js';
@@ -50,7 +51,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     sqliteSynchronous: config.sqliteSynchronous,
     onPoolError: (err) => app.log.warn({ err: err.message }, 'database connection dropped'),
   });
-  await migrateToLatest(db);
+  await withStartupLock(db, () => migrateToLatest(db));
   tuneForRequests(db);
 
   await app.register(contextPlugin, { config, db });

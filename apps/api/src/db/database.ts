@@ -97,10 +97,19 @@ export function tuneForRequests(db: Db): void {
   db.sqlite?.pragma('temp_store = MEMORY');
 }
 
-export async function migrateToLatest(db: Db): Promise<void> {
+/**
+ * Runs the migrations not yet run; answers how many this call ran. Instances starting together
+ * call it under `withStartupLock`, and Kysely's Migrator also takes an advisory lock and reads
+ * what has run only once it holds it, so each migration runs exactly once.
+ */
+export async function migrateToLatest(db: Db): Promise<number> {
   // Kysely looks for its lock table across every schema unless told which one is ours.
   const migrator = new Migrator({ db: db.kysely, provider: migrationProvider, ...(db.pgSchema ? { migrationTableSchema: db.pgSchema } : {}) });
+  // A rolling deploy restarts an older instance beside a database a newer one has migrated: every
+  // migration it knows has run, and Kysely would refuse to start over the ones it does not know.
+  if ((await migrator.getMigrations()).every((m) => m.executedAt)) return 0;
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  return results?.filter((r) => r.status === 'Success').length ?? 0;
 }
