@@ -4,8 +4,9 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Limits } from '@survey-bird/contracts';
-import type { Config } from './config.js';
+import { fileJwtSecret, newJwtSecret, type Config } from './config.js';
 import { migrateToLatest, openDb, tuneForRequests, type Db } from './db/database.js';
+import { SettingsRepository } from './db/settings-repository.js';
 import { withStartupLock } from './db/startup-lock.js';
 import { frameworkErrors, registerErrorHandling } from './http/errors.js';
 import { registerJsonBody } from './http/json-body.js';
@@ -52,6 +53,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     onPoolError: (err) => app.log.warn({ err: err.message }, 'database connection dropped'),
   });
   await withStartupLock(db, () => migrateToLatest(db));
+  if (!config.jwtSecret) {
+    // A secret generated into DATA_DIR by an earlier single-instance start is kept, so its sessions stay valid.
+    const jwtSecret = await new SettingsRepository(db.kysely).getOrCreate('jwt_secret', fileJwtSecret(config.dataDir) ?? newJwtSecret());
+    config = { ...config, jwtSecret };
+  }
   tuneForRequests(db);
 
   await app.register(contextPlugin, { config, db });

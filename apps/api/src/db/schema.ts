@@ -130,7 +130,14 @@ export interface MailOutboxTable {
   error: string | null;
 }
 
+export interface AppSettingsTable {
+  name: string;
+  value: string;
+  created_at: number;
+}
+
 export interface Database {
+  app_settings: AppSettingsTable;
   users: UsersTable;
   sessions: SessionsTable;
   auth_tokens: AuthTokensTable;
