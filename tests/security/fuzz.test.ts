@@ -92,6 +92,8 @@ function samples(): Record<RouteName, Sample | 'multipart'> {
     resendVerification: { caller: 'public', body: { email: 'pending@fuzz.ng' } },
     confirmEmail: { caller: 'public', params: { id: 'not-a-token' } },
     getImage: { caller: 'public', params: { id: 'A'.repeat(43) } },
+    healthz: { caller: 'public', query: {} },
+    readyz: { caller: 'public', query: {} },
     currentUser: { caller: 'field_user', query: {} },
     changePassword: { caller: 'password', body: { oldPassword: PASSWORD, newPassword: PASSWORD, signOutOthers: false } },
     signOut: { caller: 'fresh', body: {} },

@@ -4,12 +4,15 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Limits } from '@survey-bird/contracts';
-import type { Config } from './config.js';
+import { fileJwtSecret, newJwtSecret, type Config } from './config.js';
 import { migrateToLatest, openDb, tuneForRequests, type Db } from './db/database.js';
+import { SettingsRepository } from './db/settings-repository.js';
+import { withStartupLock } from './db/startup-lock.js';
 import { frameworkErrors, registerErrorHandling } from './http/errors.js';
 import { registerJsonBody } from './http/json-body.js';
 import authPlugin from './plugins/auth.js';
 import contextPlugin from './plugins/context.js';
+import lifecyclePlugin from './plugins/lifecycle.js';
 import pwaPlugin from './plugins/pwa.js';
 import securityHeaders from './plugins/security-headers.js';
 import { registerModules } from './modules/index.js';
@@ -35,6 +38,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Only behind a known proxy may X-Forwarded-For name the client (the per-IP rate limit reads it).
     trustProxy: config.trustProxy,
     frameworkErrors,
+    // plugins/lifecycle.ts answers requests that arrive while draining, in the API's { msg } shape.
+    return503OnClosing: false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -47,10 +52,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     sqliteSynchronous: config.sqliteSynchronous,
     onPoolError: (err) => app.log.warn({ err: err.message }, 'database connection dropped'),
   });
-  await migrateToLatest(db);
+  await withStartupLock(db, () => migrateToLatest(db));
+  if (!config.jwtSecret) {
+    // A secret generated into DATA_DIR by an earlier single-instance start is kept, so its sessions stay valid.
+    const jwtSecret = await new SettingsRepository(db.kysely).getOrCreate('jwt_secret', fileJwtSecret(config.dataDir) ?? newJwtSecret());
+    config = { ...config, jwtSecret };
+  }
   tuneForRequests(db);
 
   await app.register(contextPlugin, { config, db });
+  await app.register(lifecyclePlugin);
   await app.register(securityHeaders);
   await app.register(fastifyMultipart, {
     limits: { fileSize: Limits.maxImageBytes, files: 1, fields: 10, parts: 12, fieldSize: 4096, headerPairs: 100 },

@@ -8,6 +8,7 @@ export interface Config {
   dataDir: string;
   /** unset: SQLite file in dataDir; postgres://...: PostgreSQL */
   databaseUrl: string | undefined;
+  /** Empty until the app is built when it is kept in the database (DATABASE_URL without JWT_SECRET). */
   jwtSecret: string;
   publicUrl: string;
   smtpUrl: string | undefined;
@@ -29,15 +30,25 @@ export interface Config {
   trustProxy: boolean | string;
   /** SQLite `synchronous`: NORMAL survives a process crash in WAL mode, FULL also a power loss. */
   sqliteSynchronous: 'NORMAL' | 'FULL';
+  /** On SIGTERM, how long in-flight requests may run before the process exits anyway. */
+  shutdownGraceMs: number;
 }
 
 export const OWASP_SCRYPT_N = 2 ** 17;
 
-function loadOrCreateSecret(dataDir: string): string {
+export const newJwtSecret = (): string => randomBytes(48).toString('base64url');
+
+/** The secret an earlier start generated into DATA_DIR, if any. */
+export function fileJwtSecret(dataDir: string): string | undefined {
   const file = join(dataDir, 'jwt-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
+}
+
+function loadOrCreateSecret(dataDir: string): string {
+  const existing = fileJwtSecret(dataDir);
+  if (existing) return existing;
+  const secret = newJwtSecret();
+  writeFileSync(join(dataDir, 'jwt-secret'), secret, { mode: 0o600 });
   return secret;
 }
 
@@ -50,12 +61,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
   mkdirSync(dataDir, { recursive: true });
   const port = Number(env.PORT ?? 3000);
+  const databaseUrl = env.DATABASE_URL || undefined;
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
     dataDir,
-    databaseUrl: env.DATABASE_URL || undefined,
-    jwtSecret: env.JWT_SECRET || loadOrCreateSecret(dataDir),
+    databaseUrl,
+    // Several instances share one PostgreSQL but not a DATA_DIR: there the secret lives in the database (app.ts).
+    jwtSecret: env.JWT_SECRET || (databaseUrl ? '' : loadOrCreateSecret(dataDir)),
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     smtpUrl: env.SMTP_URL || undefined,
     scryptN: OWASP_SCRYPT_N,
@@ -70,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     redisPrefix: env.REDIS_PREFIX || 'sb:',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL',
+    shutdownGraceMs: Number(env.SHUTDOWN_GRACE_MS ?? 30_000),
     ...overrides,
   };
 }

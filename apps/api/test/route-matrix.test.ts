@@ -15,13 +15,14 @@ const callers: Record<string, string | null> = {};
 
 /** The master admin's job is to see across organizations. */
 const CROSS_ORGANIZATION: RouteName[] = ['allOrganizations', 'allFieldUsers', 'allUsers', 'sendMail'];
-const PUBLIC: RouteName[] = ['login', 'register', 'sendRefreshToken', 'resetPassword', 'resendVerification', 'confirmEmail', 'getImage'];
+const PUBLIC: RouteName[] = ['login', 'register', 'sendRefreshToken', 'resetPassword', 'resendVerification', 'confirmEmail', 'getImage', 'healthz', 'readyz'];
 
 function samples(): Record<RouteName, { params?: Record<string, string>; query?: Record<string, string>; body?: unknown }> {
   const surveyParams = { surveyId: a.surveyId };
   const week = { startDate: new Date(Date.now() - 6 * 86_400_000).toISOString(), endDate: new Date(Date.now() + 86_400_000).toISOString() };
   return {
     login: {}, register: {}, sendRefreshToken: {}, resetPassword: {}, resendVerification: {}, confirmEmail: { params: { id: 'x' } }, getImage: { params: { id: 'x' } },
+    healthz: {}, readyz: {},
     currentUser: {}, changePassword: { body: { oldPassword: 'wrong-one', newPassword: 'n' } }, signOut: {}, signOutAll: {},
     allUsers: { query: { searchQuery: '' } },
     currentOrganization: {}, allOrganizations: {}, createOrganization: { body: { organizationName: 'Intruder Org', email: a.ownerEmail } },

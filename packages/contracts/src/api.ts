@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Role } from './roles.js';
 import { MsgReply, PageQuery, Paging, SurveyIdParams } from './schemas/common.js';
+import { HealthReply, ReadyReply } from './schemas/health.js';
 import * as O from './schemas/organization.js';
 import * as R from './schemas/response.js';
 import * as S from './schemas/survey.js';
@@ -87,6 +88,10 @@ export const routes = {
   assignSupervisor: { method: 'POST', path: '/api/v1/supervisor/assign', access: org, summary: 'Assign a supervisor to a field user', body: T.AssignSupervisorBody, reply: T.AssignSupervisorReply },
   supervisorFieldUsers: { method: 'GET', path: '/api/v1/supervisor/field-user/:surveyId', access: sup, summary: "The supervisor's own field users", params: SurveyIdParams, querystring: PageQuery, reply: T.FieldUserListReply },
   currentSupervisorName: { method: 'GET', path: '/api/v1/supervisor/current-supervisor/name', access: sup, summary: "The signed-in supervisor's name", reply: T.CurrentSupervisorNameReply },
+
+  // probes for a load balancer or an orchestrator (outside /api/v1: they are about the process, not the data)
+  healthz: { method: 'GET', path: '/healthz', access: 'public', summary: 'Liveness: the process answers', reply: HealthReply },
+  readyz: { method: 'GET', path: '/readyz', access: 'public', summary: 'Readiness: database answers and migrations are current (503 while starting or draining)', reply: ReadyReply },
 } as const satisfies Record<string, RouteDef>;
 
 export type Routes = typeof routes;

@@ -79,6 +79,10 @@ export const Msg = {
   receivedByServer: 'received by the server',
   weekRangeOrder: 'endDate must be after startDate',
   weekRangeTooLong: 'The date range must not exceed one week',
+  notReadyStarting: 'Not ready: the server is starting',
+  notReadyDraining: 'Not ready: the server is restarting; try again in a moment',
+  notReadyDatabase: 'Not ready: the database does not answer',
+  notReadyMigrations: 'Not ready: database migrations are not current',
 } as const;
 export type Msg = (typeof Msg)[keyof typeof Msg];
 

@@ -10,6 +10,7 @@ import * as datasetOptionsPrefix from './migrations/20261123000000_dataset_optio
 import * as responseCounts from './migrations/20261125000000_response_counts.js';
 import * as surveyIndexMember from './migrations/20261125120000_survey_index_member.js';
 import * as rateCounters from './migrations/20261126300000_rate_counters.js';
+import * as appSettings from './migrations/20261126600000_app_settings.js';
 import type { Database } from './schema.js';
 import { WriteWatch } from './write-watch.js';
 
@@ -81,9 +82,13 @@ const migrations: Record<string, Migration> = {
   '20261125000000_response_counts': responseCounts,
   '20261125120000_survey_index_member': surveyIndexMember,
   '20261126300000_rate_counters': rateCounters,
+  '20261126600000_app_settings': appSettings,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Every migration this build knows: /readyz is 503 until all of them have run. */
+export const migrationNames = (): string[] => Object.keys(migrations);
 
 /**
  * For the request path, once migrations have run: SQLite keeps statement journals and transient
@@ -96,10 +101,19 @@ export function tuneForRequests(db: Db): void {
   db.sqlite?.pragma('temp_store = MEMORY');
 }
 
-export async function migrateToLatest(db: Db): Promise<void> {
+/**
+ * Runs the migrations not yet run; answers how many this call ran. Instances starting together
+ * call it under `withStartupLock`, and Kysely's Migrator also takes an advisory lock and reads
+ * what has run only once it holds it, so each migration runs exactly once.
+ */
+export async function migrateToLatest(db: Db): Promise<number> {
   // Kysely looks for its lock table across every schema unless told which one is ours.
   const migrator = new Migrator({ db: db.kysely, provider: migrationProvider, ...(db.pgSchema ? { migrationTableSchema: db.pgSchema } : {}) });
+  // A rolling deploy restarts an older instance beside a database a newer one has migrated: every
+  // migration it knows has run, and Kysely would refuse to start over the ones it does not know.
+  if ((await migrator.getMigrations()).every((m) => m.executedAt)) return 0;
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  return results?.filter((r) => r.status === 'Success').length ?? 0;
 }

@@ -137,7 +137,14 @@ export interface RateCountersTable {
   hits: number;
 }
 
+export interface AppSettingsTable {
+  name: string;
+  value: string;
+  created_at: number;
+}
+
 export interface Database {
+  app_settings: AppSettingsTable;
   users: UsersTable;
   sessions: SessionsTable;
   auth_tokens: AuthTokensTable;

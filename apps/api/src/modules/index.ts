@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { accountRoutes } from './accounts/routes.js';
 import { insightRoutes } from './insight/routes.js';
 import { fileRoutes } from './files/routes.js';
+import { healthRoutes } from './health/routes.js';
 import { responseIngestRoutes } from './responses/ingest-routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { surveyRoutes } from './surveys/routes.js';
@@ -9,6 +10,7 @@ import { teamRoutes } from './teams/routes.js';
 
 /** Every domain registers its routes here; each route comes from the contracts table. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
+  await app.register(healthRoutes);
   await app.register(accountRoutes);
   await app.register(insightRoutes);
   await app.register(responseIngestRoutes);

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Msg } from '@survey-bird/contracts';
+
+export type LifecycleState = 'starting' | 'ready' | 'draining';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    lifecycle: { state: LifecycleState };
+  }
+}
+
+/**
+ * starting -> ready (every plugin loaded) -> draining (close() begun: SIGTERM). While draining,
+ * requests already past this hook finish; a request that arrives on a kept-alive connection gets a
+ * 503 in the API's `{ msg }` shape with Retry-After, which the phone's outbox retries (through the
+ * load balancer, on another instance). /healthz still answers: the process is alive.
+ */
+export default fp(
+  async function lifecycle(app: FastifyInstance) {
+    app.decorate('lifecycle', { state: 'starting' as LifecycleState });
+    app.addHook('onReady', async () => {
+      app.lifecycle.state = 'ready';
+    });
+    app.addHook('preClose', async () => {
+      app.lifecycle.state = 'draining';
+    });
+    app.addHook('onRequest', async (request, reply) => {
+      if (app.lifecycle.state !== 'draining' || request.url === '/healthz') return;
+      return reply.code(503).header('connection', 'close').header('retry-after', '1').send({ msg: Msg.notReadyDraining });
+    });
+  },
+  { name: 'lifecycle' },
+);
