@@ -12,3 +12,4 @@ export * from './schemas/response.js';
 export * from './schemas/survey.js';
 export * from './schemas/team.js';
 export * from './schemas/user.js';
+export * from './form-rules/index.js';
