@@ -13,3 +13,4 @@ export * from './schemas/survey.js';
 export * from './schemas/team.js';
 export * from './schemas/user.js';
 export * from './schemas/health.js';
+export * from './form-rules/index.js';

@@ -1,0 +1,4 @@
+export * from './evaluate.js';
+export * from './messages.js';
+export * from './rules.js';
+export * from './values.js';
