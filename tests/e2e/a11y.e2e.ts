@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openBrowser, type Browser } from './harness/browser';
-import { createOrganizationUser, createUninvitedUser } from './harness/users';
+import { createOrganizationUser, createSurvey, createTeamMember, createUninvitedUser } from './harness/users';
 import { LoginPage } from './pages/LoginPage';
 
 const env = inject('env');
@@ -63,5 +63,37 @@ describe('accessibility of the account screens', () => {
     await b.page.goto(`${env.baseUrl}/welcome-page`);
     await b.page.getByRole('heading', { name: 'Welcome to Survey Bird' }).waitFor();
     expect(await seriousViolations(b.page)).toEqual([]);
+  });
+
+  it('the field user form and responses, the team screens and the master admin organizations have no serious violations', async () => {
+    const org = await createOrganizationUser(env, 'a11y-team');
+    const surveyId = await createSurvey(env, org, 'Accessible survey');
+    const fieldUser = await createTeamMember(env, org, surveyId, 'field-user');
+    const { page } = b;
+    const login = new LoginPage(page, env.baseUrl);
+
+    await login.signIn(fieldUser.email, fieldUser.password);
+    await page.getByRole('heading', { level: 1, name: 'Accessible survey' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    // A refused submit: the marks under each missing question must stay readable too.
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.locator('.q--invalid').first().waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto(`${env.baseUrl}/survey-bird/field-user/response`);
+    await page.getByRole('heading', { name: 'Responses' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await login.signIn(org.email, org.password);
+    for (const [link, heading] of [['Manage Field Users', /Field Users/], ['Manage Supervisors', /Supervisors/], ['Surveys', 'Manage Survey']] as const) {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link }).click();
+      await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+      await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' }).catch(() => undefined);
+      expect(await seriousViolations(page)).toEqual([]);
+    }
+
+    await login.signIn(env.adminEmail, env.adminPassword);
+    await page.getByRole('heading', { name: 'Organizations' }).waitFor();
+    await page.locator('table[aria-busy="false"]').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });

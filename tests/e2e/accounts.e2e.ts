@@ -70,7 +70,8 @@ describe('accounts on this device', () => {
     await waitForPath(b.page, '/login');
     await login.fill(bola.email, bola.password);
     await login.submit();
-    await waitForPath(b.page, '/');
+    // No redirect: the new account lands on its role's home.
+    await waitForPath(b.page, '/survey-bird/organization/insight');
     expect((await storedAccounts(b.page)).map((a) => a.user)).toEqual([bola.email, alice.email]);
     expect(await header.activeAccount()).toBe(bola.email);
 

@@ -71,6 +71,8 @@ describe('first day in the field', () => {
     surveyId = await createSurvey(org);
     [fieldUser, supervisor] = await Promise.all([createTeamMember(env, org, surveyId, 'field-user'), createTeamMember(env, org, surveyId, 'supervisor')]);
     [phone, desk] = await Promise.all([openBrowser(PHONE), openBrowser()]);
+    // Sign-ins hash passwords (scrypt) on a shared CI machine: give each step time rather than flake.
+    for (const b of [phone, desk]) b.context.setDefaultTimeout(30_000);
   });
   afterAll(async () => {
     await phone?.close();

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
 import { counts } from '../../offline';
 import { navigateTo } from '../../routes/navigate';
-import { paths } from '../../routes/paths';
+import { homeFor, paths } from '../../routes/paths';
 import { confirmDialog } from '../../ui/dialog-store';
 import { Header } from '../../ui/Header';
 import { SignOutIcon } from '../../ui/icons';
@@ -14,6 +14,7 @@ import { toast } from '../../ui/toast-store';
 import { removeAccount, type StoredAccount } from './account-list';
 import { getAccounts, setAccounts, useAccounts } from './account-storage';
 import { firstIssue } from './AuthLayout';
+import { useSession } from './session';
 import { deviceId } from './device-id';
 import './accounts.css';
 
@@ -38,6 +39,7 @@ export function ManageAccountPage() {
     <div className="shell">
       <Header />
       <main id="main" className="account-page">
+        <BackHome />
         <h1 className="screen__title">Manage Account</h1>
         <div className="account-page__grid">
           <Sessions accounts={accounts} />
@@ -45,6 +47,21 @@ export function ManageAccountPage() {
         </div>
       </main>
     </div>
+  );
+}
+
+/** The way back to the app from here (the header's logo leads to the landing page). */
+function BackHome() {
+  const { user } = useSession();
+  if (!user) return null;
+  const home = homeFor(user.role);
+  return (
+    <a href={home} className="account-page__back" onClick={(e) => {
+      e.preventDefault();
+      navigateTo(home);
+    }}>
+      ← Back to Survey Bird
+    </a>
   );
 }
 

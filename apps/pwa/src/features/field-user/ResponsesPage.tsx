@@ -74,7 +74,7 @@ function Responses({ account, email }: { account: string; email: string }) {
       <SyncStrip account={account} email={email} showResponsesLink={false} />
       <div className="fu-list__head">
         <h1 className="screen__title">Responses</h1>
-        {failed > 0 && <button type="button" className="btn btn--ghost" onClick={() => void download()}>Export failed</button>}
+        {failed > 0 && <button type="button" className="btn btn--ghost" onClick={() => void download()}>Save failed responses (file)</button>}
       </div>
       {records === undefined ? (
         <PageLoading />

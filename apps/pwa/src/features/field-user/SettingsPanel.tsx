@@ -68,7 +68,7 @@ export default function SettingsPanel({ user, onClose }: { user: CurrentUser; on
         </div>
         <div>
           <dt>Photos</dt>
-          <dd>Shrunk on the phone to JPEG, at most {Limits.photoMaxEdgePx} px on the longer side (the server takes up to {formatBytes(Limits.maxImageBytes)}).</dd>
+          <dd>Kept as taken when already small (a JPEG, PNG or WebP of at most {Limits.photoMaxEdgePx} px on the longer side); larger photos are shrunk on the phone to a JPEG of that size. The server takes up to {formatBytes(Limits.maxImageBytes)}.</dd>
         </div>
         <div>
           <dt>App version</dt>

@@ -1,6 +1,7 @@
 import { Limits, answerOf, type ResponseRow, type RouteName, type Survey } from '@survey-bird/contracts';
 import { useId, useState } from 'react';
 import { formatResponseDate } from '../../ui/format';
+import { ScrollFrame } from '../../ui/ScrollFrame';
 import { capturedOrReceived, orderByCaptureWithinBatches } from './capture-order';
 import { formatCell, type Cell } from './cells';
 import type { ExportRoute } from './download';
@@ -66,7 +67,7 @@ export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }
         <span>This table has many columns: open it on a desktop, or use Export to read it in Excel.</span>
       </p>
 
-      <div className="responses__frame" role="region" aria-label="Responses table (scrolls sideways)" tabIndex={0}>
+      <ScrollFrame className="responses__frame" label="Responses table (scrolls sideways)">
         <table className="responses__table" aria-busy={loading}>
           <thead>
             <tr>
@@ -95,7 +96,7 @@ export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }
             {query ? `No response matches "${query}".` : 'No responses yet. They appear here as soon as field users submit them.'}
           </p>
         )}
-      </div>
+      </ScrollFrame>
 
       <div className="responses__pager">
         <span className="responses__count" aria-live="polite">

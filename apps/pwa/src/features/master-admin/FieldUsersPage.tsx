@@ -15,7 +15,7 @@ export function FieldUsersPage() {
   const columns: Column<FieldUserAcrossRow>[] = [
     { header: 'S/N', cell: (_, i) => serialNumber(page, i) },
     { header: 'Full Name', className: 'wrap wrap--name', cell: (r) => r.fullName },
-    { header: 'Email Address', className: 'wrap wrap--email', cell: (r) => <EmailText email={r.email} /> },
+    { header: 'Email Address', className: 'wrap wrap--email', text: (r) => r.email, cell: (r) => <EmailText email={r.email} /> },
     { header: 'Phone Number', cell: (r) => r.phoneNumber },
     { header: 'Organization', className: 'wrap', cell: (r) => r.organization_name },
     { header: 'Survey', className: 'wrap', cell: (r) => r.surveyTitle },

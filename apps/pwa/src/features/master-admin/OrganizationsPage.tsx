@@ -20,7 +20,7 @@ export function OrganizationsPage() {
   const columns: Column<Organization>[] = [
     { header: 'S/N', cell: (_, i) => serialNumber(page, i) },
     { header: 'Organization Name', className: 'wrap wrap--name', cell: (r) => r.organization_name },
-    { header: 'Email Address', className: 'wrap wrap--email', cell: (r) => <EmailText email={r.email} /> },
+    { header: 'Email Address', className: 'wrap wrap--email', text: (r) => r.email, cell: (r) => <EmailText email={r.email} /> },
     { header: 'Access', className: 'shrink', cell: (r) => <AccessButton name={r.organization_name} /> },
   ];
 

@@ -23,7 +23,7 @@ export function UsersPage() {
   const page = data?.page ?? list.page;
   const columns: Column<UserRow>[] = [
     { header: 'S/N', cell: (_, i) => serialNumber(page, i) },
-    { header: 'Email Address', className: 'wrap wrap--email', cell: (r) => <EmailText email={r.email} /> },
+    { header: 'Email Address', className: 'wrap wrap--email', text: (r) => r.email, cell: (r) => <EmailText email={r.email} /> },
     { header: 'Role', cell: (r) => ROLE_LABEL[r.role] ?? r.role },
     { header: 'Organization', className: 'wrap', cell: (r) => r.organization_name ?? <span className="cell-muted">N/A</span> },
     { header: 'Status', cell: (r) => (r.verified ? <span className="badge badge--brand">Verified</span> : <span className="badge">Not verified</span>) },

@@ -1,5 +1,6 @@
 import type { Survey } from '@survey-bird/contracts';
 import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
 import { api } from '../../api';
 import { paths } from '../../routes/paths';
 import { PlusIcon, SurveysIcon } from '../../ui/icons';
@@ -8,6 +9,7 @@ import { createdLabel } from '../surveys/format';
 import { MgmtHead } from '../team/Layout';
 import { Pager, SearchBox } from '../team/ListControls';
 import { usePagedList } from '../team/usePagedList';
+import { SurveyDetailsModal } from './SurveyDetailsModal';
 
 /** Spec screen 3: the organization's surveys, newest first; choosing one makes it the active survey. */
 export function ManageSurveysPage() {
@@ -16,6 +18,7 @@ export function ManageSurveysPage() {
   const data = list.data;
   const surveys = data?.survey ?? [];
   const page = data?.page ?? list.page;
+  const [viewing, setViewing] = useState<Survey | null>(null);
 
   return (
     <section className="mgmt">
@@ -48,23 +51,24 @@ export function ManageSurveysPage() {
         ) : (
           <ul className="survey-list">
             {surveys.map((s) => (
-              <SurveyRow key={s._id} survey={s} active={s._id === active?._id} onChoose={() => setActive(s)} />
+              <SurveyRow key={s._id} survey={s} active={s._id === active?._id} onChoose={() => setActive(s)} onOpen={() => setViewing(s)} />
             ))}
           </ul>
         )}
         <Pager label="Showing:" page={page} count={surveys.length} total={data?.totalCount ?? 0} hasPreviousPage={!!data?.hasPreviousPage} hasNextPage={!!data?.hasNextPage} onPage={list.setPage} />
       </div>
+      <SurveyDetailsModal survey={viewing} onClose={() => setViewing(null)} />
     </section>
   );
 }
 
-function SurveyRow({ survey, active, onChoose }: { survey: Survey; active: boolean; onChoose: () => void }) {
+function SurveyRow({ survey, active, onChoose, onOpen }: { survey: Survey; active: boolean; onChoose: () => void; onOpen: () => void }) {
   const count = survey.questions.length;
   return (
     <li className={`survey-row${active ? ' is-active' : ''}`}>
       <span className="survey-row__icon"><SurveysIcon size={20} /></span>
       <div className="survey-row__body">
-        <p className="survey-row__title">{survey.title}</p>
+        <p className="survey-row__title"><button type="button" className="survey-row__open" onClick={onOpen}>{survey.title}</button></p>
         <p className="survey-row__meta">{createdLabel(survey.createdAt)} · {count === 1 ? '1 question' : `${count} questions`}</p>
       </div>
       {active ? (

@@ -31,7 +31,7 @@ function MyFieldUsers({ survey }: { survey: Survey }) {
     { header: 'S/N', cell: (_, i) => serialNumber(page, i) },
     { header: 'Full Name', className: 'wrap wrap--name', cell: (r) => r.fullName },
     { header: 'Phone Number', cell: (r) => r.phoneNumber },
-    { header: 'Email Address', className: 'wrap wrap--email', cell: (r) => <EmailText email={r.email} /> },
+    { header: 'Email Address', className: 'wrap wrap--email', text: (r) => r.email, cell: (r) => <EmailText email={r.email} /> },
     { header: 'Bank', className: 'wrap', cell: (r) => r.bank || <span className="cell-muted">N/A</span> },
     { header: 'Account No.', cell: (r) => r.accountNumber || <span className="cell-muted">N/A</span> },
     { header: 'Account Name', className: 'wrap', cell: (r) => r.accountName || <span className="cell-muted">N/A</span> },

@@ -47,8 +47,8 @@ export function SurveyPicker({ route, activeId, total, onChoose, onClose }: Surv
         <p className="pick-list__empty">{list.query ? `No survey found with "${list.query}" keywords` : 'There is no survey here yet.'}</p>
       )}
       <div className="pick-list__paging">
-        <button type="button" className="btn btn--ghost btn--sm" disabled={!list.data?.hasPreviousPage || list.loading} onClick={() => list.setPage(list.page - 1)}>prev</button>
-        <button type="button" className="btn btn--ghost btn--sm" disabled={!list.data?.hasNextPage || list.loading} onClick={() => list.setPage(list.page + 1)}>more</button>
+        <button type="button" className="btn btn--ghost btn--sm" disabled={list.page <= 1 || !list.data?.hasPreviousPage || list.loading} onClick={() => list.setPage(list.page - 1)}>Prev</button>
+        <button type="button" className="btn btn--ghost btn--sm" disabled={!list.data?.hasNextPage || list.loading} onClick={() => list.setPage(list.page + 1)}>More</button>
       </div>
     </Modal>
   );

@@ -1,10 +1,13 @@
 import type { ReactNode } from 'react';
+import { ScrollFrame } from '../../ui/ScrollFrame';
 
 export interface Column<T> {
   header: string;
   cell: (row: T, index: number) => ReactNode;
   /** 'num' right-aligns amounts; 'wrap' lets long text wrap. */
   className?: string;
+  /** The cell's full text, as a tooltip where the cell is cut short. */
+  text?: (row: T) => string;
 }
 
 interface DataTableProps<T> {
@@ -18,13 +21,14 @@ interface DataTableProps<T> {
 }
 
 /**
- * A list table that stays usable on a phone: it scrolls sideways inside its frame while the S/N and
- * the second column (the name) stay pinned. Skeleton rows stand in while a page loads.
+ * A list table that stays usable on a phone: it scrolls sideways inside its frame (a shadow shows
+ * which side has more) while the S/N and the second column (the name) stay pinned. Skeleton rows
+ * stand in while a page loads.
  */
 export function DataTable<T>({ label, columns, rows, rowKey, loading, empty, skeletonRows = 6 }: DataTableProps<T>) {
   const showEmpty = !loading && (rows?.length ?? 0) === 0;
   return (
-    <div className="dt-frame" role="region" aria-label={label} tabIndex={0}>
+    <ScrollFrame className="dt-frame" label={label}>
       <table className="dt" aria-busy={loading}>
         <thead>
           <tr>
@@ -45,14 +49,14 @@ export function DataTable<T>({ label, columns, rows, rowKey, loading, empty, ske
             : rows?.map((row, i) => (
                 <tr key={rowKey(row)}>
                   {columns.map((c) => (
-                    <td key={c.header} className={c.className}>{c.cell(row, i)}</td>
+                    <td key={c.header} className={c.className} title={c.text?.(row)}>{c.cell(row, i)}</td>
                   ))}
                 </tr>
               ))}
         </tbody>
       </table>
       {showEmpty && <div className="dt__empty">{empty}</div>}
-    </div>
+    </ScrollFrame>
   );
 }
 
