@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Msg, Role } from '@survey-bird/contracts';
+import { createSurvey } from '../../apps/api/test/fixtures.js';
 import { buildTestApp, call, createUser, lastMail, login, tokenFromLink, type TestApp } from '../../apps/api/test/helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -168,8 +169,19 @@ function capture() {
   return { lines, stream };
 }
 
+type LinkOf = (to: string, part: string) => Promise<string>;
+/** Demo mode: the outbox keeps the link. */
+const outboxLink = (t: TestApp): LinkOf => async (to) => (await lastMail(t.app, to))!.link!;
+/** SMTP: the outbox keeps no link (issue 14 item 11); it is read from the message the sink received. */
+const sinkLink = (t: TestApp, messages: string[]): LinkOf => async (to, part) => {
+  await t.app.mailer.idle();
+  const bodies = messages.filter((m) => m.includes(to)).map((m) => m.replace(/=\n/g, '').replace(/=3D/g, '='));
+  const found = bodies.flatMap((b) => b.match(/http:\/\/sb\.test\/\S+/g) ?? []).filter((l) => l.includes(part));
+  return found[found.length - 1]!;
+};
+
 /** Signs in, uses the token, opens a confirm link and a reset link: everything a token travels through. */
-async function exercise(t: TestApp, email: string) {
+async function exercise(t: TestApp, email: string, linkOf: LinkOf = outboxLink(t)) {
   await createUser(t.app, email, Role.organization);
   await t.app.db.kysely.insertInto('organizations').values({ id: `org-${email}`, name: 'Log Org', email, created_at: Date.now() }).execute();
   const jwt = await login(t.app, email);
@@ -181,7 +193,7 @@ async function exercise(t: TestApp, email: string) {
 
   const newcomer = `new-${email}`;
   expect((await t.app.inject({ method: 'POST', url: '/api/v1/user/register', payload: { email: newcomer, password: 'pw-123456' } })).statusCode).toBe(200);
-  const confirmLink = (await lastMail(t.app, newcomer))?.link;
+  const confirmLink = await linkOf(newcomer, '/confirm-email/');
   const confirmToken = tokenFromLink(confirmLink);
   // The page the mail links to, then the API call the page makes, then a malformed variant.
   expect((await t.app.inject({ method: 'GET', url: new URL(confirmLink!).pathname })).statusCode).toBe(200);
@@ -191,14 +203,24 @@ async function exercise(t: TestApp, email: string) {
   expect((await t.app.inject({ method: 'GET', url: `/confirm-email/${confirmToken}/%zz` })).statusCode).toBeLessThan(500);
 
   expect((await t.app.inject({ method: 'POST', url: '/api/v1/user/send-refresh-token', payload: { email } })).statusCode).toBe(200);
-  const resetLink = (await lastMail(t.app, email))?.link;
+  const resetLink = await linkOf(email, '/reset-password');
   const resetToken = tokenFromLink(resetLink);
   const resetUrl = new URL(resetLink!);
   expect((await t.app.inject({ method: 'GET', url: resetUrl.pathname + resetUrl.search })).statusCode).toBe(200);
   expect((await t.app.inject({ method: 'GET', url: `/reset-password?email=${encodeURIComponent(email)}&token=${resetToken}` })).statusCode).toBe(200);
   expect((await t.app.inject({ method: 'POST', url: '/api/v1/user/reset-password', payload: { resetToken, newPassword: 'brand-new-pw' } })).json()).toEqual({ msg: Msg.passwordReset });
   expect((await t.app.inject({ method: 'POST', url: `/api/v1/user/reset-password?resetToken=${resetToken}`, payload: { resetToken, newPassword: 'x' } })).statusCode).toBe(400);
-  return { jwt, signature: jwt.split('.')[2]!, confirmToken, resetToken };
+
+  // An invitation link's token (issue 14 item 7): the page it opens, then the registration.
+  const survey = await createSurvey(t.app, `org-${email}`);
+  const invitee = `invitee-${email}`;
+  const owner = await login(t.app, email, 'brand-new-pw'); // the reset above signed every session out
+  expect((await call(t.app, owner, { method: 'POST', url: '/api/v1/field-user', payload: { survey_id: survey.id, fullName: 'Invited Person', email: invitee, phoneNumber: '08030000000' } })).statusCode).toBe(200);
+  const inviteUrl = new URL(await linkOf(invitee, '/register'));
+  const inviteToken = inviteUrl.searchParams.get('invite')!;
+  expect((await t.app.inject({ method: 'GET', url: inviteUrl.pathname + inviteUrl.search })).statusCode).toBe(200);
+  expect((await t.app.inject({ method: 'POST', url: '/api/v1/user/register', payload: { email: invitee, password: 'pw-123456', invite: inviteToken } })).statusCode).toBe(200);
+  return { jwt, signature: jwt.split('.')[2]!, confirmToken, resetToken, inviteToken };
 }
 
 describe('OWASP ASVS 5.0 V16.2.5 (no credentials or session tokens in logs) and API8:2023: tokens never reach the log', () => {
@@ -213,7 +235,7 @@ describe('OWASP ASVS 5.0 V16.2.5 (no credentials or session tokens in logs) and 
     const log = capture();
     const t = await buildTestApp({ pwaDir: dir, logLevel: 'trace', smtpUrl: sink.url }, { logger: true, logStream: log.stream });
     try {
-      const secrets = await exercise(t, 'owner@logs.ng');
+      const secrets = await exercise(t, 'owner@logs.ng', sinkLink(t, sink.messages));
       expect(log.lines.length).toBeGreaterThan(20);
       // The log is real: requests are there, with their redacted URLs.
       expect(log.lines.some((l) => l.includes('/api/v1/user/[redacted]'))).toBe(true);
@@ -237,7 +259,7 @@ describe('OWASP ASVS 5.0 V16.2.5 (no credentials or session tokens in logs) and 
     try {
       const secrets = await exercise(t, 'demo@logs.ng');
       expect(log.lines.filter((l) => l.includes(secrets.jwt) || l.includes(secrets.signature))).toEqual([]);
-      for (const secret of [secrets.confirmToken, secrets.resetToken]) {
+      for (const secret of [secrets.confirmToken, secrets.resetToken, secrets.inviteToken]) {
         const leaks = log.lines.filter((l) => l.includes(secret));
         expect(leaks.length).toBeGreaterThan(0);
         for (const l of leaks) expect(JSON.parse(l).msg).toBe('mail recorded in outbox (no SMTP_URL)');

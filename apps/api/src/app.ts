@@ -32,7 +32,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       ...(options.logStream ? { stream: options.logStream } : {}),
       // Tokens travel in the Authorization header and in reset/verify URLs: never log them.
       redact: ['req.headers.authorization', 'req.headers.cookie'],
-      serializers: { req: (req) => ({ method: req.method, url: req.url.replace(/([?&](token|resetToken)=)[^&]+/g, '$1[redacted]').replace(/^(\/api\/v1\/user\/)(?!login|register|all|sign-out|change-password|send-refresh-token|reset-password|resend-verification-mail)[^/?]+/, '$1[redacted]').replace(/^(\/confirm-email\/)[^/?]+/, '$1[redacted]') }) },
+      serializers: { req: (req) => ({ method: req.method, url: req.url.replace(/([?&](token|resetToken|invite)=)[^&]+/g, '$1[redacted]').replace(/^(\/api\/v1\/user\/)(?!login|register|all|sign-out|change-password|send-refresh-token|reset-password|resend-verification-mail)[^/?]+/, '$1[redacted]').replace(/^(\/confirm-email\/)[^/?]+/, '$1[redacted]') }) },
     },
     bodyLimit: 12 * 1024 * 1024,
     // Only behind a known proxy may X-Forwarded-For name the client (the per-IP rate limit reads it).

@@ -59,7 +59,7 @@ function parseTrustProxy(value: string | undefined): boolean | string {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const port = Number(env.PORT ?? 3000);
   const databaseUrl = env.DATABASE_URL || undefined;
   return {

@@ -84,6 +84,8 @@ export function call(app: FastifyInstance, token: string | null, opts: InjectOpt
 }
 
 export async function lastMail(app: FastifyInstance, to: string) {
+  // Some mails are sent after the reply (Mailer.later).
+  await app.mailer.idle();
   return app.db.kysely.selectFrom('mail_outbox').selectAll().where('to_email', '=', to).orderBy('created_at', 'desc').orderBy('id').executeTakeFirst();
 }
 

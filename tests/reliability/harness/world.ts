@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { call, login } from './http.ts';
-import { ApiProcess, createPgDatabase, demoLogins, removeDir, sleep, tempDataDir, type Engine, type PgDatabase } from './server.ts';
+import { ApiProcess, createPgDatabase, demoLogins, removeDir, tempDataDir, type Engine, type PgDatabase } from './server.ts';
 
 /** Read-only SQL on the API's database from the outside (`?` placeholders on both engines). */
 export interface Inspector {
@@ -96,8 +96,8 @@ export class World {
 
   /**
    * n field users of the retail survey, all invited by the organization through the API
-   * (POST /field-user). The first registers the way a real one does (POST /user/register, the
-   * confirmation link from mail_outbox, login); the others get their account written straight
+   * (POST /field-user). The first registers the way a real one does (POST /user/register with the
+   * invitation link's token from mail_outbox, login); the others get their account written straight
    * into the database, as registration would (users row + members.user_id), but with a cheap
    * scrypt cost, so that setting up 50 accounts does not cost 100 OWASP-grade hashes.
    */
@@ -116,16 +116,11 @@ export class World {
       await pool(async (i) => {
         await call(this.url, { path: '/api/v1/field-user', token: this.orgToken, body: { survey_id: this.surveyId, fullName: `Reliability Tester ${i}`, email: emails[i]!, phoneNumber: `0803${String(i).padStart(7, '0')}`, rate: 150 } });
       });
-      // 2. The first registers and confirms through the API and the mailed link.
-      await call(this.url, { path: '/api/v1/user/register', body: { email: emails[0]!, password } });
-      let link: string | undefined;
-      for (let t = 0; t < 200 && !link; t++) {
-        const rows = await db.all<{ link: string | null }>("select link from mail_outbox where to_email = ? and subject like 'Confirm%'", [emails[0]!]);
-        link = rows[0]?.link ?? undefined;
-        if (!link) await sleep(50);
-      }
-      if (!link) throw new Error(`no confirmation mail for ${emails[0]}`);
-      await call(this.url, { path: `/api/v1/user/${link.split('/').pop()!}` });
+      // 2. The first registers through the API with the invitation link's token (it proves the mailbox).
+      const [invitation] = await db.all<{ link: string | null }>("select link from mail_outbox where to_email = ? and subject like 'You are invited%'", [emails[0]!]);
+      const invite = invitation?.link ? new URL(invitation.link).searchParams.get('invite') : null;
+      if (!invite) throw new Error(`no invitation link for ${emails[0]}`);
+      await call(this.url, { path: '/api/v1/user/register', body: { email: emails[0]!, password, invite } });
       // 3. The others' accounts are written directly (no API request of ours runs meanwhile).
       if (n > 1) {
         const cheapHash = await quickHash(password);

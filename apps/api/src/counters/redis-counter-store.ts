@@ -1,3 +1,5 @@
+import { Msg } from '@survey-bird/contracts';
+import { HttpError } from '../http/errors.js';
 import type { CounterStore } from './counter-store.js';
 import { RespClient } from './resp-client.js';
 
@@ -14,21 +16,30 @@ export class RedisCounterStore implements CounterStore {
 
   async hit(keys: readonly string[], windowMs: number): Promise<number[]> {
     const commands = keys.flatMap((k) => [['SET', this.prefix + k, 0, 'PX', windowMs, 'NX'], ['INCR', this.prefix + k]]);
-    const replies = await this.client.pipeline(commands);
+    const replies = await unavailableOnError(this.client.pipeline(commands));
     return keys.map((_, i) => Number(replies[i * 2 + 1]));
   }
 
   async peek(keys: readonly string[]): Promise<number[]> {
     if (keys.length === 0) return [];
-    const reply = (await this.client.command('MGET', ...keys.map((k) => this.prefix + k))) as (string | null)[];
+    const reply = (await unavailableOnError(this.client.command('MGET', ...keys.map((k) => this.prefix + k)))) as (string | null)[];
     return reply.map((v) => (v === null ? 0 : Number(v)));
   }
 
   async reset(keys: readonly string[]): Promise<void> {
-    if (keys.length > 0) await this.client.command('DEL', ...keys.map((k) => this.prefix + k));
+    if (keys.length > 0) await unavailableOnError(this.client.command('DEL', ...keys.map((k) => this.prefix + k)));
   }
 
   async close(): Promise<void> {
     this.client.close();
+  }
+}
+
+/** Without its counters a limited route cannot tell whether to let a guess through: 503, fail closed. */
+async function unavailableOnError<T>(pending: Promise<T>): Promise<T> {
+  try {
+    return await pending;
+  } catch {
+    throw new HttpError(503, Msg.serviceUnavailable);
   }
 }

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
@@ -64,14 +65,24 @@ export function openDb(opts: DbOptions): Db {
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [writes] });
     return { kysely, engine: 'postgres', sqlite: undefined, pgSchema: opts.pgSchema, writes, close: () => kysely.destroy() };
   }
-  const sqlite = new SQLite(opts.sqliteFile ?? join(opts.dataDir, 'survey-bird.sqlite'));
+  const file = opts.sqliteFile ?? join(opts.dataDir, 'survey-bird.sqlite');
+  ownerOnly(file);
+  const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
+  // SQLite gives the -wal and -shm files the database file's mode; older files are narrowed here.
+  for (const suffix of ['-wal', '-shm']) if (existsSync(file + suffix)) chmodSync(file + suffix, 0o600);
   sqlite.pragma(`synchronous = ${opts.sqliteSynchronous ?? 'NORMAL'}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const writes = new WriteWatch();
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins: [writes] });
   return { kysely, engine: 'sqlite', sqlite, pgSchema: undefined, writes, close: () => kysely.destroy() };
+}
+
+/** The database holds password hashes and personal data: readable by the server's user only. */
+function ownerOnly(file: string): void {
+  closeSync(openSync(file, 'a', 0o600));
+  chmodSync(file, 0o600);
 }
 
 const migrations: Record<string, Migration> = {

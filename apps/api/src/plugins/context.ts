@@ -28,6 +28,7 @@ export default fp(
       onRecovered: () => app.log.info('WAL checkpoint succeeded again; the WAL file was emptied'),
     });
     app.addHook('onClose', async () => {
+      await app.mailer.idle();
       app.mailer.close();
       await app.counters.close();
       await checkpointer?.stop();

@@ -55,7 +55,7 @@ const login = createRoute({
 const register = createRoute({
   getParentRoute: () => rootRoute,
   path: paths.register,
-  validateSearch: (s: Record<string, unknown>): { email?: string } => ({ email: text(s.email) }),
+  validateSearch: (s: Record<string, unknown>): { email?: string; invite?: string } => ({ email: text(s.email), invite: text(s.invite) }),
   component: lazyRouteComponent(() => import('../features/accounts/RegisterPage'), 'RegisterPage'),
 });
 const confirmEmail = createRoute({

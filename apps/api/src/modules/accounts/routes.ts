@@ -41,7 +41,8 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
 
   route(app, 'sendRefreshToken', async (req) => {
     await limit(req.ip, req.body.email);
-    await accounts.sendResetLink(req.body.email);
+    const { email } = req.body;
+    app.mailer.later(() => accounts.sendResetLink(email));
     return { msg: Msg.resetLinkSent };
   });
 
@@ -53,7 +54,8 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
 
   route(app, 'resendVerification', async (req) => {
     await limit(req.ip, req.body.email ?? req.body.id);
-    await accounts.resendVerification(req.body);
+    const by = req.body;
+    app.mailer.later(() => accounts.resendVerification(by));
     return { msg: Msg.verificationResent };
   });
 

@@ -93,3 +93,16 @@ describe.each(stores)('sign-in limits in the $store', ({ config }) => {
     return other;
   }
 });
+
+describe('the Redis store unreachable', () => {
+  it('answers the limited routes 503 (fail closed), never 500', async () => {
+    const t = await buildTestApp({ redisUrl: 'redis://127.0.0.1:1', rateLimit: { max: 10, windowMs: 60_000 } });
+    try {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'a@b.ng', password: 'x' } });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ msg: Msg.serviceUnavailable });
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { open, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -46,7 +46,9 @@ export class UploadService {
     private readonly ingest: IngestService,
   ) {
     this.dir = join(config.dataDir, 'uploads');
-    mkdirSync(this.dir, { recursive: true });
+    // Photos are personal data: the folder is the server user's only, whatever the umask.
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    chmodSync(this.dir, 0o700);
     this.repo = new FilesRepository(db.kysely);
   }
 

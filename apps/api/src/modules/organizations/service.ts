@@ -26,7 +26,7 @@ export class OrganizationsService {
     let userId: string | null;
     try {
       userId = await this.app.db.kysely.transaction().execute(async (trx) => {
-        const claimed = await claimAccount(trx, body.email, Role.organization);
+        const claimed = await claimAccount(trx, body.email, Role.organization, null);
         await new OrganizationsRepository(trx).insert(row);
         return claimed;
       });

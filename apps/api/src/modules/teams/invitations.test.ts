@@ -124,15 +124,38 @@ describe('inviting', () => {
     expect(res.json()).toEqual({ msg: Msg.emailHasOtherRole });
     expect(await member('boss@team.ng')).toBeUndefined();
 
-    const owner = await inviteSupervisor(supervisorPerson(org.email));
-    expect(owner.statusCode).toBe(409);
-    expect(owner.json()).toEqual({ msg: Msg.emailHasOtherRole });
-
     expect((await inviteFieldUser(person('pending-fu@team.ng'))).statusCode).toBe(200);
     const other = await createSurvey(t.app, org.id, { title: 'Another' });
     const pending = await inviteSupervisor({ ...supervisorPerson('pending-fu@team.ng'), survey_id: other.id });
     expect(pending.statusCode).toBe(409);
     expect(pending.json()).toEqual({ msg: Msg.emailHasOtherRole });
+  });
+
+  it('never tells an organization that an e-mail is an admin or an owner: the invitation is accepted and stays inert', async () => {
+    await createUser(t.app, 'root@admin.ng', Role.masterAdmin);
+    const otherOrg = await createOrganization(t.app, 'Owner Elsewhere');
+    for (const email of ['root@admin.ng', otherOrg.email, org.email]) {
+      const res = await inviteSupervisor(supervisorPerson(email));
+      expect(res.statusCode, email).toBe(200);
+      expect((await member(email))?.user_id, email).toBeNull();
+      const users = await t.app.db.kysely.selectFrom('users').select('role').where('email', '=', email).execute();
+      expect(users.length, email).toBe(1);
+      expect(users[0]!.role).not.toBe(Role.supervisor);
+    }
+    const adminToken = await login(t.app, 'root@admin.ng');
+    expect((await call(t.app, adminToken, { method: 'GET', url: '/api/v1/survey/supervisor' })).statusCode).toBe(403);
+  });
+
+  it("lets another organization's pending invitation of another role never block a different organization", async () => {
+    const orgB = await createOrganization(t.app, 'Second Org');
+    const surveyB = await createSurvey(t.app, orgB.id);
+    expect((await inviteSupervisor(supervisorPerson('shared-person@team.ng'))).statusCode).toBe(200);
+    const asFieldUser = await inviteFieldUser({ ...person('shared-person@team.ng'), survey_id: surveyB.id }, orgB.token);
+    expect(asFieldUser.statusCode).toBe(200);
+    // Within one organization a pending invitation of another role still answers 409.
+    const again = await inviteFieldUser({ ...person('shared-person@team.ng'), survey_id: (await createSurvey(t.app, org.id)).id });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ msg: Msg.emailHasOtherRole });
   });
 
   it('refuses the same e-mail twice on one survey (409)', async () => {

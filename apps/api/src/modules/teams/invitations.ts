@@ -15,15 +15,21 @@ export function isUniqueViolation(err: unknown): boolean {
 }
 
 /**
- * Runs inside the inviting transaction. An account can hold one role, so:
+ * Runs inside the inviting transaction; `organizationId` is the inviting organization (null when the
+ * master admin adds an organization). An account holds one role (docs/decisions.md, role model):
  * - an account with the invited role is reused (returns its id: the invitation is linked to it);
  * - an account with role `nothing` is upgraded to the invited role, unless it is unverified: then
  *   it is deleted (its password was never proven to be the mailbox owner's);
- * - an account with any other role, or pending invitations for another role (which would decide
- *   the role at registration), is a 409 `emailHasOtherRole`.
- * Returns null when the e-mail has no account yet: it registers from the mailed link.
+ * - a master admin's or an organization owner's e-mail invited to a survey is answered like an
+ *   e-mail without an account (the invitation stays inert): a 409 would tell the organization that
+ *   the e-mail is an admin's or an owner's;
+ * - an account with another member role (field user / supervisor) is a 409 `emailHasOtherRole`;
+ * - a pending invitation for another role blocks only within the same organization: another
+ *   organization's pending invitation never does, and an owner's invitation is never blocked by a
+ *   pending survey invitation (the owner role wins at registration).
+ * Returns null when the e-mail has no usable account yet: it registers from the mailed link.
  */
-export async function claimAccount(db: Kysely<Database>, email: string, role: InvitedRole): Promise<string | null> {
+export async function claimAccount(db: Kysely<Database>, email: string, role: InvitedRole, organizationId: string | null): Promise<string | null> {
   let user = await db.selectFrom('users').select(['id', 'role', 'verified']).where('email', '=', email).executeTakeFirst();
   if (user && !user.verified && user.role === Role.nothing) {
     // Nobody proved this mailbox chose that password (an attacker may have registered it first):
@@ -31,19 +37,19 @@ export async function claimAccount(db: Kysely<Database>, email: string, role: In
     await db.deleteFrom('users').where('id', '=', user.id).where('verified', '=', 0).execute();
     user = undefined;
   }
+  const isMemberRole = role !== Role.organization;
   if (user) {
     if (user.role === role) return user.id;
+    if (isMemberRole && (user.role === Role.masterAdmin || user.role === Role.organization)) return null;
     if (user.role !== Role.nothing) throw conflict(Msg.emailHasOtherRole);
     const upgraded = await db.updateTable('users').set({ role }).where('id', '=', user.id).where('role', '=', Role.nothing).executeTakeFirst();
     if (Number(upgraded.numUpdatedRows) !== 1) throw conflict(Msg.emailHasOtherRole);
     return user.id;
   }
-  if (role !== Role.organization) {
-    const owner = await db.selectFrom('organizations').select('id').where('email', '=', email).executeTakeFirst();
-    if (owner) throw conflict(Msg.emailHasOtherRole);
+  if (isMemberRole && organizationId) {
+    const otherInvitation = await db.selectFrom('members').select('id').where('email', '=', email).where('organization_id', '=', organizationId).where('role', '!=', role).executeTakeFirst();
+    if (otherInvitation) throw conflict(Msg.emailHasOtherRole);
   }
-  const otherInvitation = await db.selectFrom('members').select('id').where('email', '=', email).where('role', '!=', role).executeTakeFirst();
-  if (otherInvitation) throw conflict(Msg.emailHasOtherRole);
   return null;
 }
 

@@ -63,7 +63,7 @@ export class TeamsService {
     };
     try {
       row.user_id = await this.app.db.kysely.transaction().execute(async (trx) => {
-        const userId = await claimAccount(trx, body.email, role);
+        const userId = await claimAccount(trx, body.email, role, organizationId);
         await new TeamsRepository(trx).insertMember({ ...row, user_id: userId });
         return userId;
       });

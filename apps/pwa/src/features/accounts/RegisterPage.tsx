@@ -10,7 +10,8 @@ import { AuthLayout, firstIssue } from './AuthLayout';
 
 /** Create an account from an invitation link (the e-mail comes from the link). */
 export function RegisterPage() {
-  const { email = '' } = useSearch({ from: '/register' });
+  // invite: the invitation link's token; it proves the mailbox, so no confirmation mail follows.
+  const { email = '', invite } = useSearch({ from: '/register' });
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [visible, setVisible] = useState(false);
@@ -19,7 +20,7 @@ export function RegisterPage() {
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (busy) return;
-    const parsed = RegisterBody.safeParse({ email, password });
+    const parsed = RegisterBody.safeParse({ email, password, invite });
     if (!parsed.success) return toast.error(firstIssue(parsed) ?? Msg.unexpectedError);
     if (confirm !== password) return toast.error(Msg.passwordsDontMatch);
     setBusy(true);
@@ -35,7 +36,7 @@ export function RegisterPage() {
   }
 
   return (
-    <AuthLayout title="Create your account" subtitle="You were invited to Survey Bird. Choose a password to accept the invitation; we will e-mail you a link to confirm your address.">
+    <AuthLayout title="Create your account" subtitle={invite ? 'You were invited to Survey Bird. Choose a password to accept the invitation.' : 'You were invited to Survey Bird. Choose a password to accept the invitation; we will e-mail you a link to confirm your address.'}>
       <form className="form" onSubmit={(e) => void submit(e)} noValidate>
         <TextField label="Email" type="email" name="email" autoComplete="username" value={email} readOnly />
         <PasswordField label="Password" name="password" autoComplete="new-password" value={password} onChange={setPassword} visible={visible} onToggle={() => setVisible((v) => !v)} />
