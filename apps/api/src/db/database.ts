@@ -10,6 +10,7 @@ import * as datasetOptionsPrefix from './migrations/20261123000000_dataset_optio
 import * as responseCounts from './migrations/20261125000000_response_counts.js';
 import * as surveyIndexMember from './migrations/20261125120000_survey_index_member.js';
 import * as appSettings from './migrations/20261126600000_app_settings.js';
+import * as fileStore from './migrations/20261126610000_file_store.js';
 import type { Database } from './schema.js';
 import { WriteWatch } from './write-watch.js';
 
@@ -81,6 +82,7 @@ const migrations: Record<string, Migration> = {
   '20261125000000_response_counts': responseCounts,
   '20261125120000_survey_index_member': surveyIndexMember,
   '20261126600000_app_settings': appSettings,
+  '20261126610000_file_store': fileStore,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
