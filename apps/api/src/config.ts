@@ -2,6 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
+export interface S3Config {
+  endpoint: string | undefined;
+  bucket: string;
+  region: string;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+}
+
+export type FileStoreKind = 'disk' | 'postgres' | 's3';
+
 export interface Config {
   port: number;
   host: string;
@@ -32,6 +42,9 @@ export interface Config {
   sqliteSynchronous: 'NORMAL' | 'FULL';
   /** On SIGTERM, how long in-flight requests may run before the process exits anyway. */
   shutdownGraceMs: number;
+  /** Where new photos' bytes go (modules/files/store). */
+  fileStore: FileStoreKind;
+  s3: S3Config | undefined;
 }
 
 export const OWASP_SCRYPT_N = 2 ** 17;
@@ -50,6 +63,26 @@ function loadOrCreateSecret(dataDir: string): string {
   const secret = newJwtSecret();
   writeFileSync(join(dataDir, 'jwt-secret'), secret, { mode: 0o600 });
   return secret;
+}
+
+function parseS3(env: NodeJS.ProcessEnv): S3Config | undefined {
+  if (!env.S3_BUCKET) return undefined;
+  return {
+    endpoint: env.S3_ENDPOINT || undefined,
+    bucket: env.S3_BUCKET,
+    region: env.S3_REGION || 'us-east-1',
+    accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+  };
+}
+
+/** FILE_STORE if set; else s3 when a bucket is configured, postgres with DATABASE_URL, disk otherwise. */
+function parseFileStore(env: NodeJS.ProcessEnv, databaseUrl: string | undefined): FileStoreKind {
+  const named = env.FILE_STORE;
+  if (named === 'disk' || named === 'postgres' || named === 's3') return named;
+  if (named) throw new Error(`FILE_STORE must be disk, postgres or s3, not "${named}"`);
+  if (env.S3_BUCKET) return 's3';
+  return databaseUrl ? 'postgres' : 'disk';
 }
 
 function parseTrustProxy(value: string | undefined): boolean | string {
@@ -84,6 +117,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL',
     shutdownGraceMs: Number(env.SHUTDOWN_GRACE_MS ?? 30_000),
+    fileStore: parseFileStore(env, databaseUrl),
+    s3: parseS3(env),
     ...overrides,
   };
 }

@@ -117,6 +117,14 @@ export interface FilesTable {
   size: number;
   sha256: string;
   created_at: number;
+  /** Which file store holds the bytes (modules/files/store). */
+  store: string;
+}
+
+/** The database file store's bytes, one row per photo, written in the transaction of its files row. */
+export interface FileBlobsTable {
+  file_id: string;
+  bytes: Buffer;
 }
 
 export interface MailOutboxTable {
@@ -155,6 +163,7 @@ export interface Database {
   responses: ResponsesTable;
   response_counts: ResponseCountsTable;
   files: FilesTable;
+  file_blobs: FileBlobsTable;
   mail_outbox: MailOutboxTable;
   rate_counters: RateCountersTable;
 }

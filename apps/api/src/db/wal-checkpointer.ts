@@ -89,6 +89,9 @@ export function startWalCheckpointer(sqlite: SQLite.Database, events: Checkpoint
   return {
     // A thread that has already ended (it failed to open the file, say) must not hold up the close.
     stop: () => {
+      // Referenced again: with nothing else pending (a CLI, a server draining) the process would
+      // otherwise exit (code 13) before the thread does and before the database is closed.
+      worker.ref();
       worker.postMessage('stop');
       return exited;
     },

@@ -25,6 +25,11 @@ export default fp(
     app.addHook('preClose', async () => {
       app.lifecycle.state = 'draining';
     });
+    // A connection busy when draining began would otherwise stay open after its reply (keep-alive,
+    // 72 s by default) and hold the close up: each reply while draining closes its connection.
+    app.addHook('onSend', async (_request, reply) => {
+      if (app.lifecycle.state === 'draining') reply.header('connection', 'close');
+    });
     app.addHook('onRequest', async (request, reply) => {
       if (app.lifecycle.state !== 'draining' || request.url === '/healthz') return;
       return reply.code(503).header('connection', 'close').header('retry-after', '1').send({ msg: Msg.notReadyDraining });

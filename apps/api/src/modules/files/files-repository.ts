@@ -28,8 +28,17 @@ export class FilesRepository {
     return { row: existing, inserted: false };
   }
 
-  find(id: string): Promise<Pick<FileRow, 'path' | 'mime' | 'size'> | undefined> {
-    return this.db.selectFrom('files').select(['path', 'mime', 'size']).where('id', '=', id).executeTakeFirst();
+  find(id: string): Promise<Pick<FileRow, 'id' | 'path' | 'mime' | 'size' | 'store'> | undefined> {
+    return this.db.selectFrom('files').select(['id', 'path', 'mime', 'size', 'store']).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The next `limit` photos after `afterId` not in store `to` (files:migrate walks them by id). */
+  notIn(to: string, afterId: string, limit: number): Promise<Pick<FileRow, 'id' | 'path' | 'sha256' | 'store'>[]> {
+    return this.db.selectFrom('files').select(['id', 'path', 'sha256', 'store']).where('store', '!=', to).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+  }
+
+  async setStore(id: string, store: string): Promise<void> {
+    await this.db.updateTable('files').set({ store }).where('id', '=', id).execute();
   }
 
   /** Which of these ids have a row. */

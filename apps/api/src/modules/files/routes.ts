@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -7,10 +7,13 @@ import { Limits, Msg } from '@survey-bird/contracts';
 import { badRequest, notFound } from '../../http/errors.js';
 import { route } from '../../http/route.js';
 import { IngestService } from '../responses/ingest-service.js';
+import { FileStores } from './store/index.js';
 import { UploadService, type ReceivedUpload } from './upload-service.js';
 
 export async function fileRoutes(app: FastifyInstance): Promise<void> {
-  const uploads = new UploadService(app.config, app.db, new IngestService(app.db));
+  const stores = new FileStores(app.config, app.db);
+  app.addHook('onClose', async () => stores.close());
+  const uploads = new UploadService(app.config, app.db, new IngestService(app.db), stores);
   await uploads.sweepTemps();
   // In the background: a large uploads folder must not delay the start.
   const orphans = uploads.sweepOrphans().catch((err: unknown) => app.log.warn({ err }, 'orphan photo sweep failed'));
@@ -26,19 +29,15 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
   });
 
   route(app, 'getImage', async (req, reply) => {
-    const file = await uploads.find(req.params.id);
+    // Undefined also when the bytes went missing under the row: a 404, not a broken 200.
+    const file = await uploads.open(req.params.id);
     if (!file) throw notFound(Msg.imageNotFound);
-    const stream = createReadStream(file.path);
-    // Opening fails only if the file went missing under its row: answer 404, not a broken 200.
-    await new Promise<void>((resolve, reject) => stream.once('open', () => resolve()).once('error', reject)).catch(() => {
-      throw notFound(Msg.imageNotFound);
-    });
     return reply
       .type(file.mime)
       .header('content-length', file.size)
       .header('cache-control', 'private, max-age=31536000, immutable')
       .header('x-content-type-options', 'nosniff')
-      .send(stream);
+      .send(file.stream);
   });
 }
 

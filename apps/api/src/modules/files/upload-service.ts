@@ -1,7 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, mkdirSync } from 'node:fs';
-import { open, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { open, readFile, readdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { ClientId, IMAGE_QUESTION_TYPES, Limits, Msg, lowerUuid, routes } from '@survey-bird/contracts';
 import type { Config } from '../../config.js';
@@ -11,6 +12,7 @@ import type { IngestService } from '../responses/ingest-service.js';
 import { FilesRepository } from './files-repository.js';
 import { sniffImage, type ImageInfo } from './image-sniff.js';
 import { hasImageData } from './image-structure.js';
+import { STORE_KINDS, type FileStores, type StoreKind } from './store/index.js';
 import { withoutMetadata } from './strip-metadata.js';
 
 /** A multipart upload as received: its text fields and the file part, already written to a temp file. */
@@ -32,9 +34,10 @@ const UploadFields = z.object({
 });
 
 /**
- * Photo answers. Files live in DATA_DIR/uploads under a generated name (never the client's) and
- * appear there only complete (written to a temp name, synced, then renamed). One photo is kept
- * per (user, clientId, question): a retry gets the first upload's reference back.
+ * Photo answers. An upload arrives in a synced temp file in DATA_DIR/uploads, is checked and
+ * cleaned there, then handed to the configured file store (store/) under a generated name (never
+ * the client's) with its row. One photo is kept per (user, clientId, question): a retry gets the
+ * first upload's reference back.
  */
 export class UploadService {
   readonly dir: string;
@@ -44,6 +47,7 @@ export class UploadService {
     private readonly config: Config,
     db: Db,
     private readonly ingest: IngestService,
+    private readonly stores: FileStores,
   ) {
     this.dir = join(config.dataDir, 'uploads');
     // Photos are personal data: the folder is the server user's only, whatever the umask.
@@ -125,31 +129,24 @@ export class UploadService {
     if (!hasImageData(bytes, image.mime)) throw new HttpError(415, Msg.unsupportedImage);
     const stored = await this.cleaned(file, bytes, image);
     const id = randomBytes(32).toString('base64url');
-    const relativePath = `uploads/${id}.${image.ext}`;
-    const finalPath = join(this.config.dataDir, relativePath);
+    const target = { id, path: `uploads/${id}.${image.ext}` };
+    const store = this.stores.current;
     try {
-      await rename(stored.tempPath, finalPath);
-    } finally {
-      if (stored.tempPath !== file.tempPath) await unlink(stored.tempPath).catch(() => undefined);
-    }
-    try {
-      const { row, inserted } = await this.repo.insertOnce({
-        id,
+      const { row } = await store.save(target, stored.tempPath, (db) => new FilesRepository(db).insertOnce({
+        ...target,
         user_id: userId,
         client_id: clientId,
         question,
         survey_id: survey.id,
-        path: relativePath,
         mime: image.mime,
         size: stored.size,
         sha256: stored.sha256,
         created_at: Date.now(),
-      });
-      if (!inserted) await unlink(finalPath);
+        store: store.kind,
+      }));
       return { [question]: this.referenceOf(row.id) };
-    } catch (err) {
-      await unlink(finalPath).catch(() => undefined);
-      throw err;
+    } finally {
+      if (stored.tempPath !== file.tempPath) await unlink(stored.tempPath).catch(() => undefined);
     }
   }
 
@@ -174,13 +171,17 @@ export class UploadService {
     return `${this.config.publicUrl}${routes.getImage.path.replace(':id', id)}`;
   }
 
-  /** The stored file of a capability id, or undefined (also for ids that could never be ours). */
-  async find(id: string): Promise<{ path: string; mime: string; size: number } | undefined> {
+  /** The stored photo of a capability id, streamed from its store, or undefined (also for ids that could never be ours). */
+  async open(id: string): Promise<{ stream: Readable; mime: string; size: number } | undefined> {
     if (!IMAGE_ID.test(id)) return undefined;
     const row = await this.repo.find(id);
-    return row && { path: join(this.config.dataDir, row.path), mime: row.mime, size: row.size };
+    if (!row || !isStoreKind(row.store)) return undefined;
+    const stream = await this.stores.get(row.store).open(row);
+    return stream && { stream, mime: row.mime, size: row.size };
   }
 }
+
+const isStoreKind = (kind: string): kind is StoreKind => (STORE_KINDS as readonly string[]).includes(kind);
 
 async function imageInfo(path: string): Promise<ImageInfo | null> {
   const handle = await open(path, 'r');

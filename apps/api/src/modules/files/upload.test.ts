@@ -7,6 +7,7 @@ import { addMember, createOrganization, createSurvey, sampleQuestions } from '..
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
 import { sniffImage } from './image-sniff.js';
 import { exifBody, pngChunk, tinyJpeg, tinyPng, webpHeader } from './test-images.js';
+import { FileStores } from './store/index.js';
 import { UploadService } from './upload-service.js';
 
 let t: TestApp;
@@ -242,7 +243,7 @@ describe('GET /files/image/:id', () => {
 
 describe('stale temp files', () => {
   it('are swept at start when older than an hour, and fresh ones are left alone', async () => {
-    const service = new UploadService(t.config, t.app.db, {} as never);
+    const service = new UploadService(t.config, t.app.db, {} as never, new FileStores(t.config, t.app.db));
     const stale = join(service.dir, '.tmp-stale');
     const fresh = join(service.dir, '.tmp-fresh');
     writeFileSync(stale, 'x');
@@ -261,7 +262,7 @@ describe('orphan photo files', () => {
     const res = await upload(fieldsFor(randomUUID()), jpegPart());
     const keptName = storedFiles().find((n) => n.startsWith(idOf(res.json()[PHOTO])))!;
     const orphanName = `${'o'.repeat(43)}.jpg`;
-    const service = new UploadService(t.config, t.app.db, {} as never);
+    const service = new UploadService(t.config, t.app.db, {} as never, new FileStores(t.config, t.app.db));
     writeFileSync(join(uploadsDir(), orphanName), 'x');
     expect(await service.sweepOrphans()).toBe(0);
     expect(storedFiles()).toContain(orphanName);

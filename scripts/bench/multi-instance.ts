@@ -1,0 +1,102 @@
+/**
+ * Issue 21 figures (`npx tsx scripts/bench/multi-instance.ts`; BENCH_MODE=full for longer runs):
+ * 1. batch ingest on PostgreSQL through one instance against two instances on the same database,
+ *    alternating in the same run (autocannon splits its connections between the instances, as a
+ *    round-robin balancer would);
+ * 2. photo read latency (p50/p95) from the PostgreSQL store against the disk store.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { uuidv7 } from '@survey-bird/contracts/ids';
+import { tinyPng } from '../../apps/api/src/modules/files/test-images.js';
+import { QUICK, json, loginToken, median, startApi, type Server } from './lib.js';
+
+const PG_BASE = (process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432').replace(/\/$/, '');
+const DURATION = QUICK ? 5 : 15;
+const ROUNDS = QUICK ? 1 : 3;
+
+async function database(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `sb_bench_multi_${randomBytes(4).toString('hex')}`;
+  const admin = async (q: string) => {
+    const c = new pg.Client({ connectionString: `${PG_BASE}/test` });
+    await c.connect();
+    await c.query(q);
+    await c.end();
+  };
+  await admin(`create database ${name}`);
+  return { url: `${PG_BASE}/${name}`, drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
+async function fieldUser(api: Server, dataDir: string) {
+  const logins = JSON.parse(readFileSync(join(dataDir, 'demo-logins.json'), 'utf8')) as { role: string; email: string; password: string }[];
+  const fu = logins.find((l) => l.role === 'field_user')!;
+  const token = await loginToken(api.url, fu.email, fu.password);
+  const list = await json<{ survey: { _id: string; organization_id: string; title: string }[] }>(`${api.url}/api/v1/survey/field-user`, { headers: { authorization: `Bearer ${token}` } });
+  const survey = list.survey.find((s) => s.title.startsWith('Retail'))!;
+  return { token, surveyId: survey._id, organizationId: survey.organization_id };
+}
+
+/** Batches of 20 responses, each with fresh clientIds, on `connections` split over `urls`. */
+async function ingest(urls: string[], ctx: Awaited<ReturnType<typeof fieldUser>>): Promise<number> {
+  const answers = { 'Outlet name': 'Mama Nkechi Provisions', 'Outlet type': 'Kiosk', Ward: 'Ikeja - Ward B', 'Products in stock': ['Rice'], 'Outlet location': '6.60123, 3.35123 (±8 m)' };
+  const body = () => JSON.stringify({ responses: Array.from({ length: 20 }, () => ({ survey_id: ctx.surveyId, organization_id: ctx.organizationId, clientId: uuidv7(), answers, capturedAt: new Date().toISOString() })) });
+  const runs = urls.map((url) => autocannon({
+    url: `${url}/api/v1/sync/responses`, method: 'POST', connections: Math.round(32 / urls.length), duration: DURATION,
+    headers: { authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json' },
+    requests: [{ setupRequest: (req) => ({ ...req, body: body() }) }],
+  }));
+  const results = await Promise.all(runs);
+  for (const r of results) if (r.non2xx || r.errors) throw new Error(`ingest: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return results.reduce((sum, r) => sum + r.requests.average * 20, 0);
+}
+
+async function photoReads(env: Record<string, string>): Promise<{ p50: number; p95: number }> {
+  const api = await startApi({ ...env, SEED_DEMO: 'true', JWT_SECRET: 'bench-'.padEnd(48, 'x') });
+  try {
+    const ctx = await fieldUser(api, api.dataDir);
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const boundary = `----b${randomBytes(8).toString('hex')}`;
+      const fields = { question: 'Shelf photo', survey_name: ctx.surveyId, organization_name: ctx.organizationId, clientId: uuidv7() };
+      const head = Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('');
+      const photo = tinyPng(16, 16, { padBytes: 400 * 1024 });
+      const payload = Buffer.concat([Buffer.from(`${head}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="p.png"\r\nContent-Type: image/png\r\n\r\n`), photo, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+      const res = await json<Record<string, string>>(`${api.url}/api/v1/files/image`, { method: 'POST', body: payload, headers: { authorization: `Bearer ${ctx.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` } });
+      ids.push(res['Shelf photo']!.split('/').pop()!);
+    }
+    let i = 0;
+    const r = await autocannon({ url: api.url, connections: 8, duration: DURATION, requests: [{ setupRequest: (req) => ({ ...req, path: `/api/v1/files/image/${ids[i++ % ids.length]}` }) }] });
+    if (r.non2xx || r.errors) throw new Error(`photo reads: ${r.non2xx} non-2xx, ${r.errors} errors`);
+    return { p50: r.latency.p50, p95: r.latency.p97_5 ?? r.latency.p99 };
+  } finally {
+    await api.stop();
+  }
+}
+
+const db = await database();
+try {
+  const env = { DATABASE_URL: db.url, JWT_SECRET: '', SEED_DEMO: 'true' };
+  const a = await startApi(env);
+  const b = await startApi({ ...env, SEED_DEMO: 'false' });
+  try {
+    const ctx = await fieldUser(a, a.dataDir);
+    const one: number[] = [];
+    const two: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      one.push(await ingest([a.url], ctx));
+      two.push(await ingest([a.url, b.url], ctx));
+    }
+    console.log(`ingest on PostgreSQL, batch of 20, 32 connections: one instance ${median(one).toFixed(0)} rows/s, two instances ${median(two).toFixed(0)} rows/s (x${(median(two) / median(one)).toFixed(2)}), ${ROUNDS} alternating rounds of ${DURATION} s`);
+  } finally {
+    await a.stop();
+    await b.stop();
+  }
+  const disk = await photoReads({ FILE_STORE: 'disk' });
+  const inPg = await photoReads({ DATABASE_URL: db.url, FILE_STORE: 'postgres' });
+  console.log(`photo reads (400 KB PNG, 8 connections): disk p50 ${disk.p50} ms p97.5 ${disk.p95} ms; PostgreSQL store p50 ${inPg.p50} ms p97.5 ${inPg.p95} ms`);
+} finally {
+  await db.drop();
+}

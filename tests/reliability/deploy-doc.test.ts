@@ -1,0 +1,25 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PG_BASE, ROOT } from './harness/server.ts';
+
+/** docs/deploy.md promises every command in it is run by scripts/deploy-check.sh: held here. */
+const doc = readFileSync(join(ROOT, 'docs/deploy.md'), 'utf8');
+const script = readFileSync(join(ROOT, 'scripts/deploy-check.sh'), 'utf8');
+const commands = [...doc.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n').map((l) => l.trim()).filter(Boolean));
+
+describe('docs/deploy.md', () => {
+  it('every command in it is a line of scripts/deploy-check.sh', () => {
+    expect(commands.length).toBeGreaterThan(15);
+    const lines = script.split('\n').map((l) => l.trim());
+    expect(commands.filter((c) => !lines.some((l) => l.includes(c)))).toEqual([]);
+  });
+
+  it('scripts/deploy-check.sh runs them: one machine on SQLite, two instances on a fresh PostgreSQL database', () => {
+    const r = spawnSync('bash', ['scripts/deploy-check.sh'], { cwd: ROOT, env: { ...process.env, PG_BASE }, encoding: 'utf8', timeout: 280_000 });
+    expect(r.status, `${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`).toBe(0);
+    expect(r.stdout).toMatch(/deploy-check: ok/);
+    expect(r.stdout).toMatch(/"status":"ready"/);
+  });
+});

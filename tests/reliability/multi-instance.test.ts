@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { drive, Ledger, makeItem, photoBytes, sendPhoto, settle, type Item } from './harness/field.ts';
+import { request } from './harness/http.ts';
+import { RoundRobinProxy } from './harness/proxy.ts';
+import { ApiProcess, createPgDatabase, figure, removeDir, sleep, tempDataDir, type PgDatabase } from './harness/server.ts';
+import { fileIdOf, World } from './harness/world.ts';
+
+/**
+ * Issue 21: two API instances with their own DATA_DIR on one fresh PostgreSQL database, behind a
+ * round-robin proxy (harness/proxy.ts). Through the proxy: sign-in, registration, photos, single
+ * and batch responses, the table and an export; every photo readable through either instance.
+ * Then SIGTERM to one instance in the middle of a 2,000-response flood and of a photo upload, and a
+ * restart: every acknowledged response and photo must be stored exactly once, with equal bytes.
+ * No JWT_SECRET is given: the instances share the one the first kept in the database.
+ */
+const FLOOD = Number(process.env.MULTI_FLOOD ?? 2_000);
+
+/** The harness World, reached through the proxy instead of one instance. */
+class ProxiedWorld extends World {
+  proxyUrl = '';
+  override get url(): string {
+    return this.proxyUrl;
+  }
+}
+
+describe('two instances on one PostgreSQL behind a round-robin proxy', () => {
+  let pgdb: PgDatabase | undefined;
+  const apis: ApiProcess[] = [];
+  let proxy: RoundRobinProxy | undefined;
+  const dirs = [tempDataDir('multi-a'), tempDataDir('multi-b')];
+  afterAll(async () => {
+    await proxy?.close();
+    for (const api of apis) await api.stop();
+    await pgdb?.drop();
+    for (const d of dirs) removeDir(d);
+  });
+
+  it(`serves both, and SIGTERM to one mid-flood of ${FLOOD} responses loses nothing acknowledged`, async () => {
+    pgdb = await createPgDatabase();
+    for (const dataDir of dirs) apis.push(new ApiProcess({ dataDir, databaseUrl: pgdb.url, env: { JWT_SECRET: '', FILE_STORE: '', SHUTDOWN_GRACE_MS: '20000' } }));
+    // Started together: migrations and the demo seed run once (one DATA_DIR gets the demo logins).
+    await Promise.all(apis.map((a) => a.start()));
+    const seeded = dirs.filter((d) => existsSync(join(d, 'demo-logins.json')));
+    expect(seeded).toHaveLength(1);
+    proxy = new RoundRobinProxy(apis.map((a) => a.url));
+    await proxy.start();
+
+    const world = new ProxiedWorld('postgres', seeded[0]!);
+    world.proxyUrl = proxy.url;
+    world.pg = pgdb;
+    world.api = apis[0]!;
+    await world.signIn();
+    const users = await world.inviteFieldUsers(4, 'multi');
+    const ledger = new Ledger();
+    ledger.tolerated = new Set([502, 503]);
+
+    // 1. Photos, single and batch responses through the proxy; then the table and an export.
+    const warm: Item[] = Array.from({ length: 200 }, (_, i) => makeItem(world, i));
+    await drive({ world, users, items: warm, ledger, concurrency: 4, batchMax: 10, photoRate: 0.3 });
+    expect(await settle(world, users, warm, ledger)).toBe(0);
+    expect(ledger.photoRefs.size).toBeGreaterThan(20);
+    const table = await request(proxy.url, { path: `/api/v1/survey/organization/response/${world.surveyId}`, token: world.orgToken });
+    expect(table.kind === 'reply' && table.status).toBe(200);
+    expect(table.kind === 'reply' && (table.body.totalCount as number)).toBeGreaterThanOrEqual(200);
+    const exported = await request(proxy.url, { path: `/api/v1/survey/organization/response/download/${world.surveyId}`, token: world.orgToken });
+    expect(exported.kind === 'reply' && exported.status).toBe(200);
+    expect(exported.kind === 'reply' && exported.text.startsWith('PK')).toBe(true);
+    expect([...proxy.served.values()].every((n) => n > 50)).toBe(true);
+
+    // 2. The flood; at 30% of it, a photo upload straight to instance A and, 5 ms later, SIGTERM to A.
+    const flood: Item[] = Array.from({ length: FLOOD }, (_, i) => makeItem(world, 1_000 + i));
+    const extra = makeItem(world, 99_999);
+    const extraPhoto = photoBytes(64);
+    const base = ledger.acked.size;
+    let stopping: Promise<void> | undefined;
+    let ackedAtSignal = 0;
+    const t0 = performance.now();
+    await drive({
+      world, users, items: flood, ledger, concurrency: 8, batchMax: 20, photoRate: 0.05, timeoutMs: 30_000,
+      onProgress: () => {
+        if (stopping || ledger.acked.size < base + FLOOD * 0.3) return;
+        ackedAtSignal = ledger.acked.size - base;
+        stopping = (async () => {
+          const upload = sendPhoto(apis[0]!.url, users[0]!.token, extra, extraPhoto, ledger, { timeoutMs: 30_000 });
+          await sleep(5);
+          await apis[0]!.stop();
+          await upload;
+          await apis[0]!.start();
+        })();
+      },
+    });
+    await stopping;
+    const floodMs = performance.now() - t0;
+    expect(stopping, 'instance A was stopped during the flood').toBeDefined();
+    expect(apis[0]!.exits.at(-1), 'SIGTERM ends the process cleanly').toEqual({ code: 0, signal: null });
+    const inDoubt = FLOOD - flood.filter((i) => ledger.acked.has(i.clientId)).length;
+    expect(await settle(world, users, flood, ledger)).toBe(0);
+    expect(ledger.problems).toEqual([]);
+
+    // 3. Every acknowledged response is stored once under the _id it was given.
+    const db = await world.inspector();
+    try {
+      const rows = await db.all<{ client_id: string; id: string }>('select client_id, id from responses where survey_id = ?', [world.surveyId]);
+      const byClient = new Map<string, string[]>();
+      for (const r of rows) byClient.set(r.client_id, [...(byClient.get(r.client_id) ?? []), r.id]);
+      const wrong = [...ledger.acked].filter(([clientId, id]) => byClient.get(clientId)?.length !== 1 || byClient.get(clientId)![0] !== id);
+      expect(wrong).toEqual([]);
+      expect(ledger.acked.size).toBe(200 + FLOOD);
+
+      // 4. Every acknowledged photo: one row, bytes in PostgreSQL, read back through either instance
+      //    equal to what the row recorded at the acknowledgement (and, for the upload cut by the
+      //    SIGTERM, to the bytes sent: the harness keeps those).
+      const files = await db.all<{ id: string; client_id: string; store: string; sha256: string }>('select id, client_id, store, sha256 from files');
+      const rowsPerClient = new Map<string, number>();
+      for (const f of files) rowsPerClient.set(f.client_id, (rowsPerClient.get(f.client_id) ?? 0) + 1);
+      expect([...ledger.photoRefs.keys()].filter((c) => rowsPerClient.get(c) !== 1)).toEqual([]);
+      const byId = new Map(files.map((f) => [f.id, f]));
+      const expected = new Map<string, string>();
+      for (const [clientId, ref] of ledger.photoRefs) {
+        const row = byId.get(fileIdOf(ref));
+        expect(row?.store, ref).toBe('postgres');
+        expected.set(fileIdOf(ref), clientId === extra.clientId ? sha(extraPhoto) : row!.sha256);
+      }
+      if (ledger.photoRefs.has(extra.clientId)) expect(byId.get(fileIdOf(ledger.photoRefs.get(extra.clientId)!))!.sha256).toBe(sha(extraPhoto));
+      const blobs = await db.all<{ n: number }>('select count(*) as n from file_blobs');
+      expect(Number(blobs[0]!.n)).toBe(files.length);
+      const unreadable: string[] = [];
+      for (const [id, hash] of expected) {
+        for (const api of apis) {
+          const got = await fetch(`${api.url}/api/v1/files/image/${id}`);
+          const bytes = Buffer.from(await got.arrayBuffer());
+          if (got.status !== 200 || sha(bytes) !== hash) unreadable.push(`${id} via ${api.url}: ${got.status}`);
+        }
+      }
+      expect(unreadable).toEqual([]);
+      figure('multi-instance', `${FLOOD} responses in ${(floodMs / 1000).toFixed(1)} s through 2 instances; SIGTERM to A after ${ackedAtSignal} acknowledged; ${inDoubt} unanswered then resent; ${expected.size} photos readable through both (extra upload ${ledger.photoRefs.has(extra.clientId) ? 'acknowledged' : 'refused, not stored'}); replies ${ledger.tally.toString()}; proxy ${[...proxy.served.values()].join('/')}`);
+      if (!ledger.photoRefs.has(extra.clientId)) expect(files.some((f) => f.client_id === extra.clientId)).toBe(false);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
