@@ -1,6 +1,8 @@
 import { defineProject } from 'vitest/config';
+import { contractsFromSource } from '../../vitest.contracts-source.ts';
 
 export default defineProject({
+  resolve: { alias: contractsFromSource },
   test: {
     name: 'api',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
