@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/slow-clients.js';
+import { defaultPasswordPoolLimits, type PasswordPoolLimits } from './modules/accounts/password-pool.js';
 
 export interface Config {
   port: number;
@@ -25,6 +27,10 @@ export interface Config {
   trustProxy: boolean | string;
   /** SQLite `synchronous`: NORMAL survives a process crash in WAL mode, FULL also a power loss. */
   sqliteSynchronous: 'NORMAL' | 'FULL';
+  /** Password hashing's own threads and queue (PASSWORD_HASH_THREADS, PASSWORD_HASH_QUEUE). */
+  passwordPool: PasswordPoolLimits;
+  /** Slow-client limits (http/slow-clients.ts; docs/reliability.md lists the variables). */
+  connections: ConnectionLimits;
 }
 
 export const OWASP_SCRYPT_N = 2 ** 17;
@@ -40,6 +46,26 @@ function loadOrCreateSecret(dataDir: string): string {
 function parseTrustProxy(value: string | undefined): boolean | string {
   if (!value || value === 'false') return false;
   return value === 'true' ? true : value;
+}
+
+function passwordPoolFrom(env: NodeJS.ProcessEnv): PasswordPoolLimits {
+  const defaults = defaultPasswordPoolLimits();
+  const threads = Number(env.PASSWORD_HASH_THREADS) || defaults.threads;
+  const queue = env.PASSWORD_HASH_QUEUE !== undefined && env.PASSWORD_HASH_QUEUE !== '' ? Number(env.PASSWORD_HASH_QUEUE) : 8 * threads;
+  return { threads, queue: Number.isFinite(queue) ? queue : defaults.queue };
+}
+
+function connectionsFrom(env: NodeJS.ProcessEnv, behindProxy: boolean): ConnectionLimits {
+  const d = DEFAULT_CONNECTION_LIMITS;
+  const num = (value: string | undefined, fallback: number) => (value !== undefined && value !== '' && Number.isFinite(Number(value)) ? Number(value) : fallback);
+  return {
+    headersMs: num(env.HEADERS_TIMEOUT_MS, d.headersMs),
+    requestMs: num(env.REQUEST_TIMEOUT_MS, d.requestMs),
+    uploadIdleMs: num(env.UPLOAD_IDLE_TIMEOUT_MS, d.uploadIdleMs),
+    keepAliveMs: num(env.KEEP_ALIVE_TIMEOUT_MS, d.keepAliveMs),
+    // Behind a proxy every connection comes from the proxy's address: the proxy caps per client.
+    perIp: num(env.MAX_CONNECTIONS_PER_IP, behindProxy ? 0 : d.perIp),
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -64,6 +90,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rateLimit: { max: Number(env.RATE_LIMIT_MAX ?? 10), windowMs: 60_000 },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL',
+    passwordPool: passwordPoolFrom(env),
+    connections: connectionsFrom(env, parseTrustProxy(env.TRUST_PROXY) !== false),
     ...overrides,
   };
 }
