@@ -27,10 +27,13 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { headersMs: 10_000, 
  * off: it would cut slow uploads that still progress.
  */
 export function limitSlowClients(app: FastifyInstance, limits: ConnectionLimits): void {
-  const server: Server = app.server;
+  // connectionsCheckingInterval is a createServer option that Node reads again at listen().
+  const server = app.server as Server & { connectionsCheckingInterval: number };
   server.headersTimeout = limits.headersMs;
   server.requestTimeout = 0;
   server.keepAliveTimeout = limits.keepAliveMs;
+  // Node checks headersTimeout only this often (30 s by default); read when the server starts listening.
+  server.connectionsCheckingInterval = Math.min(1000, limits.headersMs);
 
   if (limits.perIp > 0) {
     const open = new Map<string, number>();
