@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/slow-clients.js';
+import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from './modules/insight/export-queue.js';
 import { defaultPasswordPoolLimits, type PasswordPoolLimits } from './modules/accounts/password-pool.js';
 
 export interface Config {
@@ -31,6 +32,8 @@ export interface Config {
   passwordPool: PasswordPoolLimits;
   /** Slow-client limits (http/slow-clients.ts; docs/reliability.md lists the variables). */
   connections: ConnectionLimits;
+  /** Exports running at once and waiting (EXPORT_CONCURRENCY, EXPORT_QUEUE). */
+  exports: ExportLimits;
 }
 
 export const OWASP_SCRYPT_N = 2 ** 17;
@@ -92,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL',
     passwordPool: passwordPoolFrom(env),
     connections: connectionsFrom(env, parseTrustProxy(env.TRUST_PROXY) !== false),
+    exports: { concurrency: Math.max(1, Number(env.EXPORT_CONCURRENCY) || DEFAULT_EXPORT_LIMITS.concurrency), queue: Math.max(0, Number(env.EXPORT_QUEUE ?? DEFAULT_EXPORT_LIMITS.queue) || 0) },
     ...overrides,
   };
 }

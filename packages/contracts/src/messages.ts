@@ -49,6 +49,7 @@ export const Msg = {
   routeNotFound: 'This API route does not exist',
   payloadTooLarge: 'The upload is too large',
   serviceUnavailable: 'The service is busy, please try again shortly',
+  exportInProgress: 'Your previous export is still being prepared; wait for it to finish before starting another',
   tooManyAnswers: 'The response has more answers than the survey has questions',
   storageFull: 'The server has run out of storage space, please try again later',
   organizationExists: 'An organization with this e-mail already exists',
