@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BODY_LIMIT, Limits, Msg, routes, type RouteDef } from '@survey-bird/contracts';
 import { addMember, createOrganization, createSurvey } from '../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../test/helpers.js';
+import { tinyJpeg } from '../modules/files/test-images.js';
 import { HSTS } from '../plugins/security-headers.js';
 
 function capture() {
@@ -76,9 +77,28 @@ describe('hardening of the HTTP layer (issue 14 items 2, 5, 17; issue 13 item 12
     const big = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'a@b.co', password: 'x'.repeat(5000) } });
     expect(big.statusCode).toBe(413);
     expect(big.json()).toEqual({ msg: Msg.payloadTooLarge });
-    const invite = await call(t.app, fieldToken, { method: 'POST', url: '/api/v1/sync/responses', payload: { responses: [{ survey_id: survey.id, organization_id: orgId, clientId: randomUUID(), answers: { ...answers, Location: 'x'.repeat(DEFAULT_BODY_LIMIT) } }] } });
+    const batch = await call(t.app, fieldToken, { method: 'POST', url: '/api/v1/sync/responses', payload: { responses: [{ survey_id: survey.id, organization_id: orgId, clientId: randomUUID(), answers: { ...answers, Location: 'x'.repeat(DEFAULT_BODY_LIMIT) } }] } });
     // The batch route has its own, larger limit: this body is refused for its content, not its size.
-    expect(invite.statusCode).toBe(200);
+    expect(batch.statusCode).toBe(200);
+  });
+
+  it('still takes a photo far larger than the default body limit (uploads are capped by Limits.maxImageBytes)', async () => {
+    const boundary = '----sbHardening';
+    const data = Buffer.concat([tinyJpeg(), Buffer.alloc(2 * 1024 * 1024)]);
+    const fields = { question: 'Shelf photo', survey_name: survey.id, organization_name: orgId, clientId: randomUUID() };
+    const payload = Buffer.concat([
+      ...Object.entries(fields).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)),
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="Shelf photo"; filename="photo.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+      data,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    expect(payload.length).toBeGreaterThan(DEFAULT_BODY_LIMIT);
+    const res = await call(t.app, fieldToken, { method: 'POST', url: '/api/v1/files/image', payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    expect(res.statusCode, res.body).toBe(200);
+    // The photo keeps its own caching rule: its address is its key.
+    const photo = await t.app.inject({ method: 'GET', url: res.json()['Shelf photo'] as string });
+    expect(photo.statusCode).toBe(200);
+    expect(photo.headers['cache-control']).toBe('private, max-age=31536000, immutable');
   });
 
   it('stops reading an oversized body while it streams in (no Content-Length)', async () => {
