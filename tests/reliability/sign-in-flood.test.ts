@@ -12,7 +12,7 @@ import { World } from './harness/world.ts';
  * the flood works. SQLite only: the scenario measures threads, not the database.
  */
 const SIGN_INS = 40;
-const UPLOADS = 20;
+const UPLOADS = 40;
 const P95_LIMIT_MS = 500;
 
 const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.95))]!;

@@ -16,9 +16,6 @@ export function defaultPasswordPoolLimits(cores = availableParallelism()): Passw
   return { threads, queue: 8 * threads };
 }
 
-/** As the export's threads (insight/export-thread.ts): a sign-in waits a little, a request does not. */
-const HASH_NICENESS = 10;
-
 /**
  * Plain CommonJS, evaluated: the same code runs from the sources (tests) and from dist/. scryptSync
  * runs on this thread, never on libuv's pool, which file reads and writes share.
@@ -26,8 +23,6 @@ const HASH_NICENESS = 10;
 const WORKER_CODE = `
 const { parentPort } = require('node:worker_threads');
 const { scryptSync } = require('node:crypto');
-// On Linux a thread's priority is its own: requests (uploads, replies) go first, hashing takes the rest.
-if (process.platform === 'linux') { try { require('node:os').setPriority(${HASH_NICENESS}); } catch {} }
 parentPort.on('message', (job) => {
   try {
     const key = scryptSync(job.password, Buffer.from(job.salt), job.keyLength, job.options);
