@@ -49,13 +49,16 @@ function safeDecode(text: string): string {
  * request logging is off: at `info` it wrote two lines for every request, thousands an hour.
  */
 export function registerRequestLog(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook, not an async one: this runs for every request, ingest's included.
+  app.addHook('onResponse', (request, reply, done) => {
     const ms = reply.elapsedTime;
     const status = reply.statusCode;
     const notable = status >= 500 || ms > SLOW_REQUEST_MS;
-    if (!notable && !(request.log as { isLevelEnabled?(level: string): boolean }).isLevelEnabled?.('debug')) return;
-    const line = { method: request.method, url: loggableUrl(request), statusCode: status, responseTime: Math.round(ms) };
-    if (notable) request.log.warn(line, status >= 500 ? 'request failed' : 'slow request');
-    else request.log.debug(line, 'request completed');
+    if (notable || (request.log as { isLevelEnabled?(level: string): boolean }).isLevelEnabled?.('debug')) {
+      const line = { method: request.method, url: loggableUrl(request), statusCode: status, responseTime: Math.round(ms) };
+      if (notable) request.log.warn(line, status >= 500 ? 'request failed' : 'slow request');
+      else request.log.debug(line, 'request completed');
+    }
+    done();
   });
 }

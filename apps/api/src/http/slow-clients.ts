@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
@@ -53,32 +53,47 @@ export function limitSlowClients(app: FastifyInstance, limits: ConnectionLimits)
     });
   }
 
-  app.addHook('onRequest', async (request) => {
-    const raw = request.raw;
-    if (raw.complete || (raw.headers['content-length'] === undefined && raw.headers['transfer-encoding'] === undefined)) return;
-    const socket = raw.socket as Socket | undefined;
-    if (!socket || typeof socket.bytesRead !== 'number') return;
-    const upload = (raw.headers['content-type'] ?? '').startsWith('multipart/');
-    const started = Date.now();
-    let lastBytes = socket.bytesRead;
-    let lastProgress = started;
-    const check = Math.min(1000, upload ? limits.uploadIdleMs : limits.requestMs);
-    const timer = setInterval(() => {
-      if (raw.complete || socket.destroyed) return clearInterval(timer);
-      const now = Date.now();
-      if (socket.bytesRead !== lastBytes) {
-        lastBytes = socket.bytesRead;
-        lastProgress = now;
+  // One sweep a second over the bodies still arriving, not a timer per request (ingest's hot path).
+  const arriving = new Set<Arriving>();
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const a of arriving) {
+      if (a.raw.complete || a.raw.destroyed || a.socket.destroyed) {
+        arriving.delete(a);
+        continue;
       }
-      const late = upload ? now - lastProgress > limits.uploadIdleMs : now - started > limits.requestMs;
-      if (late) {
-        clearInterval(timer);
-        request.log.info({ upload }, 'slow client: request body timed out');
-        socket.destroy();
+      if (a.socket.bytesRead !== a.bytes) {
+        a.bytes = a.socket.bytesRead;
+        a.progressAt = now;
       }
-    }, check);
-    timer.unref();
-    raw.once('end', () => clearInterval(timer));
-    raw.once('close', () => clearInterval(timer));
+      if (a.upload ? now - a.progressAt > limits.uploadIdleMs : now - a.startedAt > limits.requestMs) {
+        arriving.delete(a);
+        a.socket.destroy();
+      }
+    }
+  }, Math.min(1000, limits.requestMs, limits.uploadIdleMs));
+  sweep.unref();
+  app.addHook('onClose', (_app, done) => {
+    clearInterval(sweep);
+    done();
   });
+
+  app.addHook('onRequest', (request, _reply, done) => {
+    const raw = request.raw;
+    const socket = raw.socket as Socket | undefined;
+    if (!raw.complete && socket && typeof socket.bytesRead === 'number' && (raw.headers['content-length'] !== undefined || raw.headers['transfer-encoding'] !== undefined)) {
+      const now = Date.now();
+      arriving.add({ raw, socket, upload: (raw.headers['content-type'] ?? '').startsWith('multipart/'), startedAt: now, progressAt: now, bytes: socket.bytesRead });
+    }
+    done();
+  });
+}
+
+interface Arriving {
+  raw: IncomingMessage;
+  socket: Socket;
+  upload: boolean;
+  startedAt: number;
+  progressAt: number;
+  bytes: number;
 }
