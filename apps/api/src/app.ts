@@ -1,15 +1,17 @@
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { Limits } from '@survey-bird/contracts';
+import { DEFAULT_BODY_LIMIT, Limits } from '@survey-bird/contracts';
 import { fileJwtSecret, newJwtSecret, type Config } from './config.js';
 import { migrateToLatest, openDb, tuneForRequests, type Db } from './db/database.js';
 import { SettingsRepository } from './db/settings-repository.js';
 import { withStartupLock } from './db/startup-lock.js';
 import { frameworkErrors, registerErrorHandling } from './http/errors.js';
 import { registerJsonBody } from './http/json-body.js';
+import { loggableUrl, registerRequestLog } from './http/request-log.js';
+import { limitSlowClients } from './http/slow-clients.js';
 import authPlugin from './plugins/auth.js';
 import contextPlugin from './plugins/context.js';
 import lifecyclePlugin from './plugins/lifecycle.js';
@@ -30,11 +32,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger: options.logger === false ? false : {
       level: config.logLevel,
       ...(options.logStream ? { stream: options.logStream } : {}),
-      // Tokens travel in the Authorization header and in reset/verify URLs: never log them.
+      // Tokens travel in the Authorization header; link tokens and photo addresses in URLs, which
+      // only loggableUrl (the route table's `sensitive` parameters) writes to the log.
       redact: ['req.headers.authorization', 'req.headers.cookie'],
-      serializers: { req: (req) => ({ method: req.method, url: req.url.replace(/([?&](token|resetToken|invite)=)[^&]+/g, '$1[redacted]').replace(/^(\/api\/v1\/user\/)(?!login|register|all|sign-out|change-password|send-refresh-token|reset-password|resend-verification-mail)[^/?]+/, '$1[redacted]').replace(/^(\/confirm-email\/)[^/?]+/, '$1[redacted]') }) },
+      serializers: { req: (req: FastifyRequest) => ({ method: req.method, url: loggableUrl(req) }) },
     },
-    bodyLimit: 12 * 1024 * 1024,
+    // http/request-log.ts: errors and slow requests by default, every request at LOG_LEVEL=debug.
+    logController: new LogController({ disableRequestLogging: true }),
+    // Each route of the table has its own (packages/contracts/src/api.ts); this is for the rest.
+    bodyLimit: DEFAULT_BODY_LIMIT,
     // Only behind a known proxy may X-Forwarded-For name the client (the per-IP rate limit reads it).
     trustProxy: config.trustProxy,
     frameworkErrors,
@@ -45,6 +51,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerJsonBody(app);
+  registerRequestLog(app);
+  limitSlowClients(app, config.connections);
 
   const db = options.db ?? openDb({
     dataDir: config.dataDir,
@@ -62,7 +70,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(contextPlugin, { config, db });
   await app.register(lifecyclePlugin);
-  await app.register(securityHeaders);
+  await app.register(securityHeaders, { publicUrl: config.publicUrl });
   await app.register(fastifyMultipart, {
     limits: { fileSize: Limits.maxImageBytes, files: 1, fields: 10, parts: 12, fieldSize: 4096, headerPairs: 100 },
   });

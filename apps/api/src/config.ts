@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/slow-clients.js';
+import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from './modules/insight/export-queue.js';
+import { defaultPasswordPoolLimits, type PasswordPoolLimits } from './modules/accounts/password-pool.js';
 
 export interface S3Config {
   endpoint: string | undefined;
@@ -45,6 +48,12 @@ export interface Config {
   /** Where new photos' bytes go (modules/files/store). */
   fileStore: FileStoreKind;
   s3: S3Config | undefined;
+  /** Password hashing's own threads and queue (PASSWORD_HASH_THREADS, PASSWORD_HASH_QUEUE). */
+  passwordPool: PasswordPoolLimits;
+  /** Slow-client limits (http/slow-clients.ts; docs/reliability.md lists the variables). */
+  connections: ConnectionLimits;
+  /** Exports running at once and waiting (EXPORT_CONCURRENCY, EXPORT_QUEUE). */
+  exports: ExportLimits;
 }
 
 export const OWASP_SCRYPT_N = 2 ** 17;
@@ -90,6 +99,26 @@ function parseTrustProxy(value: string | undefined): boolean | string {
   return value === 'true' ? true : value;
 }
 
+function passwordPoolFrom(env: NodeJS.ProcessEnv): PasswordPoolLimits {
+  const defaults = defaultPasswordPoolLimits();
+  const threads = Number(env.PASSWORD_HASH_THREADS) || defaults.threads;
+  const queue = env.PASSWORD_HASH_QUEUE !== undefined && env.PASSWORD_HASH_QUEUE !== '' ? Number(env.PASSWORD_HASH_QUEUE) : 8 * threads;
+  return { threads, queue: Number.isFinite(queue) ? queue : defaults.queue };
+}
+
+function connectionsFrom(env: NodeJS.ProcessEnv, behindProxy: boolean): ConnectionLimits {
+  const d = DEFAULT_CONNECTION_LIMITS;
+  const num = (value: string | undefined, fallback: number) => (value !== undefined && value !== '' && Number.isFinite(Number(value)) ? Number(value) : fallback);
+  return {
+    headersMs: num(env.HEADERS_TIMEOUT_MS, d.headersMs),
+    requestMs: num(env.REQUEST_TIMEOUT_MS, d.requestMs),
+    uploadIdleMs: num(env.UPLOAD_IDLE_TIMEOUT_MS, d.uploadIdleMs),
+    keepAliveMs: num(env.KEEP_ALIVE_TIMEOUT_MS, d.keepAliveMs),
+    // Behind a proxy every connection comes from the proxy's address: the proxy caps per client.
+    perIp: num(env.MAX_CONNECTIONS_PER_IP, behindProxy ? 0 : d.perIp),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -119,6 +148,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdownGraceMs: Number(env.SHUTDOWN_GRACE_MS ?? 30_000),
     fileStore: parseFileStore(env, databaseUrl),
     s3: parseS3(env),
+    passwordPool: passwordPoolFrom(env),
+    connections: connectionsFrom(env, parseTrustProxy(env.TRUST_PROXY) !== false),
+    exports: { concurrency: Math.max(1, Number(env.EXPORT_CONCURRENCY) || DEFAULT_EXPORT_LIMITS.concurrency), queue: Math.max(0, Number(env.EXPORT_QUEUE ?? DEFAULT_EXPORT_LIMITS.queue) || 0) },
     ...overrides,
   };
 }

@@ -29,7 +29,27 @@ export interface RouteDef {
   /** undefined: binary reply (xlsx, image). */
   reply?: z.ZodType;
   multipart?: boolean;
+  /**
+   * Largest request body in bytes (default DEFAULT_BODY_LIMIT); a larger one is refused with 413
+   * while it streams in, before it is parsed. Multipart uploads are capped by Limits.maxImageBytes.
+   */
+  bodyLimit?: number;
+  /** Path and query parameters that are credentials (link tokens, photo addresses): the request log shows them as [redacted]. */
+  sensitive?: readonly string[];
 }
+
+const KB = 1024;
+const MB = 1024 * KB;
+/** Every body not given its own limit: the largest fixed-shape body (a 20,000-character mail, escaped) fits. */
+export const DEFAULT_BODY_LIMIT = 256 * KB;
+/** Public account routes carry an e-mail, a password or a link token: nothing near this. */
+const ACCOUNT_BODY_LIMIT = 4 * KB;
+/** One response: 200 answers of 10,000 characters, with room for multi-byte text. */
+export const RESPONSE_BODY_LIMIT = 4 * MB;
+/** Room for a 200,000-option dataset in one publish. */
+const SURVEY_BODY_LIMIT = 16 * MB;
+/** A queue's batch: at least one largest response, and every batch the app-wide 12 MB limit took before. */
+const BATCH_BODY_LIMIT = 12 * MB;
 
 const org = [Role.organization] as const;
 const sup = [Role.supervisor] as const;
@@ -40,17 +60,17 @@ const ImageParams = z.object({ id: z.string().min(1).max(100) });
 
 export const routes = {
   // accounts
-  login: { method: 'POST', path: '/api/v1/user/login', access: 'public', summary: 'Sign in', body: U.LoginBody, reply: U.LoginReply },
-  register: { method: 'POST', path: '/api/v1/user/register', access: 'public', summary: 'Create an account (from an invitation)', body: U.RegisterBody, reply: MsgReply },
-  sendRefreshToken: { method: 'POST', path: '/api/v1/user/send-refresh-token', access: 'public', summary: 'Mail a password reset link', body: U.SendRefreshTokenBody, reply: MsgReply },
-  resetPassword: { method: 'POST', path: '/api/v1/user/reset-password', access: 'public', summary: 'Set a new password from a reset link', body: U.ResetPasswordBody, reply: MsgReply },
-  resendVerification: { method: 'POST', path: '/api/v1/user/resend-verification-mail', access: 'public', summary: 'Mail a new verification link', body: U.ResendVerificationBody, reply: MsgReply },
+  login: { method: 'POST', path: '/api/v1/user/login', access: 'public', summary: 'Sign in', body: U.LoginBody, reply: U.LoginReply, bodyLimit: ACCOUNT_BODY_LIMIT },
+  register: { method: 'POST', path: '/api/v1/user/register', access: 'public', summary: 'Create an account (from an invitation)', body: U.RegisterBody, reply: MsgReply, bodyLimit: ACCOUNT_BODY_LIMIT },
+  sendRefreshToken: { method: 'POST', path: '/api/v1/user/send-refresh-token', access: 'public', summary: 'Mail a password reset link', body: U.SendRefreshTokenBody, reply: MsgReply, bodyLimit: ACCOUNT_BODY_LIMIT },
+  resetPassword: { method: 'POST', path: '/api/v1/user/reset-password', access: 'public', summary: 'Set a new password from a reset link', body: U.ResetPasswordBody, reply: MsgReply, bodyLimit: ACCOUNT_BODY_LIMIT },
+  resendVerification: { method: 'POST', path: '/api/v1/user/resend-verification-mail', access: 'public', summary: 'Mail a new verification link', body: U.ResendVerificationBody, reply: MsgReply, bodyLimit: ACCOUNT_BODY_LIMIT },
   currentUser: { method: 'GET', path: '/api/v1/user', access: 'user', summary: 'The signed-in user', reply: U.CurrentUserReply },
-  changePassword: { method: 'POST', path: '/api/v1/user/change-password', access: 'user', summary: 'Change password', body: U.ChangePasswordBody, headers: U.ChangePasswordHeaders, reply: MsgReply },
+  changePassword: { method: 'POST', path: '/api/v1/user/change-password', access: 'user', summary: 'Change password', body: U.ChangePasswordBody, headers: U.ChangePasswordHeaders, reply: MsgReply, bodyLimit: ACCOUNT_BODY_LIMIT },
   signOut: { method: 'POST', path: '/api/v1/user/sign-out', access: 'user', summary: 'Sign out this session', reply: MsgReply },
   signOutAll: { method: 'POST', path: '/api/v1/user/sign-out/all', access: 'user', summary: 'Sign out every session of this user', reply: MsgReply },
   allUsers: { method: 'GET', path: '/api/v1/user/all', access: admin, summary: 'All users (master admin)', querystring: PageQuery, reply: z.object({ users: z.array(U.UserRow), ...Paging }) },
-  confirmEmail: { method: 'GET', path: '/api/v1/user/:id', access: 'public', summary: 'Confirm an e-mail address', params: U.ConfirmEmailParams, reply: MsgReply },
+  confirmEmail: { method: 'GET', path: '/api/v1/user/:id', access: 'public', summary: 'Confirm an e-mail address', params: U.ConfirmEmailParams, reply: MsgReply, sensitive: ['id'] },
 
   // organizations
   currentOrganization: { method: 'GET', path: '/api/v1/organization', access: org, summary: 'The signed-in organization', reply: O.OrganizationReply },
@@ -59,7 +79,7 @@ export const routes = {
   sendMail: { method: 'POST', path: '/api/v1/organization/mail', access: admin, summary: 'Mail one organization or all of them', body: O.SendMailBody, reply: O.SendMailReply },
 
   // surveys
-  createSurvey: { method: 'POST', path: '/api/v1/survey/create', access: org, summary: 'Publish a survey', body: S.CreateSurveyBody, reply: S.CreateSurveyReply },
+  createSurvey: { method: 'POST', path: '/api/v1/survey/create', access: org, summary: 'Publish a survey', body: S.CreateSurveyBody, reply: S.CreateSurveyReply, bodyLimit: SURVEY_BODY_LIMIT },
   organizationSurveys: { method: 'GET', path: '/api/v1/survey/organization', access: org, summary: "The organization's surveys", querystring: PageQuery, reply: S.SurveyListReply },
   fieldUserSurveys: { method: 'GET', path: '/api/v1/survey/field-user', access: fu, summary: 'Surveys the field user was invited to', querystring: PageQuery, reply: S.SurveyListReply },
   supervisorSurveys: { method: 'GET', path: '/api/v1/survey/supervisor', access: sup, summary: 'Surveys the supervisor was invited to', querystring: PageQuery, reply: S.SurveyListReply },
@@ -67,10 +87,10 @@ export const routes = {
   datasetExport: { method: 'GET', path: '/api/v1/survey/large-dataset/all', access: [Role.organization, Role.fieldUser, Role.supervisor], summary: 'Every option of a large select (offline copy)', querystring: S.DatasetExportQuery, reply: S.DatasetExportReply },
 
   // responses
-  respond: { method: 'POST', path: '/api/v1/survey/respond', access: fu, summary: 'Submit a response (idempotent per clientId)', body: R.RespondBody, reply: R.RespondReply },
-  syncResponses: { method: 'POST', path: '/api/v1/sync/responses', access: fu, summary: 'Submit queued responses in one request, each answered individually', body: R.SyncResponsesBody, reply: R.SyncResponsesReply },
+  respond: { method: 'POST', path: '/api/v1/survey/respond', access: fu, summary: 'Submit a response (idempotent per clientId)', body: R.RespondBody, reply: R.RespondReply, bodyLimit: RESPONSE_BODY_LIMIT },
+  syncResponses: { method: 'POST', path: '/api/v1/sync/responses', access: fu, summary: 'Submit queued responses in one request, each answered individually', body: R.SyncResponsesBody, reply: R.SyncResponsesReply, bodyLimit: BATCH_BODY_LIMIT },
   uploadImage: { method: 'POST', path: '/api/v1/files/image', access: fu, summary: 'Upload a photo answer (multipart, idempotent per clientId and question)', multipart: true, reply: R.UploadImageReply },
-  getImage: { method: 'GET', path: '/api/v1/files/image/:id', access: 'public', summary: 'A stored photo (capability URL)', params: ImageParams },
+  getImage: { method: 'GET', path: '/api/v1/files/image/:id', access: 'public', summary: 'A stored photo (capability URL)', params: ImageParams, sensitive: ['id'] },
   organizationResponses: { method: 'GET', path: '/api/v1/survey/organization/response/:surveyId', access: org, summary: 'Responses of a survey', params: SurveyIdParams, querystring: R.ResponsesQuery, reply: R.ResponseListReply },
   organizationExport: { method: 'GET', path: '/api/v1/survey/organization/response/download/:surveyId', access: org, summary: 'Responses as xlsx', params: SurveyIdParams, querystring: R.ResponsesQuery },
   organizationTopPerformer: { method: 'GET', path: '/api/v1/survey/organization/top-performer/:surveyId', access: org, summary: 'Top performer and active field users', params: SurveyIdParams, reply: R.TopPerformerReply },

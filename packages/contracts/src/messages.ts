@@ -54,6 +54,8 @@ export const Msg = {
   payloadTooLarge: 'The upload is too large',
   answerTooLong: `An answer is too long (max ${Limits.maxAnswerLength})`,
   serviceUnavailable: 'The service is busy, please try again shortly',
+  exportInProgress: 'Your previous export is still being prepared; wait for it to finish before starting another',
+  tooManyAnswers: 'The response has more answers than the survey has questions',
   storageFull: 'The server has run out of storage space, please try again later',
   organizationExists: 'An organization with this e-mail already exists',
   organizationCreated: 'Organization added and its owner invited by e-mail',

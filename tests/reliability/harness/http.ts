@@ -8,7 +8,7 @@ import http from 'node:http';
  * - error: the connection failed on its own (refused, reset by a killed server, timeout).
  */
 export type Outcome =
-  | { kind: 'reply'; status: number; body: any; text: string }
+  | { kind: 'reply'; status: number; body: any; text: string; headers?: http.IncomingHttpHeaders }
   | { kind: 'cut'; how: CutMode }
   | { kind: 'error'; code: string };
 
@@ -107,7 +107,7 @@ export function request(base: string, opts: RequestOptions): Promise<Outcome> {
             body = text;
           }
         }
-        done({ kind: 'reply', status: res.statusCode ?? 0, body, text });
+        done({ kind: 'reply', status: res.statusCode ?? 0, body, text, headers: res.headers });
       });
     });
 

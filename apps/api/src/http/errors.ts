@@ -8,6 +8,8 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
+    /** Sent with the reply (Retry-After on a 503). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
@@ -40,7 +42,7 @@ const FASTIFY_CODES: Record<string, [number, string]> = {
 export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   const [status, msg] = FASTIFY_CODES[err.code] ?? [400, 'Malformed URL'];
   // The router answers from outside every plugin, so the onSend hooks (security headers) do not run.
-  void reply.status(status).headers(SECURITY_HEADERS).send({ msg });
+  void reply.status(status).headers(SECURITY_HEADERS).header('cache-control', 'no-store').send({ msg });
 }
 
 /** PostgreSQL refuses NUL in text (SQLite keeps it): no route accepts it, so both engines answer alike. */
@@ -70,17 +72,36 @@ function storageStatus(err: { code?: string; message?: string }): [number, strin
   return null;
 }
 
+/**
+ * The client hung up (a phone losing signal mid-upload): Node reports that as ECONNRESET, the same
+ * code a dropped database connection has. It is told apart by the request's own socket, closed
+ * here and open when the database is the one that failed.
+ */
+function clientClosed(request: FastifyRequest, err: { code?: string; message?: string }): boolean {
+  const code = err.code ?? '';
+  if (code !== 'ECONNRESET' && code !== 'EPIPE' && code !== 'ECONNABORTED' && err.message !== 'aborted') return false;
+  return request.raw.destroyed || request.raw.socket?.destroyed === true;
+}
+
 /** Every failure becomes `{ msg }` with the right status; a 5xx never carries a stack or internals. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(err)) {
       return reply.status(400).send({ msg: err.validation[0]?.message ?? 'Invalid request' });
     }
-    if (err instanceof HttpError) return reply.status(err.statusCode).send({ msg: err.message });
+    if (err instanceof HttpError) {
+      if (err.headers) reply.headers(err.headers);
+      return reply.status(err.statusCode).send({ msg: err.message });
+    }
     const known = FASTIFY_CODES[err.code];
     if (known) return reply.status(known[0]).send({ msg: known[1] });
     // 22021: a NUL that reached PostgreSQL by a path the route check does not see (multipart fields).
     if (err.code === '22021') return reply.status(400).send({ msg: NUL_IN_TEXT });
+    if (clientClosed(request, err)) {
+      // Nobody reads this reply; not a storage outage and not worth a warning.
+      request.log.debug({ code: err.code }, 'client closed the connection');
+      return reply.status(400).send({ msg: 'The request was cut off' });
+    }
     const storage = storageStatus(err);
     if (storage) {
       request.log.warn({ code: err.code }, 'storage unavailable');

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { ErrorReply, routes, type RouteName, type RouteReply } from '@survey-bird/contracts';
+import { DEFAULT_BODY_LIMIT, ErrorReply, Role, routes, type RouteName, type RouteReply } from '@survey-bird/contracts';
 import type { AuthContext } from '../plugins/auth.js';
 import { NUL_IN_TEXT, badRequest, containsNul } from './errors.js';
 import { bodyIsNulFree } from './json-body.js';
@@ -15,17 +15,34 @@ export type RouteRequest<N extends RouteName> = Omit<FastifyRequest, 'body' | 'q
   query: Field<N, 'querystring'>;
   params: Field<N, 'params'>;
 };
+/** The auth plugin refuses an organization account without an organization, so its routes always have one. */
+type AuthOf<N extends RouteName> = Def<N>['access'] extends readonly (typeof Role.organization)[] ? AuthContext & { organizationId: string } : AuthContext;
 /** The caller of a route whose access is not public. */
-export type Authed<N extends RouteName> = RouteRequest<N> & { auth: AuthContext };
+export type Authed<N extends RouteName> = RouteRequest<N> & { auth: AuthOf<N> };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route of the contracts table: its parameters the request log redacts (http/request-log.ts). */
+    sensitive?: readonly string[];
+  }
+}
+
+export interface RouteOptions {
+  /** Runs on the parsed body before schema validation: a cheap bound checked before any per-key work. */
+  beforeValidation?: (request: FastifyRequest) => void;
+}
 
 type Handler<N extends RouteName> = (request: Authed<N>, reply: FastifyReply) => Promise<RouteReply<N> | FastifyReply>;
 
 /** Registers the handler for a route of the contracts table, with its schemas and access check. */
-export function route<N extends RouteName>(app: FastifyInstance, name: N, handler: Handler<N>): void {
-  const def = routes[name] as Def<N> & { params?: z.ZodType; querystring?: z.ZodType; body?: z.ZodType; headers?: z.ZodType; reply?: z.ZodType; multipart?: boolean };
+export function route<N extends RouteName>(app: FastifyInstance, name: N, handler: Handler<N>, options: RouteOptions = {}): void {
+  const def = routes[name] as Def<N> & { params?: z.ZodType; querystring?: z.ZodType; body?: z.ZodType; headers?: z.ZodType; reply?: z.ZodType; multipart?: boolean; bodyLimit?: number; sensitive?: readonly string[] };
   app.withTypeProvider<ZodTypeProvider>().route({
     method: def.method,
     url: def.path,
+    // Fastify counts the bytes as they arrive and stops reading past this (413), before parsing.
+    bodyLimit: def.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    config: { sensitive: def.sensitive ?? [] },
     schema: {
       operationId: name,
       summary: def.summary,
@@ -41,6 +58,7 @@ export function route<N extends RouteName>(app: FastifyInstance, name: N, handle
     onRequest: app.authorize(def.access),
     preValidation: async (request) => {
       if (containsNul(request.params) || containsNul(request.query) || (!bodyIsNulFree(request) && containsNul(request.body))) throw badRequest(NUL_IN_TEXT);
+      options.beforeValidation?.(request);
     },
     handler: (request, reply) => handler(request as unknown as Authed<N>, reply) as Promise<unknown>,
   });

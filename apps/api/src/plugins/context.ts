@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { startWalCheckpointer } from '../db/wal-checkpointer.js';
 import { openCounterStore, type CounterStore } from '../counters/index.js';
+import { passwordPool } from '../modules/accounts/password-pool.js';
 import { Mailer } from '../modules/mail/mailer.js';
 
 declare module 'fastify' {
@@ -20,6 +21,7 @@ declare module 'fastify' {
 export default fp(
   async function context(app: FastifyInstance, opts: { config: Config; db: Db }) {
     app.decorate('config', opts.config);
+    passwordPool.configure(opts.config.passwordPool);
     app.decorate('db', opts.db);
     app.decorate('mailer', new Mailer(opts.db.kysely, app.log, opts.config.smtpUrl));
     app.decorate('counters', openCounterStore(opts.db, opts.config.redisUrl, `${opts.config.redisPrefix}counter:`));

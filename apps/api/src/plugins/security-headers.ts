@@ -30,10 +30,23 @@ export const SECURITY_HEADERS = {
   'permissions-policy': 'camera=(self), geolocation=(self), microphone=()',
 } as const;
 
+/** Two years, the preload list's minimum; subdomains too, since the app owns its host. */
+export const HSTS = 'max-age=63072000; includeSubDomains';
+
+/**
+ * Every reply gets SECURITY_HEADERS. API replies hold personal data (names, phone numbers, answers,
+ * tokens): `no-store` keeps them out of the browser's and any shared proxy's cache, unless the
+ * route chose its own rule (a photo: private and immutable, its address is its key). HSTS only
+ * when the public address is https: over plain http a browser ignores it, and a local or demo
+ * server must stay reachable.
+ */
 export default fp(
-  async function securityHeaders(app: FastifyInstance) {
-    app.addHook('onSend', async (_request, reply) => {
+  async function securityHeaders(app: FastifyInstance, opts: { publicUrl?: string }) {
+    const hsts = opts.publicUrl?.startsWith('https://') ?? false;
+    app.addHook('onSend', async (request, reply) => {
       reply.headers(SECURITY_HEADERS);
+      if (hsts) reply.header('strict-transport-security', HSTS);
+      if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     });
   },
   { name: 'security-headers' },

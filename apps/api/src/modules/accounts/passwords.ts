@@ -1,11 +1,11 @@
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { passwordPool } from './password-pool.js';
 
 const KEY_LENGTH = 64;
 
+/** On the password pool's own threads, never libuv's (see password-pool.ts); 503 when it is full. */
 function derive(password: string, salt: Buffer, N: number, r: number, p: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key)));
-  });
+  return passwordPool.scrypt({ password: password.normalize('NFKC'), salt, keyLength: KEY_LENGTH, options: { N, r, p, maxmem: 256 * N * r + 1024 * 1024 } });
 }
 
 /** `scrypt$N$r$p$salt$key`: the cost travels with the hash, so raising it later keeps old hashes valid. */

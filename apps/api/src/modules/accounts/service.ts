@@ -22,7 +22,11 @@ export class AccountsService {
 
   async login(email: string, password: string, userAgent: string) {
     const user = await this.repo.findByEmail(email);
-    this.dummyHash ??= hashPassword('not a password', this.config.scryptN);
+    // A refused hash (password pool full: 503) must not stay cached for every later sign-in.
+    this.dummyHash ??= hashPassword('not a password', this.config.scryptN).catch((err: unknown) => {
+      this.dummyHash = undefined;
+      throw err;
+    });
     const ok = await verifyPassword(password, user?.password_hash ?? (await this.dummyHash));
     if (!user || !ok) throw new HttpError(401, Msg.wrongCredentials);
     const sessionId = await this.repo.createSession(user.id, userAgent, this.config.tokenTtlSeconds * 1000);

@@ -15,10 +15,11 @@ const LIMITS = { maxYoungGenerationSizeMb: 4 };
 export function spawnExportThread(name: 'export-worker' | 'export-reader-worker', job: ExportJob): Worker {
   const self = import.meta.url;
   if (!self.endsWith('.ts')) return new Worker(new URL(`./${name}.js`, self), { workerData: job, resourceLimits: LIMITS });
-  // Running from source (tests, `tsx watch`): the thread compiles its TypeScript through tsx too.
+  // Running from source (tests, `tsx watch`): the thread compiles its TypeScript through tsx too,
+  // and reads the contracts from their sources (the `source` export condition), as the tests do.
   const tsx = pathToFileURL(createRequire(self).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
   const entry = new URL(`./${name}.ts`, self).href;
-  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`, { eval: true, workerData: job, resourceLimits: LIMITS });
+  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`, { eval: true, workerData: job, resourceLimits: LIMITS, execArgv: [...process.execArgv, '--conditions=source'] });
 }
 
 /**

@@ -1,12 +1,15 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { route } from '../../http/route.js';
 import { SearchIndexer } from './search-indexer.js';
 import { InsightService } from './service.js';
 import { XLSX_MIME, attachmentHeader } from './download.js';
+import { ExportQueue } from './export-queue.js';
+import type { ScopedSurvey } from './repository.js';
 
 /** The dashboards, the responses table and the xlsx export, for organizations and supervisors. */
 export async function insightRoutes(app: FastifyInstance): Promise<void> {
   const insight = new InsightService(app);
+  const exports = new ExportQueue(app.config.exports);
   if (app.db.sqlite) {
     const indexer = new SearchIndexer(app.db.sqlite);
     indexer.start();
@@ -44,13 +47,21 @@ export async function insightRoutes(app: FastifyInstance): Promise<void> {
     return insight.week(survey.scope, req.query.startDate, req.query.endDate);
   });
 
+  // An export waits for its turn (export-queue.ts) with the request open, then streams.
+  const queued = async (req: FastifyRequest, reply: FastifyReply, survey: ScopedSurvey, search: string) => {
+    const release = await exports.acquire(req.auth!.user.id, (listener) => req.raw.socket?.once('close', listener));
+    const stream = insight.export(survey, search);
+    stream.once('close', release);
+    return reply.type(XLSX_MIME).header('content-disposition', attachmentHeader(survey.title)).send(stream);
+  };
+
   route(app, 'organizationExport', async (req, reply) => {
     const survey = await ofOrganization(req.params.surveyId, req.auth.organizationId);
-    return reply.type(XLSX_MIME).header('content-disposition', attachmentHeader(survey.title)).send(insight.export(survey, req.query.searchQuery));
+    return queued(req as unknown as FastifyRequest, reply, survey, req.query.searchQuery);
   });
 
   route(app, 'supervisorExport', async (req, reply) => {
     const survey = await ofSupervisor(req.params.surveyId, req.auth.user.id);
-    return reply.type(XLSX_MIME).header('content-disposition', attachmentHeader(survey.title)).send(insight.export(survey, req.query.searchQuery));
+    return queued(req as unknown as FastifyRequest, reply, survey, req.query.searchQuery);
   });
 }

@@ -7,7 +7,7 @@ import { OrganizationsService, toOrganization } from './service.js';
 export async function organizationRoutes(app: FastifyInstance): Promise<void> {
   const organizations = new OrganizationsService(app);
 
-  route(app, 'currentOrganization', async (req) => ({ organization: await organizations.current(req.auth.organizationId!) }));
+  route(app, 'currentOrganization', async (req) => ({ organization: await organizations.current(req.auth.organizationId) }));
 
   route(app, 'allOrganizations', async (req) => {
     const page = pageOf(req.query.page);

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { Msg, QuestionType, SyncItem, type Answers, type RespondBody, type RespondReply, type SyncResult } from '@survey-bird/contracts';
+import { Limits, Msg, QuestionType, SyncItem, type Answers, type RespondBody, type RespondReply, type SyncResult } from '@survey-bird/contracts';
 import { uuidv7 } from '@survey-bird/contracts/ids';
 import type { Db } from '../../db/database.js';
 import { RowCache } from '../../db/row-cache.js';
@@ -15,8 +15,18 @@ export function bodyHashOf(surveyId: string, answers: Answers): string {
   return hash('sha256', JSON.stringify({ survey_id: surveyId, answers: sorted }), 'hex');
 }
 
+/** True when `value` is an object with more than `max` own keys; stops counting at max + 1. */
+export function hasMoreKeysThan(value: unknown, max: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  let n = 0;
+  for (const key in value) if (Object.hasOwn(value, key) && ++n > max) return true;
+  return false;
+}
+
 /** The answers' problem against the survey's questions (spec section 5 first), or null. */
 export function answersProblem(survey: IngestSurvey, answers: Answers): string | null {
+  // Before any per-key work: more keys than questions cannot all be answers (400,000 keys stalled the server).
+  if (hasMoreKeysThan(answers, survey.questions.size)) return Msg.tooManyAnswers;
   // Spec: only the presence of the key is checked, not whether the answer is empty.
   for (const text of survey.compulsory) if (!Object.hasOwn(answers, text)) return Msg.fillCompulsory;
   for (const [key, value] of Object.entries(answers)) {
@@ -30,7 +40,8 @@ export function answersProblem(survey: IngestSurvey, answers: Answers): string |
 }
 
 const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
-const NOT_AN_OBJECT = { success: false, error: { issues: [{ path: [], message: 'Each queued response must be an object' }] } } as const;
+const NOT_AN_OBJECT = { success: false as const, error: { issues: [{ path: [] as PropertyKey[], message: 'Each queued response must be an object' }] } };
+const tooManyAnswers = { success: false as const, error: { issues: [{ path: [] as PropertyKey[], message: Msg.tooManyAnswers }] } };
 
 type Prepared = { clientId: string; row: ResponseInsert } | { clientId: string; error: HttpError };
 type Access = { member: IngestMember; survey: IngestSurvey };
@@ -78,7 +89,8 @@ export class IngestService {
   /** Each item answered on its own; all the valid ones written in one transaction. */
   async sync(userId: string, items: unknown[]): Promise<SyncResult[]> {
     const now = Date.now();
-    const parsed = items.map((item) => (isObject(item) ? SyncItem.safeParse(item) : NOT_AN_OBJECT));
+    // The key count first: an item with more answers than any survey has questions is not parsed key by key.
+    const parsed = items.map((item) => (!isObject(item) ? NOT_AN_OBJECT : hasMoreKeysThan((item as { answers?: unknown }).answers, Limits.maxQuestions) ? tooManyAnswers : SyncItem.safeParse(item)));
     // A queue usually holds many responses to one survey: the caller's access is looked up once per
     // survey, before the items are prepared (no await per item).
     const access = new Map<string, Access | HttpError>();

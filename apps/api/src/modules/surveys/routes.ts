@@ -1,13 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { Msg, routes } from '@survey-bird/contracts';
+import { Msg } from '@survey-bird/contracts';
 import { pageOf, pagingReply } from '../../http/paging.js';
 import { route } from '../../http/route.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { Caller } from './repository.js';
 import { SurveysService } from './service.js';
-
-/** Room for a 200,000-option dataset in one publish (the app-wide limit is lower). */
-export const CREATE_SURVEY_BODY_LIMIT = 16 * 1024 * 1024;
 
 export function callerOf({ user, organizationId }: AuthContext): Caller {
   return { role: user.role, userId: user.id, email: user.email, organizationId };
@@ -16,11 +13,7 @@ export function callerOf({ user, organizationId }: AuthContext): Caller {
 export async function surveyRoutes(app: FastifyInstance): Promise<void> {
   const surveys = new SurveysService(app);
 
-  app.addHook('onRoute', (opts) => {
-    if (opts.url === routes.createSurvey.path && opts.method === routes.createSurvey.method) opts.bodyLimit = CREATE_SURVEY_BODY_LIMIT;
-  });
-
-  route(app, 'createSurvey', async (req) => ({ msg: Msg.surveyPublished, survey: await surveys.create(req.auth.organizationId!, req.body) }));
+  route(app, 'createSurvey', async (req) => ({ msg: Msg.surveyPublished, survey: await surveys.create(req.auth.organizationId, req.body) }));
 
   for (const name of ['organizationSurveys', 'fieldUserSurveys', 'supervisorSurveys'] as const) {
     route(app, name, async (req) => {

@@ -7,23 +7,23 @@ import { TeamsService } from './service.js';
 export async function teamRoutes(app: FastifyInstance): Promise<void> {
   const teams = new TeamsService(app);
 
-  route(app, 'inviteFieldUser', async (req) => ({ msg: Msg.fieldUserInvited, fieldsUser: await teams.inviteFieldUser(req.auth.organizationId!, req.body) }));
+  route(app, 'inviteFieldUser', async (req) => ({ msg: Msg.fieldUserInvited, fieldsUser: await teams.inviteFieldUser(req.auth.organizationId, req.body) }));
 
-  route(app, 'inviteSupervisor', async (req) => ({ msg: Msg.supervisorInvited, fieldsUser: await teams.inviteSupervisor(req.auth.organizationId!, req.body) }));
+  route(app, 'inviteSupervisor', async (req) => ({ msg: Msg.supervisorInvited, fieldsUser: await teams.inviteSupervisor(req.auth.organizationId, req.body) }));
 
   route(app, 'fieldUsers', async (req) => {
     const page = pageOf(req.query.page);
-    const { fieldUsers, total, totalDue } = await teams.listFieldUsers(req.params.surveyId, req.auth.organizationId!, page, req.query.searchQuery);
+    const { fieldUsers, total, totalDue } = await teams.listFieldUsers(req.params.surveyId, req.auth.organizationId, page, req.query.searchQuery);
     return { fieldUsers, totalDue, ...pagingReply(page, total) };
   });
 
   route(app, 'supervisors', async (req) => {
     const page = pageOf(req.query.page);
-    const { supervisors, total } = await teams.listSupervisors(req.params.surveyId, req.auth.organizationId!, page, req.query.searchQuery);
+    const { supervisors, total } = await teams.listSupervisors(req.params.surveyId, req.auth.organizationId, page, req.query.searchQuery);
     return { supervisors, ...pagingReply(page, total) };
   });
 
-  route(app, 'assignSupervisor', async (req) => ({ msg: Msg.supervisorAssigned, data: await teams.assign(req.auth.organizationId!, req.body) }));
+  route(app, 'assignSupervisor', async (req) => ({ msg: Msg.supervisorAssigned, data: await teams.assign(req.auth.organizationId, req.body) }));
 
   route(app, 'supervisorFieldUsers', async (req) => {
     const page = pageOf(req.query.page);
