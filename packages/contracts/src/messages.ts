@@ -74,6 +74,7 @@ export const Msg = {
   receivedByServer: 'received by the server',
   weekRangeOrder: 'endDate must be after startDate',
   weekRangeTooLong: 'The date range must not exceed one week',
+  badResponsesCursor: 'after must be the nextCursor of a responses page',
 } as const;
 export type Msg = (typeof Msg)[keyof typeof Msg];
 

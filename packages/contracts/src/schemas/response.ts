@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Limits } from '../constants.js';
+import { Msg } from '../messages.js';
 import { Id, IsoDate, Paging } from './common.js';
 
 /** Text, a location string or an image reference; a list for checkboxes. Objects are refused. */
@@ -63,12 +64,20 @@ export const ResponseRow = z.object({
 });
 export type ResponseRow = z.infer<typeof ResponseRow>;
 
-export const ResponseListReply = z.object({ responses: z.array(ResponseRow), ...Paging });
+/**
+ * Where the next page starts: the key (created_at, id) of the last row shown. Sent back as `after`
+ * with the next `page`, that page is read by keyset instead of skipping the matches before it.
+ */
+export const ResponsesCursor = z.string().regex(/^\d{1,16}\.[\w-]{1,64}$/, Msg.badResponsesCursor);
+
+export const ResponseListReply = z.object({ responses: z.array(ResponseRow), ...Paging, nextCursor: z.string().nullable() });
 export type ResponseListReply = z.infer<typeof ResponseListReply>;
 
 export const ResponsesQuery = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   searchQuery: z.string().trim().max(Limits.maxSearchQuery).default(''),
+  /** The previous page's nextCursor (same searchQuery); without it `page` is counted from the start. */
+  after: ResponsesCursor.optional(),
 });
 
 export const TopPerformerReply = z.object({
