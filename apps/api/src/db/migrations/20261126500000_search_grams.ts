@@ -7,10 +7,20 @@ import { SqliteAdapter, sql, type Kysely } from 'kysely';
  * this migration indexes every stored response (about a minute per million).
  * A deleted response leaves the index (contentless_delete); one whose search_text or survey changes
  * leaves it and is listed in search_grams_stale, which searches scan and the indexer re-indexes.
- * PostgreSQL: nothing (see docs/decisions.md, "Search: every query class").
+ * PostgreSQL: the same grams as a GIN index over response_grams(survey_id, search_text), an
+ * immutable function giving each distinct character and pair of characters prefixed with 8 hex
+ * digits of the survey id's md5; PostgreSQL keeps it in the insert (its pending list batches it).
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  if (!isSqlite(db)) return;
+  if (!isSqlite(db)) {
+    await sql`create function response_grams(survey text, body text) returns text[] language sql immutable parallel safe as $$
+      select array(select distinct left(md5(survey), 8) || g from (
+        select substr(body, i, 1) as g from generate_series(1, length(body)) i
+        union all select substr(body, i, 2) from generate_series(1, length(body) - 1) i) s)
+    $$`.execute(db);
+    await sql`create index responses_grams on responses using gin (response_grams(survey_id, search_text))`.execute(db);
+    return;
+  }
   await sql`create virtual table responses_grams using fts5(grams, content='', contentless_delete=1, detail=none, tokenize='ascii')`.execute(db);
   await sql`alter table search_index_state add column grams_rowid integer not null default 0`.execute(db);
   await sql`create table search_grams_stale (rowid integer primary key)`.execute(db);
@@ -27,7 +37,11 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  if (!isSqlite(db)) return;
+  if (!isSqlite(db)) {
+    await sql`drop index if exists responses_grams`.execute(db);
+    await sql`drop function if exists response_grams(text, text)`.execute(db);
+    return;
+  }
   for (const t of ['responses_grams_delete', 'responses_grams_update']) await sql`drop trigger if exists ${sql.id(t)}`.execute(db);
   await sql`drop table if exists search_grams_stale`.execute(db);
   await sql`alter table search_index_state drop column grams_rowid`.execute(db);

@@ -3,7 +3,7 @@ import { Role } from '@survey-bird/contracts';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { likePattern, type Page } from '../../http/paging.js';
-import { gramQuery } from './search-grams.js';
+import { gramQuery, pgGrams } from './search-grams.js';
 
 /** Which responses a caller may see: one survey and, for a supervisor, only their field users. */
 export interface Scope {
@@ -225,7 +225,7 @@ export class InsightRepository {
       .select(['r.id', 'r.created_at'])
       .where(sql<SqlBool>`r.rowid in (${rowids})`)
       .where((eb) => this.inScope(eb, scope))
-      .where((eb) => this.matches(eb, term))
+      .where((eb) => this.matches(eb, term, scope.surveyId))
       .orderBy('r.created_at', 'desc')
       .orderBy('r.id', 'desc')
       .execute();
@@ -243,7 +243,7 @@ export class InsightRepository {
    * than what the pages prove).
    */
   private async listMatching(scope: Scope, term: string, page: Page, within: Key | null, after: Key | null): Promise<ResponsePage> {
-    const windowed = (eb: Eb) => (within ? eb.and([this.matches(eb, term), sql<SqlBool>`(r.created_at, r.id) >= (${within.created_at}, ${within.id})`]) : this.matches(eb, term));
+    const windowed = (eb: Eb) => (within ? eb.and([this.matches(eb, term, scope.surveyId), sql<SqlBool>`(r.created_at, r.id) >= (${within.created_at}, ${within.id})`]) : this.matches(eb, term, scope.surveyId));
     const rows = await this.rows(scope)
       .where((eb) => windowed(eb as unknown as Eb))
       .$if(after !== null, (q) => q.where(before(after!)))
@@ -331,9 +331,12 @@ export class InsightRepository {
   }
 
   /** search_text is lower-cased at ingest; the term is matched literally ('%' and '_' included). */
-  private matches(eb: Eb, term: string): Expression<SqlBool> {
+  private matches(eb: Eb, term: string, surveyId: string): Expression<SqlBool> {
     if (this.db.engine === 'sqlite') return sql<SqlBool>`instr(${eb.ref('r.search_text')}, ${term}) > 0`;
-    return sql<SqlBool>`${eb.ref('r.search_text')} like ${likePattern(term)} escape '\\'`;
+    // The gram index narrows to this survey's rows that can hold the term, whatever its length; the
+    // LIKE decides. The planner weighs both against walking the survey's newest-first index.
+    const grams = sql<SqlBool>`response_grams(${eb.ref('r.survey_id')}, ${eb.ref('r.search_text')}) @> ${pgGrams(surveyId, term)}::text[]`;
+    return eb.and([grams, sql<SqlBool>`${eb.ref('r.search_text')} like ${likePattern(term)} escape '\\'`]);
   }
 }
 
@@ -359,11 +362,12 @@ function newerFirst(a: Key, b: Key): number {
 /**
  * Rowids of the survey's rows that may contain the term by the gram index (search-grams.ts), plus
  * those it has not indexed yet: rows above its mark (scanned) and rows whose text changed since.
+ * `+survey_id` keeps SQLite on the rowid range: by the survey's index it read all its rows.
  */
 function gramMatches(surveyId: string, term: string): RawBuilder<unknown> {
   return sql`select rowid from responses_grams where responses_grams match ${gramQuery(surveyId, term)}
     union all select rowid from search_grams_stale
-    union all select rowid from responses where rowid > (select grams_rowid from search_index_state where id = 1) and survey_id = ${surveyId} and instr(search_text, ${term}) > 0`;
+    union all select rowid from responses where rowid > (select grams_rowid from search_index_state where id = 1) and +survey_id = ${surveyId} and instr(search_text, ${term}) > 0`;
 }
 
 function rowidList(rowids: number[]): RawBuilder<unknown> {

@@ -1,11 +1,14 @@
+import { createHash } from 'node:crypto';
+
 /**
- * The survey-scoped gram index (SQLite, migration 20261126500000_search_grams): for each response,
+ * The survey-scoped gram index (migration 20261126500000_search_grams): for each response,
  * one token per distinct character and per distinct pair of adjacent characters of its search_text,
  * each prefixed with a key of its survey. A 1-2 character term is then one token, and a longer term
  * the AND of its pairs, whose posting list holds only that survey's rows: "zq" or "%" with no match
  * answers from an empty list instead of reading the survey, and a word common in other surveys but
  * rare in this one is no longer found by reading all its hits elsewhere.
- * Tokens are lower-case hex and letters only, so FTS5's 'ascii' tokenizer keeps each one whole.
+ * SQLite (FTS5): tokens are lower-case hex and letters only, so the 'ascii' tokenizer keeps each
+ * one whole. PostgreSQL (GIN over the response_grams function): the grams themselves.
  */
 
 /** 8 hex digits of FNV-1a over the survey id: two surveys sharing a key only cost each other time. */
@@ -39,4 +42,12 @@ export function gramQuery(surveyId: string, term: string): string {
   const hex = [...term].map(hexOf);
   const grams = hex.length < 2 ? hex : new Set(hex.slice(1).map((h, i) => `${hex[i]}x${h}`));
   return [...grams].map((g) => `"${key}z${g}"`).join(' AND ');
+}
+
+/** PostgreSQL: the elements response_grams(survey_id, search_text) holds when the text contains `term` (lower-cased). */
+export function pgGrams(surveyId: string, term: string): string[] {
+  const key = createHash('md5').update(surveyId).digest('hex').slice(0, 8);
+  const chars = [...term];
+  const grams = chars.length < 3 ? [term] : chars.slice(1).map((c, i) => chars[i]! + c);
+  return [...new Set(grams)].map((g) => key + g);
 }

@@ -33,22 +33,20 @@ export class SearchIndexer {
     const gramsRows = sqlite.prepare<[number, number], { rowid: number; survey_id: string; search_text: string }>(
       `select rowid, survey_id, search_text from responses where rowid > ? order by rowid limit ?`,
     );
-    const staleRows = sqlite.prepare<[number], { rowid: number; survey_id: string; search_text: string }>(
-      `select r.rowid, r.survey_id, r.search_text from search_grams_stale s join responses r on r.rowid = s.rowid limit ?`,
+    const staleRows = sqlite.prepare<[number], { rowid: number; survey_id: string | null; search_text: string | null }>(
+      `select s.rowid, r.survey_id, r.search_text from search_grams_stale s left join responses r on r.rowid = s.rowid limit ?`,
     );
     const addGrams = sqlite.prepare<[number, string]>(`insert into responses_grams (rowid, grams) values (?, ?)`);
     const dropGrams = sqlite.prepare<[number]>(`delete from responses_grams where rowid = ?`);
     const unstale = sqlite.prepare<[number]>(`delete from search_grams_stale where rowid = ?`);
-    const clearStale = sqlite.prepare(`delete from search_grams_stale where rowid not in (select rowid from responses)`);
     const markGrams = sqlite.prepare<[number]>(`update search_index_state set grams_rowid = ? where id = 1`);
     const grams = (max: number) => {
       const stale = staleRows.all(max);
       for (const r of stale) {
         dropGrams.run(r.rowid);
-        addGrams.run(r.rowid, gramDocument(r.survey_id, r.search_text));
+        if (r.survey_id !== null && r.search_text !== null) addGrams.run(r.rowid, gramDocument(r.survey_id, r.search_text));
         unstale.run(r.rowid);
       }
-      if (stale.length < max) clearStale.run();
       const rows = gramsRows.all(gramsMark.get()!.grams_rowid, max);
       for (const r of rows) addGrams.run(r.rowid, gramDocument(r.survey_id, r.search_text));
       if (rows.length > 0) markGrams.run(rows.at(-1)!.rowid);
