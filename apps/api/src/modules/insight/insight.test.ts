@@ -194,7 +194,7 @@ describe('responses table', () => {
     });
   });
 
-  it('gives every search plan the same rows as a plain substring scan', async () => {
+  it('gives every search plan the same rows as a plain substring scan', { timeout: 120_000 }, async () => {
     // Tiny thresholds so one small data set goes through every plan: the probe's hits, all trigram
     // hits, the newest-rows window (a term guessed rare and one guessed common), the fallback when
     // the window does not fill the page, and the capped count.
@@ -219,7 +219,8 @@ describe('responses table', () => {
     if (t.app.db.sqlite) new SearchIndexer(t.app.db.sqlite).drain();
     await respond(b, quiet.id, { answers: { 'Name of outlet': 'late ubiquitous zq' }, createdAt: base + 50 });
     const all = await t.app.db.kysely.selectFrom('responses').select(['id', 'survey_id', 'created_at', 'search_text']).where('survey_id', 'in', [busy.id, quiet.id]).execute();
-    for (const [plan, tuning] of tunings.entries()) {
+    // PostgreSQL has one plan whatever the tuning.
+    for (const [plan, tuning] of (t.app.db.sqlite ? tunings : tunings.slice(0, 1)).entries()) {
       const repo = new InsightRepository(t.app.db, tuning);
       for (const surveyId of [busy.id, quiet.id]) {
         for (const term of ['ubiquitous', 'UBIQUITOUS 1', 'third', 'ubiquitous two', 'bee', 'zzz', 'ub', '3', 'zq', 'q', 'o t', 'two']) {
