@@ -9,8 +9,8 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { COMMON_WORD, NO_MATCH, RARE_CHAR, RARE_TOKEN, SKEWED_WORD } from '../seed-scale.js';
-import { QUICK, alternate, json, loginToken, startApi, type Finding } from './lib.js';
-import { ms, sampleFn, sampleGet, summarize, type Timings } from './reads.js';
+import { QUICK, alternate, loginToken, startApi, type Finding } from './lib.js';
+import { fetchAgain, ms, sampleFn, sampleGet, summarize, type Timings } from './reads.js';
 import { pgServerUrl, scaleData, type ScaleData } from './scale-data.js';
 
 export const READ_SHAPE = QUICK ? { orgs: 2, perOrg: 10_000 } : { orgs: 10, perOrg: 100_000 };
@@ -73,7 +73,7 @@ async function searchOn(engine: 'sqlite' | 'postgres'): Promise<{ findings: Find
     const token = await loginToken(api.url, org.email, data.info.password);
     const list = (q: string, page = 1, after?: string) => `${api.url}/api/v1/survey/organization/response/${org.surveyId}?page=${page}&searchQuery=${encodeURIComponent(q)}${after ? `&after=${after}` : ''}`;
     for (const [label, term] of [['rare token', RARE_TOKEN], ['common word', COMMON_WORD], ['no-match term', NO_MATCH]] as const) {
-      const first = await json<{ totalCount: number; responses: unknown[] }>(list(term), { headers: { authorization: `Bearer ${token}` } });
+      const first = (await (await fetchAgain(list(term), { headers: { authorization: `Bearer ${token}` } })).json()) as { totalCount: number; responses: unknown[] };
       await sampleGet(list(term), token, 3);
       await base.run(term);
       const r = await alternate<Timings>(rounds, async () => ({ client: await sampleFn(baseN, () => base.run(term)), server: [] }), () => sampleGet(list(term), token, apiN));
@@ -92,7 +92,8 @@ async function searchOn(engine: 'sqlite' | 'postgres'): Promise<{ findings: Find
     // 3 (issue 20): what people type, each class held to 25 ms p95 of server time. Fewer requests
     // than above: a class that still scans takes about a second a request.
     const auth = { headers: { authorization: `Bearer ${token}` } };
-    const newest = await json<{ responses: { answers: Record<string, string> }[] }>(list(''), auth);
+    const get = async <T>(url: string) => (await (await fetchAgain(url, auth)).json()) as T;
+    const newest = await get<{ responses: { answers: Record<string, string> }[] }>(list(''));
     const phone = newest.responses[0]!.answers.Phone!;
     const classes = [
       ['1 character, many matches', 'n'],
@@ -106,7 +107,7 @@ async function searchOn(engine: 'sqlite' | 'postgres'): Promise<{ findings: Find
       ['common in other surveys, rare in this one', SKEWED_WORD],
     ] as const;
     for (const [label, term] of classes) {
-      const first = await json<{ totalCount: number; responses: unknown[] }>(list(term), auth);
+      const first = await get<{ totalCount: number; responses: unknown[] }>(list(term));
       await sampleGet(list(term), token, 2);
       const r = await alternate<Timings>(rounds, async () => ({ client: await sampleFn(QUICK ? 1 : 2, () => base.run(term)), server: [] }), () => sampleGet(list(term), token, QUICK ? 5 : 30));
       const a = summarize(r.b.map((x) => x.client));
@@ -132,7 +133,7 @@ async function searchOn(engine: 'sqlite' | 'postgres'): Promise<{ findings: Find
     // 4 (issue 20): a common word's page 500, reached as the table does (each page names the one before's last row).
     const deepSearch = QUICK ? 50 : 500;
     let after: string | undefined;
-    for (let p = 1; p < deepSearch; p++) after = (await json<{ nextCursor: string | null }>(list(COMMON_WORD, p, after), auth)).nextCursor ?? undefined;
+    for (let p = 1; p < deepSearch; p++) after = (await get<{ nextCursor: string | null }>(list(COMMON_WORD, p, after))).nextCursor ?? undefined;
     if (!after) throw new Error(`"${COMMON_WORD}" has fewer than ${deepSearch} pages`);
     await sampleGet(list(COMMON_WORD, deepSearch, after), token, 3);
     const ds = await alternate(rounds, () => sampleGet(list(COMMON_WORD), token, apiN), () => sampleGet(list(COMMON_WORD, deepSearch, after), token, apiN));
