@@ -15,6 +15,7 @@ import { sql } from 'kysely';
 import { QuestionType, Role, type StoredQuestion } from '@survey-bird/contracts';
 import { migrateToLatest, openDb } from '../apps/api/src/db/database.js';
 import { hashPassword } from '../apps/api/src/modules/accounts/passwords.js';
+import { SearchIndexer } from '../apps/api/src/modules/insight/search-indexer.js';
 import { searchTextOf } from '../apps/api/src/modules/responses/search-text.js';
 import { rng } from '../apps/api/src/seed/random.js';
 
@@ -23,6 +24,10 @@ export const COMMON_WORD = 'market';
 export const NO_MATCH = 'qqqzzzxxx';
 /** Appears in about one response in 20,000. */
 export const RARE_TOKEN = 'okwuosa';
+/** In one response in 10 of every other organization's survey, one in 20,000 of organization 0's (the searched one). */
+export const SKEWED_WORD = 'borehole';
+/** A character in one response in 5,000 (every survey). */
+export const RARE_CHAR = '#';
 
 const QUESTIONS: StoredQuestion[] = [
   { text: 'Outlet name', type: QuestionType.text, compulsory: true, options: [] },
@@ -47,6 +52,11 @@ const REMARKS = ['busy morning', 'owner absent', 'near the market', 'new stock a
 function uuidFrom(random: () => number): string {
   const hex = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16)).join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** SKEWED_WORD's remark: common in organizations 1 and up, rare in organization 0. */
+function skewed(org: number, i: number, remark: string): string {
+  return (org === 0 ? i % 20_000 === 7 : i % 10 === 7) ? `${SKEWED_WORD} nearby` : remark;
 }
 
 export interface ScaleInfo {
@@ -124,11 +134,12 @@ export async function seedScale(opts: { dataDir: string; databaseUrl?: string; o
         'Products in stock': ['Rice', 'Beans', 'Garri', 'Palm oil', 'Sugar'].filter(() => random() > 0.5),
         'Owner name': rare ? `Chief ${RARE_TOKEN}` : `${pick(FIRST)} ${pick(LAST)}`,
         Phone: `080${Math.floor(random() * 1e8).toString().padStart(8, '0')}`,
-        Street: `${1 + Math.floor(random() * 200)} ${pick(STREETS)}`,
+        // Placed by row number, not drawn, so the random stream (and every other value) stays as it was.
+        Street: `${1 + Math.floor(random() * 200)} ${pick(STREETS)}${i % 5000 === 13 ? ` shop ${RARE_CHAR}4` : ''}`,
         'Opening hour': pick(['6am', '7am', '8am', '9am']),
         Location: `${(6.4 + random() * 0.3).toFixed(5)}, ${(3.2 + random() * 0.4).toFixed(5)} (±${1 + Math.floor(random() * 30)} m)`,
         'Monthly sales estimate': String(10_000 + Math.floor(random() * 990_000)),
-        Remarks: pick(REMARKS),
+        Remarks: skewed(o, i, pick(REMARKS)),
       };
       const json = JSON.stringify(answers);
       const created = now - Math.floor(random() * 70 * 86_400_000);
@@ -142,6 +153,9 @@ export async function seedScale(opts: { dataDir: string; databaseUrl?: string; o
     for (const t of triggers) db.sqlite.exec(t.sql);
     db.sqlite.exec(`insert into responses_fts(responses_fts) values ('rebuild')`);
     db.sqlite.exec(`update search_index_state set last_rowid = (select coalesce(max(rowid), 0) from responses) where id = 1`);
+    const gramsStarted = Date.now();
+    new SearchIndexer(db.sqlite).drain();
+    log(`gram index filled in ${((Date.now() - gramsStarted) / 1000).toFixed(0)} s`);
     // As migrations/20261125000000_response_counts.ts fills it.
     db.sqlite.exec(`delete from response_counts`);
     db.sqlite.exec(`insert into response_counts (survey_id, member_id, shard, responses, last_created_at)

@@ -85,6 +85,7 @@ export const Msg = {
   notReadyDraining: 'Not ready: the server is restarting; try again in a moment',
   notReadyDatabase: 'Not ready: the database does not answer',
   notReadyMigrations: 'Not ready: database migrations are not current',
+  badResponsesCursor: 'after must be the nextCursor of a responses page',
 } as const;
 export type Msg = (typeof Msg)[keyof typeof Msg];
 

@@ -80,10 +80,19 @@ export const ResponseRow = z.object({
 });
 export type ResponseRow = z.infer<typeof ResponseRow>;
 
-export const ResponseListReply = z.object({ responses: z.array(ResponseRow), ...Paging });
+/**
+ * Where the next page starts: the key (created_at, id) of the last row shown. Sent back as `after`
+ * with the next `page`, that page is read by keyset instead of skipping the matches before it.
+ */
+export const ResponsesCursor = z.string().regex(/^\d{1,16}\.[\w-]{1,64}$/, Msg.badResponsesCursor);
+
+export const ResponseListReply = z.object({ responses: z.array(ResponseRow), ...Paging, nextCursor: z.string().nullable() });
 export type ResponseListReply = z.infer<typeof ResponseListReply>;
 
-export const ResponsesQuery = PageQuery;
+export const ResponsesQuery = PageQuery.extend({
+  /** The previous page's nextCursor (same searchQuery); without it `page` is counted from the start. */
+  after: ResponsesCursor.optional(),
+});
 
 export const TopPerformerReply = z.object({
   topPerformer: z.string().nullable(),

@@ -4,7 +4,8 @@ import { Limits, Msg, Role } from '@survey-bird/contracts';
 import { addMember, addResponse, createOrganization, createSurvey } from '../../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
 import { pageOf } from '../../http/paging.js';
-import { InsightRepository } from './repository.js';
+import { InsightRepository, type Key } from './repository.js';
+import { SearchIndexer } from './search-indexer.js';
 
 let t: TestApp;
 let org: Awaited<ReturnType<typeof createOrganization>>;
@@ -37,7 +38,7 @@ describe('responses table', () => {
     const survey = await createSurvey(t.app, org.id);
     const res = await get(org.token, `/survey/organization/response/${survey.id}`);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ responses: [], page: 1, totalCount: 0, hasNextPage: false, hasPreviousPage: false });
+    expect(res.json()).toEqual({ responses: [], page: 1, totalCount: 0, hasNextPage: false, hasPreviousPage: false, nextCursor: null });
     expect(res.headers['server-timing']).toMatch(/^app;dur=\d+\.\d$/);
   });
 
@@ -64,6 +65,7 @@ describe('responses table', () => {
       totalCount: 1,
       hasNextPage: false,
       hasPreviousPage: false,
+      nextCursor: null,
     });
   });
 
@@ -89,6 +91,32 @@ describe('responses table', () => {
       [4, 45, false, true],
     ]);
     expect(pages.flatMap((p) => p.responses.map((r: { _id: string }) => r._id))).toEqual(expected);
+    expect(pages.map((p) => p.nextCursor === null)).toEqual([false, false, true, true]);
+
+    // The same pages by keyset: each request names the previous page's last row.
+    const byCursor = [];
+    let after: string | null = null;
+    for (const page of [1, 2, 3]) {
+      const res = await get(org.token, `/survey/organization/response/${survey.id}?page=${page}${after ? `&after=${after}` : ''}`);
+      expect(res.statusCode).toBe(200);
+      byCursor.push(res.json());
+      after = res.json().nextCursor;
+    }
+    expect(byCursor.map((p) => [p.page, p.totalCount, p.hasNextPage, p.hasPreviousPage, p.responses.length])).toEqual([
+      [1, 45, true, false, 20],
+      [2, 45, true, true, 20],
+      [3, 45, false, true, 5],
+    ]);
+    expect(byCursor.flatMap((p) => p.responses.map((r: { _id: string }) => r._id))).toEqual(expected);
+  });
+
+  it('refuses a cursor that is not a nextCursor, in the spec\'s { msg } shape', async () => {
+    const survey = await createSurvey(t.app, org.id);
+    for (const after of ['x', '12', '.abc', '12.', '12.a b', `${'9'.repeat(17)}.abc`, '12.%27%3B']) {
+      const res = await get(org.token, `/survey/organization/response/${survey.id}?page=2&after=${after}`);
+      expect(res.statusCode, after).toBe(400);
+      expect(res.json(), after).toEqual({ msg: Msg.badResponsesCursor });
+    }
   });
 
   it('refuses a page that is not a positive whole number', async () => {
@@ -166,14 +194,16 @@ describe('responses table', () => {
     });
   });
 
-  it('gives every search plan the same rows as a plain substring scan', async () => {
+  it('gives every search plan the same rows as a plain substring scan', { timeout: 120_000 }, async () => {
     // Tiny thresholds so one small data set goes through every plan: the probe's hits, all trigram
     // hits, the newest-rows window (a term guessed rare and one guessed common), the fallback when
     // the window does not fill the page, and the capped count.
+    // gramHits 0 never lists from the gram index, 3 lists a survey's few rows from it, 1000 always.
     const tunings = [
-      { probeHits: 2, rareTermHits: 5, scanWindow: 4, countCap: 7 },
-      { probeHits: 2, rareTermHits: 0, scanWindow: 4, countCap: 7 },
-      { probeHits: 1000, rareTermHits: 5, scanWindow: 4, countCap: 7 },
+      { probeHits: 2, rareTermHits: 5, scanWindow: 4, countCap: 7, gramHits: 0 },
+      { probeHits: 2, rareTermHits: 0, scanWindow: 4, countCap: 7, gramHits: 3 },
+      { probeHits: 1000, rareTermHits: 5, scanWindow: 4, countCap: 7, gramHits: 1000 },
+      { probeHits: 0, rareTermHits: 0, scanWindow: 4, countCap: 7, gramHits: 3 },
     ];
     const busy = await createSurvey(t.app, org.id);
     const quiet = await createSurvey(t.app, org.id);
@@ -185,23 +215,34 @@ describe('responses table', () => {
     await respond(b, quiet.id, { answers: { 'Name of outlet': 'old ubiquitous two' }, createdAt: base });
     for (let i = 0; i < 30; i++) await respond(b, quiet.id, { answers: { 'Name of outlet': `filler ${i}` }, createdAt: base + 200 + i });
 
+    // Most rows through the indexes (SQLite), the last few through the scan of rows not indexed yet.
+    if (t.app.db.sqlite) new SearchIndexer(t.app.db.sqlite).drain();
+    await respond(b, quiet.id, { answers: { 'Name of outlet': 'late ubiquitous zq' }, createdAt: base + 50 });
     const all = await t.app.db.kysely.selectFrom('responses').select(['id', 'survey_id', 'created_at', 'search_text']).where('survey_id', 'in', [busy.id, quiet.id]).execute();
-    for (const [plan, tuning] of tunings.entries()) {
+    // PostgreSQL has one plan whatever the tuning.
+    for (const [plan, tuning] of (t.app.db.sqlite ? tunings : tunings.slice(0, 1)).entries()) {
       const repo = new InsightRepository(t.app.db, tuning);
       for (const surveyId of [busy.id, quiet.id]) {
-        for (const term of ['ubiquitous', 'UBIQUITOUS 1', 'third', 'ubiquitous two', 'bee', 'zzz', 'ub', '3']) {
+        for (const term of ['ubiquitous', 'UBIQUITOUS 1', 'third', 'ubiquitous two', 'bee', 'zzz', 'ub', '3', 'zq', 'q', 'o t', 'two']) {
           const expected = all
             .filter((r) => r.survey_id === surveyId && r.search_text.includes(term.toLowerCase()))
             .sort((x, y) => Number(y.created_at) - Number(x.created_at) || (x.id < y.id ? 1 : -1))
             .map((r) => r.id);
-          for (const n of [1, 2, 3, 9]) {
+          let after: Key | null = null;
+          for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9]) {
             const page = pageOf(n, 4);
             const got = await repo.listResponses({ surveyId, supervisorMemberId: null }, term, page);
-            const label = `tuning ${plan}: ${surveyId === busy.id ? 'busy' : 'quiet'} "${term}" page ${n}`;
-            expect(got.rows.map((r) => r.id), label).toEqual(expected.slice(page.offset, page.offset + 4));
-            expect(got.hasNextPage, label).toBe(page.offset + 4 < expected.length);
-            if (expected.length <= tuning.countCap) expect(got.totalCount, label).toBe(expected.length);
-            else expect(got.totalCount >= Math.min(tuning.countCap, expected.length) && got.totalCount <= expected.length, label).toBe(true);
+            // Page n again by keyset, from page n - 1's last row.
+            const keyed = await repo.listResponses({ surveyId, supervisorMemberId: null }, term, page, after);
+            const last = got.rows.at(-1);
+            after = last ? { created_at: Number(last.created_at), id: last.id } : after;
+            for (const [how, r] of [['offset', got], ['keyset', keyed]] as const) {
+              const label = `tuning ${plan}: ${surveyId === busy.id ? 'busy' : 'quiet'} "${term}" page ${n} by ${how}`;
+              expect(r.rows.map((x) => x.id), label).toEqual(expected.slice(page.offset, page.offset + 4));
+              expect(r.hasNextPage, label).toBe(page.offset + 4 < expected.length);
+              if (expected.length <= tuning.countCap) expect(r.totalCount, label).toBe(expected.length);
+              else expect(r.totalCount >= Math.min(tuning.countCap, expected.length) && r.totalCount <= expected.length, label).toBe(true);
+            }
           }
         }
       }
@@ -212,12 +253,22 @@ describe('responses table', () => {
     const fu = await member(survey.id, 'Index Keeper');
     const { id } = await respond(fu, survey.id, { answers: { 'Name of outlet': 'Before Renovation' } });
     const find = async (q: string) => (await get(org.token, `/survey/organization/response/${survey.id}?searchQuery=${encodeURIComponent(q)}`)).json().totalCount;
+    // SQLite: indexed before the change, so the change itself must reach (or bypass) the indexes.
+    const drain = () => t.app.db.sqlite && new SearchIndexer(t.app.db.sqlite).drain();
+    drain();
     expect(await find('renovation')).toBe(1);
+    expect(await find('hm')).toBe(0);
     await t.app.db.kysely.updateTable('responses').set({ search_text: 'after refurbishment' }).where('id', '=', id).execute();
-    expect(await find('renovation')).toBe(0);
-    expect(await find('refurbish')).toBe(1);
+    for (const round of ['changed', 're-indexed']) {
+      expect(await find('renovation'), round).toBe(0);
+      expect(await find('refurbish'), round).toBe(1);
+      expect(await find('hm'), round).toBe(1);
+      expect(await find('ov'), round).toBe(0);
+      drain();
+    }
     await t.app.db.kysely.deleteFrom('responses').where('id', '=', id).execute();
     expect(await find('refurbish')).toBe(0);
+    expect(await find('hm')).toBe(0);
   });
 });
 

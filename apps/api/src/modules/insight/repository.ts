@@ -3,6 +3,7 @@ import { Role } from '@survey-bird/contracts';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { likePattern, type Page } from '../../http/paging.js';
+import { gramQuery } from './search-grams.js';
 
 /** Which responses a caller may see: one survey and, for a supervisor, only their field users. */
 export interface Scope {
@@ -56,12 +57,18 @@ export interface SearchTuning {
   scanWindow: number;
   /** Beyond this many matches a search's totalCount stops counting and means "at least". */
   countCap: number;
+  /**
+   * SQLite: a term with at most this many rows of the survey in the gram index (search-grams.ts) is
+   * listed from them; more, and walking the newest rows finds a page sooner than sorting them all.
+   */
+  gramHits: number;
 }
 
-export const SEARCH_TUNING: SearchTuning = { probeHits: 200, rareTermHits: 5000, scanWindow: 2000, countCap: 200 };
+export const SEARCH_TUNING: SearchTuning = { probeHits: 200, rareTermHits: 5000, scanWindow: 2000, countCap: 200, gramHits: 1500 };
 
 type Eb = ExpressionBuilder<Database & { r: Database['responses'] }, 'r'>;
-type Key = { created_at: number; id: string };
+/** A row's place in the newest-first order; a page cursor names the last row of the page before. */
+export type Key = { created_at: number; id: string };
 
 /**
  * Reads for the dashboards, the responses table and the export. Every query is scoped by
@@ -105,23 +112,37 @@ export class InsightRepository {
    * - SQLite, a common term: walk the newest rows of the survey testing search_text, within a
    *   window so a term common elsewhere but rare here cannot turn into a full scan; when the window
    *   does not fill the page, every trigram hit is scoped instead (exact, slower);
-   * - short terms, PostgreSQL: the same walk unbounded (PostgreSQL picks its pg_trgm GIN index
-   *   when the term is rare). With a search, totalCount is capped at tuning.countCap.
+   * - SQLite, any length: the survey's own rows from the gram index (a 1-2 character term's gram,
+   *   or a longer term's pairs of characters) when they are few, so a term rare in this survey costs
+   *   little however common it is elsewhere or however short it is; a short term with many rows
+   *   walks the newest rows (its matches are dense);
+   * - PostgreSQL: the walk unbounded (PostgreSQL picks its pg_trgm GIN index when the term is
+   *   rare). With a search, totalCount is capped at tuning.countCap.
+   * With `after` (the previous page's last row) every plan starts there instead of skipping
+   * `page.offset` rows or matches, so page 500 costs what page 1 does; `page` then only says which
+   * page the caller is on (for totalCount and hasPreviousPage).
    */
-  async listResponses(scope: Scope, search: string, page: Page): Promise<ResponsePage> {
+  async listResponses(scope: Scope, search: string, page: Page, after: Key | null = null): Promise<ResponsePage> {
     const term = search.toLowerCase();
-    if (term === '') return this.listAll(scope, page);
-    if (this.db.engine !== 'sqlite' || [...term].length < 3) return this.listMatching(scope, term, page, null);
-    const probe = await this.trigramHits(term, this.tuning.probeHits + 1);
-    if (probe.length <= this.tuning.probeHits) return this.listAmong(scope, term, rowidList(probe), page);
-    if (await this.likelyRare(probe)) {
-      const hits = await this.trigramHits(term, this.tuning.rareTermHits + 1);
-      if (hits.length <= this.tuning.rareTermHits) return this.listAmong(scope, term, rowidList(hits), page);
+    if (term === '') return this.listAll(scope, page, after);
+    if (this.db.engine !== 'sqlite') return this.listMatching(scope, term, page, null, after);
+    const short = [...term].length < 3;
+    if (!short) {
+      const probe = await this.trigramHits(term, this.tuning.probeHits + 1);
+      if (probe.length <= this.tuning.probeHits) return this.listAmong(scope, term, rowidList(probe), page, after);
+      if (await this.likelyRare(probe)) {
+        const hits = await this.trigramHits(term, this.tuning.rareTermHits + 1);
+        if (hits.length <= this.tuning.rareTermHits) return this.listAmong(scope, term, rowidList(hits), page, after);
+      }
     }
-    const within = await this.windowStart(scope, this.tuning.scanWindow + page.limit * (page.offset + page.limit + 1));
-    const found = await this.listMatching(scope, term, page, within);
+    const ours = await this.gramHits(scope.surveyId, term, this.tuning.gramHits + 1);
+    if (ours.length <= this.tuning.gramHits) return this.listAmong(scope, term, rowidList(ours), page, after);
+    if (short) return this.listMatching(scope, term, page, null, after);
+    const skipped = after ? 0 : page.offset;
+    const within = await this.windowStart(scope, this.tuning.scanWindow + page.limit * (skipped + page.limit + 1), after);
+    const found = await this.listMatching(scope, term, page, within, after);
     if (!within || found.hasNextPage) return found;
-    return this.listAmong(scope, term, trigramMatches(term), page);
+    return this.listAmong(scope, term, gramMatches(scope.surveyId, term), page, after);
   }
 
   // The cards read response_counts (one row per member and shard, kept by triggers), not responses.
@@ -169,8 +190,12 @@ export class InsightRepository {
     return rows.map((r) => ({ day: Number(r.day), value: Number(r.value), amount: Number(r.amount) }));
   }
 
-  private async listAll(scope: Scope, page: Page): Promise<ResponsePage> {
+  private async listAll(scope: Scope, page: Page, after: Key | null): Promise<ResponsePage> {
     const totalCount = await this.countResponses(scope);
+    if (after) {
+      const rows = await this.rows(scope).where(before(after)).limit(page.limit + 1).execute();
+      return { rows: rows.slice(0, page.limit), totalCount, hasNextPage: rows.length > page.limit };
+    }
     if (page.offset >= totalCount) return { rows: [], totalCount, hasNextPage: false };
     let first: Key | undefined;
     if (page.offset > 0) {
@@ -194,31 +219,36 @@ export class InsightRepository {
   }
 
   /** SQLite: the trigram hits (any survey) given by `rowids`, narrowed to the scope and re-checked. */
-  private async listAmong(scope: Scope, term: string, rowids: RawBuilder<unknown>, page: Page): Promise<ResponsePage> {
+  private async listAmong(scope: Scope, term: string, rowids: RawBuilder<unknown>, page: Page, after: Key | null): Promise<ResponsePage> {
     const keys = await this.k
       .selectFrom('responses as r')
-      .select('r.id')
+      .select(['r.id', 'r.created_at'])
       .where(sql<SqlBool>`r.rowid in (${rowids})`)
       .where((eb) => this.inScope(eb, scope))
-      .where((eb) => this.matches(eb, term))
+      .where((eb) => this.matches(eb, term, scope.surveyId))
       .orderBy('r.created_at', 'desc')
       .orderBy('r.id', 'desc')
       .execute();
-    const ids = keys.slice(page.offset, page.offset + page.limit).map((k) => k.id);
+    // Every match's key is at hand, so the cursor's place among them is found here.
+    const start = after ? keys.findIndex((k) => newerFirst(k, after) > 0) : page.offset;
+    const from = start < 0 ? keys.length : start;
+    const ids = keys.slice(from, from + page.limit).map((k) => k.id);
     const rows = ids.length === 0 ? [] : await this.rows(scope).where('r.id', 'in', ids).execute();
-    return { rows, totalCount: keys.length, hasNextPage: page.offset + page.limit < keys.length };
+    return { rows, totalCount: keys.length, hasNextPage: from + page.limit < keys.length };
   }
 
   /**
    * Walks the scope newest first testing search_text; with `within`, only rows at or after that
-   * key. The count stops at tuning.countCap (and is never less than what the pages prove).
+   * key; with `after`, only rows past it. The count stops at tuning.countCap (and is never less
+   * than what the pages prove).
    */
-  private async listMatching(scope: Scope, term: string, page: Page, within: Key | null): Promise<ResponsePage> {
-    const windowed = (eb: Eb) => (within ? eb.and([this.matches(eb, term), sql<SqlBool>`(r.created_at, r.id) >= (${within.created_at}, ${within.id})`]) : this.matches(eb, term));
+  private async listMatching(scope: Scope, term: string, page: Page, within: Key | null, after: Key | null): Promise<ResponsePage> {
+    const windowed = (eb: Eb) => (within ? eb.and([this.matches(eb, term, scope.surveyId), sql<SqlBool>`(r.created_at, r.id) >= (${within.created_at}, ${within.id})`]) : this.matches(eb, term, scope.surveyId));
     const rows = await this.rows(scope)
       .where((eb) => windowed(eb as unknown as Eb))
+      .$if(after !== null, (q) => q.where(before(after!)))
       .limit(page.limit + 1)
-      .offset(page.offset)
+      .offset(after ? 0 : page.offset)
       .execute();
     const counted = await this.k
       .selectFrom((eb) => eb.selectFrom('responses as r').select('r.id').where((e) => this.inScope(e, scope)).where(windowed).limit(this.tuning.countCap).as('hits'))
@@ -230,12 +260,13 @@ export class InsightRepository {
     return { rows: shown, totalCount: Math.max(Number(counted.n), proven), hasNextPage };
   }
 
-  /** The key of the `size`-th newest response in scope (index-only), or null when there are fewer. */
-  private async windowStart(scope: Scope, size: number): Promise<Key | null> {
+  /** The key of the `size`-th newest response in scope (past `after`; index-only), or null when there are fewer. */
+  private async windowStart(scope: Scope, size: number, after: Key | null): Promise<Key | null> {
     const row = await this.k
       .selectFrom('responses as r')
       .select(['r.created_at', 'r.id'])
       .where((eb) => this.inScope(eb, scope))
+      .$if(after !== null, (q) => q.where(before(after!)))
       .orderBy('r.created_at', 'desc')
       .orderBy('r.id', 'desc')
       .limit(1)
@@ -253,6 +284,11 @@ export class InsightRepository {
     const { rows } = await sql<{ top: number | null }>`select max(rowid) as top from responses`.execute(this.k);
     const reached = Math.max(...probe);
     return (probe.length * Number(rows[0]?.top ?? reached)) / reached <= this.tuning.rareTermHits;
+  }
+
+  private async gramHits(surveyId: string, term: string, limit: number): Promise<number[]> {
+    const { rows } = await sql<{ rowid: number }>`${gramMatches(surveyId, term)} limit ${limit}`.execute(this.k);
+    return rows.map((r) => r.rowid);
   }
 
   private async trigramHits(term: string, limit: number): Promise<number[]> {
@@ -295,7 +331,7 @@ export class InsightRepository {
   }
 
   /** search_text is lower-cased at ingest; the term is matched literally ('%' and '_' included). */
-  private matches(eb: Eb, term: string): Expression<SqlBool> {
+  private matches(eb: Eb, term: string, surveyId: string): Expression<SqlBool> {
     if (this.db.engine === 'sqlite') return sql<SqlBool>`instr(${eb.ref('r.search_text')}, ${term}) > 0`;
     return sql<SqlBool>`${eb.ref('r.search_text')} like ${likePattern(term)} escape '\\'`;
   }
@@ -308,6 +344,27 @@ export class InsightRepository {
 function trigramMatches(term: string): RawBuilder<unknown> {
   return sql`select rowid from responses_fts where responses_fts match ${phrase(term)}
     union all select rowid from responses where rowid > (select last_rowid from search_index_state where id = 1) and instr(search_text, ${term}) > 0`;
+}
+
+/** Rows past `key` in the newest-first order. */
+function before(key: Key) {
+  return sql<SqlBool>`(r.created_at, r.id) < (${key.created_at}, ${key.id})`;
+}
+
+/** Positive when `a` comes after `b` in the newest-first order. */
+function newerFirst(a: Key, b: Key): number {
+  return Number(b.created_at) - Number(a.created_at) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+}
+
+/**
+ * Rowids of the survey's rows that may contain the term by the gram index (search-grams.ts), plus
+ * those it has not indexed yet: rows above its mark (scanned) and rows whose text changed since.
+ * `+survey_id` keeps SQLite on the rowid range: by the survey's index it read all its rows.
+ */
+function gramMatches(surveyId: string, term: string): RawBuilder<unknown> {
+  return sql`select rowid from responses_grams where responses_grams match ${gramQuery(surveyId, term)}
+    union all select rowid from search_grams_stale
+    union all select rowid from responses where rowid > (select grams_rowid from search_index_state where id = 1) and +survey_id = ${surveyId} and instr(search_text, ${term}) > 0`;
 }
 
 function rowidList(rowids: number[]): RawBuilder<unknown> {

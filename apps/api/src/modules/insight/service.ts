@@ -4,7 +4,7 @@ import { Limits, Msg, WeekDay, type ByWeeksReply, type ResponseListReply, type R
 import { badRequest, notFound } from '../../http/errors.js';
 import { pageOf, pagingReply } from '../../http/paging.js';
 import { exportInWorker } from './export.js';
-import { InsightRepository, type ListedResponse, type Scope, type ScopedSurvey } from './repository.js';
+import { InsightRepository, type Key, type ListedResponse, type Scope, type ScopedSurvey } from './repository.js';
 
 const DAY_MS = 86_400_000;
 /** A week is 7 local days; a daylight-saving change makes one of them 25 hours long. */
@@ -29,10 +29,16 @@ export class InsightService {
     return survey;
   }
 
-  async responses(scope: Scope, query: { page: number; searchQuery: string }): Promise<ResponseListReply> {
+  async responses(scope: Scope, query: { page: number; searchQuery: string; after?: string }): Promise<ResponseListReply> {
     const page = pageOf(query.page);
-    const result = await this.repo.listResponses(scope, query.searchQuery, page);
-    return { responses: result.rows.map(toResponseRow), ...pagingReply(page, result.totalCount), hasNextPage: result.hasNextPage };
+    const result = await this.repo.listResponses(scope, query.searchQuery, page, query.after ? keyOf(query.after) : null);
+    const last = result.rows.at(-1);
+    return {
+      responses: result.rows.map(toResponseRow),
+      ...pagingReply(page, result.totalCount),
+      hasNextPage: result.hasNextPage,
+      nextCursor: result.hasNextPage && last ? `${Number(last.created_at)}.${last.id}` : null,
+    };
   }
 
   async cards(scope: Scope, now = Date.now()): Promise<TopPerformerReply> {
@@ -73,6 +79,12 @@ export class InsightService {
       (err) => this.app.log.error({ err: err.message, surveyId: survey.id }, 'export failed'),
     );
   }
+}
+
+/** A ResponsesCursor (checked by the route's schema) back into the key it names. */
+function keyOf(cursor: string): Key {
+  const dot = cursor.indexOf('.');
+  return { created_at: Number(cursor.slice(0, dot)), id: cursor.slice(dot + 1) };
 }
 
 function toResponseRow(r: ListedResponse): ResponseRow {

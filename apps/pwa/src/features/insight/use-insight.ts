@@ -1,5 +1,5 @@
 import type { ResponseListReply, RouteName, TopPerformerReply } from '@survey-bird/contracts';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api } from '../../api';
 
 /**
@@ -43,11 +43,22 @@ export function useCards(route: CardsRoute, surveyId: string | null, reload: num
   return useLoad(surveyId, `${route}|${reload}`, (signal) => api.call(route, { params: { surveyId: surveyId! }, signal }));
 }
 
-/** One page of the responses table. */
+/**
+ * One page of the responses table. A page reached from the one before it is asked for by keyset
+ * (`after` = that page's nextCursor), so a deep page costs the server what page 1 does; the
+ * cursors are kept per list (survey, search, reload) and forgotten when it changes.
+ */
 export function useResponses(route: ResponsesRoute, surveyId: string | null, searchQuery: string, page: number, reload: number): Loadable<ResponseListReply> {
-  return useLoad(surveyId, `${route}|${searchQuery}|${page}|${reload}`, (signal) =>
-    api.call(route, { params: { surveyId: surveyId! }, query: { page, searchQuery }, signal }),
-  );
+  const cursors = useRef({ list: '', byPage: new Map<number, string>() });
+  const list = `${route}|${surveyId}|${searchQuery}|${reload}`;
+  return useLoad(surveyId, `${route}|${searchQuery}|${page}|${reload}`, async (signal) => {
+    if (cursors.current.list !== list) cursors.current = { list, byPage: new Map() };
+    const known = cursors.current;
+    const after = known.byPage.get(page);
+    const reply = await api.call(route, { params: { surveyId: surveyId! }, query: { page, searchQuery, ...(after ? { after } : {}) }, signal });
+    if (reply.nextCursor) known.byPage.set(page + 1, reply.nextCursor);
+    return reply;
+  });
 }
 
 /** The name in the greeting: the organization's, or the supervisor's; undefined while loading, null if the call failed. */

@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The survey-scoped gram index (migration 20261126500000_search_grams): for each response,
+ * one token per distinct character and per distinct pair of adjacent characters of its search_text,
+ * each prefixed with a key of its survey. A 1-2 character term is then one token, and a longer term
+ * the AND of its pairs, whose posting list holds only that survey's rows: "zq" or "%" with no match
+ * answers from an empty list instead of reading the survey, and a word common in other surveys but
+ * rare in this one is no longer found by reading all its hits elsewhere.
+ * SQLite (FTS5): tokens are lower-case hex and letters only, so the 'ascii' tokenizer keeps each
+ * one whole. PostgreSQL (GIN over the response_grams function): the grams themselves.
+ */
+
+/** 8 hex digits of FNV-1a over the survey id: two surveys sharing a key only cost each other time. */
+export function surveyKey(surveyId: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < surveyId.length; i++) h = Math.imul(h ^ surveyId.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+const hexOf = (ch: string) => ch.codePointAt(0)!.toString(16);
+
+/** The text the index stores for one response: its distinct 1- and 2-character grams as tokens. */
+export function gramDocument(surveyId: string, searchText: string): string {
+  const key = surveyKey(surveyId);
+  const grams = new Set<string>();
+  let prev = '';
+  for (const ch of searchText) {
+    const h = hexOf(ch);
+    grams.add(h);
+    if (prev) grams.add(`${prev}x${h}`);
+    prev = h;
+  }
+  let doc = '';
+  for (const g of grams) doc += `${key}z${g} `;
+  return doc;
+}
+
+/** An FTS5 query for rows of the survey that may contain `term` (lower-cased): one gram, or all its pairs. */
+export function gramQuery(surveyId: string, term: string): string {
+  const key = surveyKey(surveyId);
+  const hex = [...term].map(hexOf);
+  const grams = hex.length < 2 ? hex : new Set(hex.slice(1).map((h, i) => `${hex[i]}x${h}`));
+  return [...grams].map((g) => `"${key}z${g}"`).join(' AND ');
+}
