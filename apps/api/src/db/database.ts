@@ -9,6 +9,7 @@ import * as deferredSearchIndex from './migrations/20261124000000_deferred_searc
 import * as datasetOptionsPrefix from './migrations/20261123000000_dataset_options_prefix.js';
 import * as responseCounts from './migrations/20261125000000_response_counts.js';
 import * as surveyIndexMember from './migrations/20261125120000_survey_index_member.js';
+import * as reviewPayouts from './migrations/20261126400000_review_payouts.js';
 import type { Database } from './schema.js';
 import { WriteWatch } from './write-watch.js';
 
@@ -79,6 +80,7 @@ const migrations: Record<string, Migration> = {
   '20261123000000_dataset_options_prefix': datasetOptionsPrefix,
   '20261125000000_response_counts': responseCounts,
   '20261125120000_survey_index_member': surveyIndexMember,
+  '20261126400000_review_payouts': reviewPayouts,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -4,6 +4,8 @@ import { insightRoutes } from './insight/routes.js';
 import { fileRoutes } from './files/routes.js';
 import { responseIngestRoutes } from './responses/ingest-routes.js';
 import { organizationRoutes } from './organizations/routes.js';
+import { payoutRoutes } from './payouts/routes.js';
+import { reviewRoutes } from './review/routes.js';
 import { surveyRoutes } from './surveys/routes.js';
 import { teamRoutes } from './teams/routes.js';
 
@@ -15,5 +17,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(fileRoutes);
   await app.register(organizationRoutes);
   await app.register(surveyRoutes);
+  await app.register(reviewRoutes);
+  await app.register(payoutRoutes);
   await app.register(teamRoutes);
 }
