@@ -139,6 +139,8 @@ function samples(): Record<RouteName, Sample | 'multipart'> {
     payouts: { caller: 'supervisor', query: { survey_id: w.surveyA, page: '1' } },
     payout: { caller: 'organization', params: { id: w.payoutToPay } },
     payoutDownload: { caller: 'organization', params: { id: w.payoutToPay }, query: { format: 'csv', part: 'transfers' } },
+    myResponseChanges: { caller: 'field_user', query: { since: '0_' } },
+    myEarnings: { caller: 'field_user', query: {} },
   };
 }
 

@@ -53,6 +53,8 @@ function samples(): Record<RouteName, { params?: Record<string, string>; query?:
     payouts: { query: { survey_id: a.surveyId } },
     payout: { params: { id: a.payoutId } },
     payoutDownload: { params: { id: a.payoutId }, query: { format: 'csv' } },
+    myResponseChanges: { query: { since: '0_' } },
+    myEarnings: {},
   };
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Role } from './roles.js';
 import { MsgReply, PageQuery, SurveyIdParams } from './schemas/common.js';
+import * as E from './schemas/earnings.js';
 import * as O from './schemas/organization.js';
 import * as P from './schemas/payout.js';
 import * as R from './schemas/response.js';
@@ -93,6 +94,10 @@ export const routes = {
   payouts: { method: 'GET', path: '/api/v1/payouts', access: orgOrSup, summary: 'Payouts of a survey with totals', querystring: P.PayoutListQuery, reply: P.PayoutListReply },
   payout: { method: 'GET', path: '/api/v1/payouts/:id', access: orgOrSup, summary: 'A payout with its lines', params: P.PayoutIdParams, reply: P.PayoutDetail },
   payoutDownload: { method: 'GET', path: '/api/v1/payouts/:id/download', access: org, summary: 'The bank transfer file (xlsx or csv)', params: P.PayoutIdParams, querystring: P.PayoutDownloadQuery },
+
+  // the field user's own money (issue 16)
+  myResponseChanges: { method: 'GET', path: '/api/v1/me/responses/changes', access: fu, summary: "Changes to the caller's responses since a cursor (status, comment, paid)", querystring: E.ChangesQuery, reply: E.ChangesReply },
+  myEarnings: { method: 'GET', path: '/api/v1/me/earnings', access: fu, summary: "The caller's earnings: awaiting review, owed, paid, returned", reply: E.EarningsReply },
 
   // teams
   fieldUsers: { method: 'GET', path: '/api/v1/field-user/:surveyId', access: org, summary: 'Field users of a survey with pay owed', params: SurveyIdParams, querystring: PageQuery, reply: T.FieldUserListReply },

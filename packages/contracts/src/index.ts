@@ -7,6 +7,7 @@ export * from './messages.js';
 export * from './question-types.js';
 export * from './roles.js';
 export * from './schemas/common.js';
+export * from './schemas/earnings.js';
 export * from './schemas/organization.js';
 export * from './schemas/payout.js';
 export * from './schemas/response.js';
