@@ -143,3 +143,20 @@ describe('POST /responses/review', () => {
     expect((await review(org.token, { survey_id: s2.id, responseIds: [shop.id], status: 'approved' })).statusCode).toBe(400);
   });
 });
+
+describe('weekly amount chart', () => {
+  it('counts approved responses only when the survey pays after review; all of them otherwise', async () => {
+    const s3 = { id: (await createSurvey(t.app, org.id, { title: 'Chart' })).id, organizationId: org.id };
+    const fu = await addMember(t.app, s3.id, org.id, { rate: 100 });
+    for (const status of ['approved', 'pending', 'returned']) await addResponse(t.app, fu, s3, { rate: 100, status });
+    const start = new Date(Date.now() - 3 * 86_400_000).toISOString();
+    const end = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    const week = async () => {
+      const days = (await call(t.app, org.token, { method: 'GET', url: `/api/v1/survey/organization/by-weeks/${s3.id}?startDate=${encodeURIComponent(start)}&endDate=${encodeURIComponent(end)}` })).json() as { value: number; amount: number }[];
+      return { value: days.reduce((n, d) => n + d.value, 0), amount: days.reduce((n, d) => n + d.amount, 0) };
+    };
+    expect(await week()).toEqual({ value: 3, amount: 300 });
+    await call(t.app, org.token, { method: 'PATCH', url: `/api/v1/survey/${s3.id}/settings`, payload: { payAfterReview: true } });
+    expect(await week()).toEqual({ value: 3, amount: 100 });
+  });
+});
