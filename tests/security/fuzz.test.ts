@@ -25,6 +25,7 @@ const w = {
   surveyA: '', surveyB: '',
   supA: { id: '', token: '', userId: '' }, fuA: { id: '', token: '', userId: '' },
   fuB: { id: '', userId: '' },
+  responseA: '', payoutToPay: 'payout-to-pay-0001', payoutToCancel: 'payout-to-cancel-0001',
   admin: '', pwUser: '', pwEmail: 'password-changer@fuzz.ng', pwHash: '', signOutEmail: 'signs-out@fuzz.ng',
   startedAt: 0,
 };
@@ -50,7 +51,11 @@ beforeAll(async () => {
   const fuA = await addMember(t.app, w.surveyA, w.orgA.id, { fullName: 'Field A', supervisorId: supA.id, rate: 150 });
   w.supA = { id: supA.id, token: supA.token!, userId: supA.userId! };
   w.fuA = { id: fuA.id, token: fuA.token!, userId: fuA.userId! };
-  await addResponse(t.app, fuA, { id: w.surveyA, organizationId: w.orgA.id }, { rate: 150 });
+  w.responseA = (await addResponse(t.app, fuA, { id: w.surveyA, organizationId: w.orgA.id }, { rate: 150 })).id;
+  // Payouts holding no response: marking one paid must not make any response paid (checked below).
+  for (const id of [w.payoutToPay, w.payoutToCancel]) {
+    await t.app.db.kysely.insertInto('payouts').values({ id, organization_id: w.orgA.id, survey_id: w.surveyA, idempotency_key: id, status: 'draft', total: 0, response_count: 0, reference: null, created_by: w.orgA.userId, created_at: Date.now(), paid_by: null, paid_at: null, cancelled_at: null }).execute();
+  }
   w.surveyB = (await createSurvey(t.app, w.orgB.id, { title: 'Victim survey' })).id;
   const fuB = await addMember(t.app, w.surveyB, w.orgB.id, { fullName: 'Field B', rate: 300 });
   w.fuB = { id: fuB.id, userId: fuB.userId! };
@@ -127,6 +132,17 @@ function samples(): Record<RouteName, Sample | 'multipart'> {
     assignSupervisor: { caller: 'organization', body: { supervisorId: w.supA.id, fieldUserId: w.fuA.id, survey_id: w.surveyA } },
     supervisorFieldUsers: { caller: 'supervisor', params: sA, query: page },
     currentSupervisorName: { caller: 'supervisor', query: {} },
+    surveySettings: { caller: 'organization', params: { id: w.surveyA }, body: { payAfterReview: false } },
+    reviewResponses: { caller: 'supervisor', body: { responseIds: [w.responseA], status: 'approved', comment: 'Looks right' } },
+    responseDetail: { caller: 'organization', params: { id: w.responseA } },
+    createPayout: { caller: 'organization', body: { survey_id: w.surveyA, key: '00000000-0000-4000-8000-UNIQ' } },
+    markPayoutPaid: { caller: 'organization', params: { id: w.payoutToPay }, body: { reference: 'TRF-0001' } },
+    cancelPayout: { caller: 'organization', params: { id: w.payoutToCancel } },
+    payouts: { caller: 'supervisor', query: { survey_id: w.surveyA, page: '1' } },
+    payout: { caller: 'organization', params: { id: w.payoutToPay } },
+    payoutDownload: { caller: 'organization', params: { id: w.payoutToPay }, query: { format: 'csv', part: 'transfers' } },
+    myResponseChanges: { caller: 'field_user', query: { since: '0_' } },
+    myEarnings: { caller: 'field_user', query: {} },
   };
 }
 
@@ -242,7 +258,7 @@ function paramsArb(valid: Record<string, string>): fc.Arbitrary<Record<string, s
 
 const fill = (path: string, params: Record<string, string>) => path.replace(/:(\w+)/g, (_m, k: string) => enc(params[k] ?? ''));
 /** Replies that are files rather than JSON when they succeed. */
-const BINARY: RouteName[] = ['organizationExport', 'supervisorExport', 'getImage'];
+const BINARY: RouteName[] = ['organizationExport', 'supervisorExport', 'getImage', 'payoutDownload'];
 
 const seen: { name: RouteName; status: number; reply: string }[] = [];
 let uniq = 0;

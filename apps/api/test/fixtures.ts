@@ -61,7 +61,7 @@ export async function addMember(app: FastifyInstance, surveyId: string, organiza
   return { id, email, userId, token };
 }
 
-export async function addResponse(app: FastifyInstance, member: { id: string; userId: string | null }, survey: { id: string; organizationId: string }, opts: { answers?: Record<string, string | string[]>; createdAt?: number; capturedAt?: number; rate?: number; fullName?: string; email?: string; paid?: boolean } = {}) {
+export async function addResponse(app: FastifyInstance, member: { id: string; userId: string | null }, survey: { id: string; organizationId: string }, opts: { answers?: Record<string, string | string[]>; createdAt?: number; capturedAt?: number; rate?: number; fullName?: string; email?: string; paid?: boolean; status?: string } = {}) {
   const id = randomUUID();
   const answers = opts.answers ?? { 'Name of outlet': 'Mama Put', 'Outlet type': 'Kiosk' };
   const json = JSON.stringify(answers);
@@ -81,6 +81,7 @@ export async function addResponse(app: FastifyInstance, member: { id: string; us
       paid_at: opts.paid ? Date.now() : null,
       captured_at: opts.capturedAt ?? null,
       created_at: opts.createdAt ?? Date.now(),
+      ...(opts.status ? { status: opts.status } : {}),
     })
     .execute();
   return { id };

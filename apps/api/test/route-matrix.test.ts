@@ -10,7 +10,7 @@ import { addMember, addResponse, createOrganization, createSurvey } from './fixt
  * or changes A's data, and a route without an entry in `samples` fails this test.
  */
 let t: TestApp;
-const a = { orgId: '', surveyId: '', supervisorMemberId: '', fieldUserMemberId: '', responseId: '', ownerEmail: '', secret: 'Only-A-Knows-This-Outlet' };
+const a = { orgId: '', surveyId: '', supervisorMemberId: '', fieldUserMemberId: '', responseId: '', payoutId: '', ownerEmail: '', secret: 'Only-A-Knows-This-Outlet' };
 const callers: Record<string, string | null> = {};
 
 /** The master admin's job is to see across organizations. */
@@ -45,6 +45,17 @@ function samples(): Record<RouteName, { params?: Record<string, string>; query?:
     assignSupervisor: { body: { supervisorId: a.supervisorMemberId, fieldUserId: a.fieldUserMemberId, survey_id: a.surveyId } },
     supervisorFieldUsers: { params: surveyParams },
     currentSupervisorName: {},
+    surveySettings: { params: { id: a.surveyId }, body: { payAfterReview: true } },
+    reviewResponses: { body: { responseIds: [a.responseId], status: 'returned', comment: 'Intruder says fix it' } },
+    responseDetail: { params: { id: a.responseId } },
+    createPayout: { body: { survey_id: a.surveyId, key: '6f1c1c3e-6a4b-4d53-9a56-2d4f0c7f9e11' } },
+    markPayoutPaid: { params: { id: a.payoutId }, body: { reference: 'INTRUDER' } },
+    cancelPayout: { params: { id: a.payoutId } },
+    payouts: { query: { survey_id: a.surveyId } },
+    payout: { params: { id: a.payoutId } },
+    payoutDownload: { params: { id: a.payoutId }, query: { format: 'csv' } },
+    myResponseChanges: { query: { since: '0_' } },
+    myEarnings: {},
   };
 }
 
@@ -70,6 +81,8 @@ beforeAll(async () => {
   const fuA = await addMember(t.app, a.surveyId, a.orgId, { fullName: 'Field A', supervisorId: supA.id, rate: 100 });
   a.fieldUserMemberId = fuA.id;
   a.responseId = (await addResponse(t.app, fuA, { id: a.surveyId, organizationId: a.orgId }, { answers: { 'Name of outlet': a.secret, 'Outlet type': 'Kiosk' } })).id;
+  a.payoutId = 'payout-of-a-0001';
+  await t.app.db.kysely.insertInto('payouts').values({ id: a.payoutId, organization_id: a.orgId, survey_id: a.surveyId, idempotency_key: 'key-of-a', status: 'draft', total: 100, response_count: 1, reference: null, created_by: orgA.userId, created_at: Date.now(), paid_by: null, paid_at: null, cancelled_at: null }).execute();
 
   const orgB = await createOrganization(t.app, 'Org B');
   const surveyB = await createSurvey(t.app, orgB.id, { title: 'B survey' });
@@ -121,7 +134,7 @@ describe('route x role x tenant matrix', () => {
   it('gives no caller a 2xx it should not have, and leaks nothing of organization A', async () => {
     const s = samples();
     const failures: string[] = [];
-    const aMarkers = () => [a.orgId, a.surveyId, a.supervisorMemberId, a.fieldUserMemberId, a.responseId, a.secret, 'A secret survey'];
+    const aMarkers = () => [a.orgId, a.surveyId, a.supervisorMemberId, a.fieldUserMemberId, a.responseId, a.payoutId, a.secret, 'A secret survey'];
     // Signing out ends the caller's session: those routes go last so the rest are not vacuous 401s.
     const last: RouteName[] = ['signOut', 'signOutAll'];
     const order = [...(Object.keys(routes) as RouteName[]).filter((n) => !last.includes(n)), ...last];
@@ -138,7 +151,9 @@ describe('route x role x tenant matrix', () => {
         if (ok && !roleAllowed) failures.push(`${name} gave ${res.statusCode} to ${caller}`);
         if (ok && roleAllowed) allowedOk.push(`${name}:${caller}`);
         const crossOrgByDesign = caller === 'master_admin' && CROSS_ORGANIZATION.includes(name);
-        if (ok && !crossOrgByDesign && aMarkers().some((m) => res.body.includes(m))) failures.push(`${name} leaked organization A data to ${caller}`);
+        // A review answers every id it was sent: the caller's own input comes back, as a 404 each.
+        const echoed = name === 'reviewResponses' && ok ? res.body.replaceAll(`"_id":"${a.responseId}","status":404`, '') : res.body;
+        if (ok && !crossOrgByDesign && aMarkers().some((m) => echoed.includes(m))) failures.push(`${name} leaked organization A data to ${caller}`);
         if (res.statusCode >= 500) failures.push(`${name} gave ${res.statusCode} to ${caller}: ${res.body}`);
         if (!roleAllowed && !ok) expect([401, 403], `${name} for ${caller}`).toContain(res.statusCode);
       }
@@ -155,8 +170,11 @@ describe('route x role x tenant matrix', () => {
     const members = await k.selectFrom('members').selectAll().where('survey_id', '=', a.surveyId).execute();
     expect(members).toHaveLength(2);
     expect(members.find((m) => m.id === a.fieldUserMemberId)?.supervisor_id).toBe(a.supervisorMemberId);
-    const responses = await k.selectFrom('responses').select('id').where('survey_id', '=', a.surveyId).execute();
-    expect(responses.map((r) => r.id)).toEqual([a.responseId]);
+    const responses = await k.selectFrom('responses').select(['id', 'status', 'paid_at', 'payout_id']).where('survey_id', '=', a.surveyId).execute();
+    expect(responses).toEqual([{ id: a.responseId, status: 'approved', paid_at: null, payout_id: null }]);
+    expect(await k.selectFrom('payouts').select(['id', 'status', 'reference']).where('survey_id', '=', a.surveyId).execute()).toEqual([{ id: a.payoutId, status: 'draft', reference: null }]);
+    expect((await k.selectFrom('surveys').select('pay_after_review').where('id', '=', a.surveyId).executeTakeFirstOrThrow()).pay_after_review).toBe(0);
+    expect(await k.selectFrom('response_reviews').select('id').execute()).toEqual([]);
     const orgs = await k.selectFrom('organizations').select('email').where('email', '=', a.ownerEmail).execute();
     expect(orgs).toHaveLength(1);
   });

@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { Role } from './roles.js';
 import { MsgReply, PageQuery, Paging, SurveyIdParams } from './schemas/common.js';
+import * as E from './schemas/earnings.js';
 import { HealthReply, ReadyReply } from './schemas/health.js';
 import * as O from './schemas/organization.js';
+import * as P from './schemas/payout.js';
 import * as R from './schemas/response.js';
+import * as V from './schemas/review.js';
 import * as S from './schemas/survey.js';
 import * as T from './schemas/team.js';
 import * as U from './schemas/user.js';
@@ -55,6 +58,7 @@ const org = [Role.organization] as const;
 const sup = [Role.supervisor] as const;
 const fu = [Role.fieldUser] as const;
 const admin = [Role.masterAdmin] as const;
+const orgOrSup = [Role.organization, Role.supervisor] as const;
 
 const ImageParams = z.object({ id: z.string().min(1).max(100) });
 
@@ -98,6 +102,23 @@ export const routes = {
   supervisorResponses: { method: 'GET', path: '/api/v1/supervisor/response/:surveyId', access: sup, summary: "Responses of the supervisor's field users", params: SurveyIdParams, querystring: R.ResponsesQuery, reply: R.ResponseListReply },
   supervisorTopPerformer: { method: 'GET', path: '/api/v1/survey/supervisor/top-performer/:surveyId', access: sup, summary: "Top performer among the supervisor's field users", params: SurveyIdParams, reply: R.TopPerformerReply },
   supervisorExport: { method: 'GET', path: '/api/v1/survey/supervisorName/response/download/:surveyId', access: sup, summary: "The supervisor's responses as xlsx", params: SurveyIdParams, querystring: R.ResponsesQuery },
+
+  // review (issue 16)
+  surveySettings: { method: 'PATCH', path: '/api/v1/survey/:id/settings', access: org, summary: "Change a survey's settings (pay after review)", params: V.SurveyIdOnlyParams, body: V.SurveySettingsBody, reply: V.SurveySettingsReply },
+  reviewResponses: { method: 'POST', path: '/api/v1/responses/review', access: orgOrSup, summary: 'Approve, return or reject responses, each answered individually', body: V.ReviewBody, reply: V.ReviewReply },
+  responseDetail: { method: 'GET', path: '/api/v1/responses/:id', access: orgOrSup, summary: 'A response with its status and audit trail', params: V.ResponseIdParams, reply: V.ResponseDetailReply },
+
+  // payouts (issue 16)
+  createPayout: { method: 'POST', path: '/api/v1/payouts', access: org, summary: 'Freeze the approved, unpaid responses into a draft payout (idempotent per key)', body: P.CreatePayoutBody, reply: P.CreatePayoutReply },
+  markPayoutPaid: { method: 'POST', path: '/api/v1/payouts/:id/paid', access: org, summary: 'Mark a payout paid with the transfer reference', params: P.PayoutIdParams, body: P.MarkPaidBody, reply: P.PayoutReply },
+  cancelPayout: { method: 'POST', path: '/api/v1/payouts/:id/cancel', access: org, summary: 'Cancel a draft payout, releasing its responses', params: P.PayoutIdParams, reply: P.PayoutReply },
+  payouts: { method: 'GET', path: '/api/v1/payouts', access: orgOrSup, summary: 'Payouts of a survey with totals', querystring: P.PayoutListQuery, reply: P.PayoutListReply },
+  payout: { method: 'GET', path: '/api/v1/payouts/:id', access: orgOrSup, summary: 'A payout with its lines', params: P.PayoutIdParams, reply: P.PayoutDetail },
+  payoutDownload: { method: 'GET', path: '/api/v1/payouts/:id/download', access: org, summary: 'The bank transfer file (xlsx or csv)', params: P.PayoutIdParams, querystring: P.PayoutDownloadQuery },
+
+  // the field user's own money (issue 16)
+  myResponseChanges: { method: 'GET', path: '/api/v1/me/responses/changes', access: fu, summary: "Changes to the caller's responses since a cursor (status, comment, paid)", querystring: E.ChangesQuery, reply: E.ChangesReply },
+  myEarnings: { method: 'GET', path: '/api/v1/me/earnings', access: fu, summary: "The caller's earnings: awaiting review, owed, paid, returned", reply: E.EarningsReply },
 
   // teams
   fieldUsers: { method: 'GET', path: '/api/v1/field-user/:surveyId', access: org, summary: 'Field users of a survey with pay owed', params: SurveyIdParams, querystring: PageQuery, reply: T.FieldUserListReply },

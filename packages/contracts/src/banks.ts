@@ -64,3 +64,78 @@ export const NIGERIAN_BANKS = [
   'Zenith Bank',
 ] as const;
 export type NigerianBank = (typeof NIGERIAN_BANKS)[number];
+
+/**
+ * The institution code a bank transfer file names each bank by: the CBN's three-digit code for
+ * deposit money banks, and the NIBSS institution code for microfinance banks and wallets (which
+ * have no three-digit code). Kept as text: some codes start with 0.
+ */
+export const BANK_CODES: Record<NigerianBank, string> = {
+  'Access Bank': '044',
+  'Access Bank (Diamond)': '063',
+  'ALAT by WEMA': '035A',
+  'ASO Savings and Loans': '401',
+  'Bowen Microfinance Bank': '50931',
+  'CEMCS Microfinance Bank': '50823',
+  'Citibank Nigeria': '023',
+  'Coronation Merchant Bank': '559',
+  'Ecobank Nigeria': '050',
+  'Ekondo Microfinance Bank': '562',
+  'Eyowo': '50126',
+  'FBNQuest Merchant Bank': '060002',
+  'Fidelity Bank': '070',
+  'First Bank of Nigeria': '011',
+  'First City Monument Bank': '214',
+  'FSDH Merchant Bank': '501',
+  'Globus Bank': '00103',
+  'GoMoney': '100022',
+  'Guaranty Trust Bank': '058',
+  'Hackman Microfinance Bank': '51251',
+  'Hasal Microfinance Bank': '50383',
+  'Heritage Bank': '030',
+  'Infinity Microfinance Bank': '50457',
+  'Jaiz Bank': '301',
+  'Keystone Bank': '082',
+  'Kuda Bank': '50211',
+  'Lagos Building Investment Company': '90052',
+  'Lotus Bank': '303',
+  'Mint Microfinance Bank': '50304',
+  'Moniepoint Microfinance Bank': '50515',
+  'Mutual Trust Microfinance Bank': '090151',
+  'NOVA Merchant Bank': '060003',
+  'OPay': '999992',
+  'Optimus Bank': '107',
+  'PalmPay': '999991',
+  'Parallex Bank': '104',
+  'Parkway - ReadyCash': '311',
+  'Paycom': '304',
+  'Petra Microfinance Bank': '50746',
+  'Polaris Bank': '076',
+  'Premium Trust Bank': '105',
+  'Providus Bank': '101',
+  'Rand Merchant Bank': '502',
+  'Rubies Microfinance Bank': '125',
+  'Signature Bank': '106',
+  'Sparkle Microfinance Bank': '51310',
+  'Stanbic IBTC Bank': '221',
+  'Standard Chartered Bank': '068',
+  'Sterling Bank': '232',
+  'Suntrust Bank': '100',
+  'TAJ Bank': '302',
+  'Tangerine Money': '51269',
+  'TCF Microfinance Bank': '51211',
+  'Titan Trust Bank': '102',
+  'Union Bank of Nigeria': '032',
+  'United Bank For Africa': '033',
+  'Unity Bank': '215',
+  'VFD Microfinance Bank': '566',
+  'Wema Bank': '035',
+  'Zenith Bank': '057',
+};
+
+/** The code of a bank named as in NIGERIAN_BANKS (case and spaces ignored), or '' for a bank we do not know. */
+export function bankCodeOf(bank: string): string {
+  const wanted = bank.trim().toLowerCase();
+  const found = NIGERIAN_BANKS.find((b) => b.toLowerCase() === wanted);
+  return found ? BANK_CODES[found] : '';
+}

@@ -28,6 +28,11 @@ export const Limits = {
   activeFieldUserDays: 7,
   maxPassword: 200,
   maxEmail: 254,
+  maxReviewBatch: 500,
+  maxReviewComment: 1000,
+  /** Pending responses one review-by-search may change at once; the rest wait for the next call. */
+  maxReviewBySearch: 10_000,
+  maxPayoutFieldUsers: 5000,
 } as const;
 
 export const PHOTO_FILE_NAME = 'photo.jpg';

@@ -14,6 +14,7 @@ import * as rateCounters from './migrations/20261126300000_rate_counters.js';
 import * as appSettings from './migrations/20261126600000_app_settings.js';
 import * as fileStore from './migrations/20261126610000_file_store.js';
 import * as searchGrams from './migrations/20261126500000_search_grams.js';
+import * as reviewPayouts from './migrations/20261126400000_review_payouts.js';
 import type { Database } from './schema.js';
 import { WriteWatch } from './write-watch.js';
 
@@ -98,6 +99,7 @@ const migrations: Record<string, Migration> = {
   '20261126600000_app_settings': appSettings,
   '20261126610000_file_store': fileStore,
   '20261126500000_search_grams': searchGrams,
+  '20261126400000_review_payouts': reviewPayouts,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

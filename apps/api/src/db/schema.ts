@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /** Timestamps are epoch milliseconds (bigint) and flags 0/1 integers, so one schema fits SQLite and PostgreSQL. */
 export interface UsersTable {
@@ -45,6 +45,8 @@ export interface SurveysTable {
   expected_response_count: number | null;
   /** JSON of StoredQuestion[] */
   questions: string;
+  /** 1: responses arrive `pending` and are paid once approved; 0: `approved` on receipt. */
+  pay_after_review: Generated<number>;
   created_at: number;
 }
 
@@ -92,6 +94,58 @@ export interface ResponsesTable {
   paid_at: number | null;
   captured_at: number | null;
   created_at: number;
+  /** ResponseStatus; defaults to approved. */
+  status: Generated<string>;
+  review_comment: string | null;
+  reviewed_by: string | null;
+  reviewed_at: number | null;
+  /** The draft or paid payout holding this response; only a conditional UPDATE sets it. */
+  payout_id: string | null;
+  /** Last review or payment change, the field user's changes feed cursor; null until the first. */
+  changed_at: number | null;
+}
+
+/** One status change of a response: who, in which role, when, from, to, why. */
+export interface ResponseReviewsTable {
+  id: string;
+  response_id: string;
+  actor_user_id: string;
+  actor_role: string;
+  actor_name: string;
+  from_status: string;
+  to_status: string;
+  comment: string | null;
+  created_at: number;
+}
+
+export interface PayoutsTable {
+  id: string;
+  organization_id: string;
+  survey_id: string;
+  idempotency_key: string;
+  /** PayoutStatus */
+  status: string;
+  total: number;
+  response_count: number;
+  reference: string | null;
+  created_by: string;
+  created_at: number;
+  paid_by: string | null;
+  paid_at: number | null;
+  cancelled_at: number | null;
+}
+
+/** What one field user is paid by a payout, with the bank details frozen at its creation. */
+export interface PayoutLinesTable {
+  payout_id: string;
+  member_id: string;
+  full_name: string;
+  email: string;
+  bank: string;
+  account_number: string;
+  account_name: string;
+  amount: number;
+  response_count: number;
 }
 
 /**
@@ -161,6 +215,9 @@ export interface Database {
   members: MembersTable;
   dataset_options: DatasetOptionsTable;
   responses: ResponsesTable;
+  response_reviews: ResponseReviewsTable;
+  payouts: PayoutsTable;
+  payout_lines: PayoutLinesTable;
   response_counts: ResponseCountsTable;
   files: FilesTable;
   file_blobs: FileBlobsTable;

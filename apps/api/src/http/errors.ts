@@ -67,7 +67,8 @@ function storageStatus(err: { code?: string; message?: string }): [number, strin
   if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === '53100') return [507, Msg.storageFull];
   // Extended codes too: SQLITE_BUSY_SNAPSHOT (a write after a read that another connection overtook), SQLITE_IOERR_WRITE...
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') || code.startsWith('SQLITE_IOERR')) return [503, Msg.serviceUnavailable];
-  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006', '53300'].includes(code)) return [503, Msg.serviceUnavailable];
+  // 40P01, 40001: a deadlock or serialization failure PostgreSQL broke by aborting this request; a retry succeeds.
+  if (['40P01', '40001', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006', '53300'].includes(code)) return [503, Msg.serviceUnavailable];
   if (/Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|ECONNREFUSED/.test(err.message ?? '')) return [503, Msg.serviceUnavailable];
   return null;
 }

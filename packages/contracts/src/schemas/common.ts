@@ -62,4 +62,15 @@ export type SurveyIdParams = z.infer<typeof SurveyIdParams>;
 export const Naira = z.number().int().min(0);
 export type Naira = z.infer<typeof Naira>;
 
+/**
+ * Naira from a form or JSON: a whole number, or a string of decimal digits (an HTML number input).
+ * Anything else ("0x10", "1e3", true, [], 1.5) is refused rather than coerced to a number.
+ */
+export const NairaInput = (label: string) => {
+  const whole = `${label} must be a whole number of naira`;
+  return z
+    .union([z.number({ error: whole }).int(whole), z.string({ error: whole }).trim().regex(/^-?\d{1,9}$/, whole).transform(Number)], { error: whole })
+    .pipe(z.number().min(0, `${label} cannot be negative`).max(100_000_000, `${label} is too large (max 100000000)`));
+};
+
 export const IsoDate = z.string().datetime({ offset: true });

@@ -33,6 +33,8 @@ export const CreateSurveyBody = z
     title: z.string({ error: Msg.provideFormTitle }).trim().min(1, Msg.provideFormTitle).max(Limits.maxTitle, `Title is too long (max ${Limits.maxTitle})`),
     description: z.string().trim().max(Limits.maxDescription, `Description is too long (max ${Limits.maxDescription})`).default(''),
     expectedResponseCount: z.number({ error: 'Expected responses must be a whole number' }).int('Expected responses must be a whole number').min(0).max(100_000_000).nullable().optional(),
+    /** Responses arrive pending and are paid once approved (issue 16). */
+    payAfterReview: z.boolean({ error: 'payAfterReview must be true or false' }).default(false),
     questions: z.array(Question).min(1, 'Add at least one question').max(Limits.maxQuestions, `Too many questions (max ${Limits.maxQuestions})`),
   })
   .superRefine((body, ctx) => {
@@ -64,6 +66,8 @@ export const Survey = z.object({
   organization_id: z.string(),
   expectedResponseCount: z.number().int().nullable(),
   questions: z.array(StoredQuestion),
+  /** Always sent by the API; optional for surveys a phone cached before it existed. */
+  payAfterReview: z.boolean().optional(),
   createdAt: z.string(),
 });
 export type Survey = z.infer<typeof Survey>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Limits } from '../constants.js';
 import { Msg } from '../messages.js';
-import { Id, Naira, Paging, ValidEmail, lowerUuid } from './common.js';
+import { Id, Naira, NairaInput, Paging, ValidEmail, lowerUuid } from './common.js';
 
 export const FieldUser = z.object({
   _id: z.string(),
@@ -13,7 +13,10 @@ export const FieldUser = z.object({
   accountName: z.string(),
   rate: Naira,
   responses: z.number().int(),
+  /** Naira owed: approved responses not yet paid (docs/decisions.md, "Money"). */
   outstanding: Naira,
+  /** Naira of pending responses, owed once approved. */
+  awaitingReview: Naira,
   supervisorId: z.string().nullable(),
   supervisorName: z.string().nullable(),
 });
@@ -34,7 +37,7 @@ export const InviteFieldUserBody = z.object({
   accountNumber: z.string().trim().max(30).default(''),
   accountName: z.string().trim().max(120).default(''),
   bank: z.string().trim().max(120).default(''),
-  rate: z.coerce.number({ error: 'Rate must be a whole number of naira' }).int('Rate must be a whole number of naira').min(0, 'Rate cannot be negative').max(100_000_000).default(0),
+  rate: NairaInput('Rate').default(0),
 });
 export type InviteFieldUserBody = z.input<typeof InviteFieldUserBody>;
 
@@ -58,6 +61,7 @@ export const Supervisor = z.object({
   accountNumber: z.string(),
   accountName: z.string(),
   outstanding: Naira,
+  awaitingReview: Naira,
   fieldUserCount: z.number().int(),
 });
 export type Supervisor = z.infer<typeof Supervisor>;

@@ -180,10 +180,12 @@ export class InsightRepository {
   }
 
   /** Responses and naira per 24-hour slot from `start` (slot = floor((created_at - start) / 1 day)). */
+  /** amount: naira of the day's responses; only approved ones when the survey pays after review. */
   async totalsByDay(surveyId: string, start: number, end: number): Promise<DayTotals[]> {
     // better-sqlite3 binds JS numbers as REAL, so the cast is what makes the division whole.
     const { rows } = await sql<DayTotals>`
-      select cast((created_at - ${start}) / 86400000 as integer) as day, count(*) as value, coalesce(sum(rate), 0) as amount
+      select cast((created_at - ${start}) / 86400000 as integer) as day, count(*) as value,
+        coalesce(sum(case when status = 'approved' or (select pay_after_review from surveys where id = ${surveyId}) = 0 then rate else 0 end), 0) as amount
       from responses
       where survey_id = ${surveyId} and created_at >= ${start} and created_at < ${end}
       group by 1`.execute(this.k);

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 
 /**
  * The survey-scoped gram index (migration 20261126500000_search_grams): for each response,

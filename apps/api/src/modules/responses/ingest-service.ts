@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { Limits, Msg, QuestionType, SyncItem, type Answers, type RespondBody, type RespondReply, type SyncResult } from '@survey-bird/contracts';
+import { Limits, Msg, QuestionType, ResponseStatus, SyncItem, type Answers, type RespondBody, type RespondReply, type SyncResult } from '@survey-bird/contracts';
 import { uuidv7 } from '@survey-bird/contracts/ids';
 import type { Db } from '../../db/database.js';
 import { RowCache } from '../../db/row-cache.js';
@@ -59,7 +59,7 @@ export class IngestService {
 
   constructor(db: Db) {
     this.repo = responsesRepository(db);
-    this.surveys = new SurveyCache(this.repo);
+    this.surveys = new SurveyCache(this.repo, () => db.writes.generation(['surveys']));
     this.members = new RowCache(db.writes, ['members', 'surveys', 'organizations', 'users']);
   }
 
@@ -136,6 +136,7 @@ export class IngestService {
         rate: member.rate,
         captured_at: body.capturedAt ? Date.parse(body.capturedAt) : null,
         created_at: now,
+        status: survey.payAfterReview ? ResponseStatus.pending : ResponseStatus.approved,
       },
     };
   }

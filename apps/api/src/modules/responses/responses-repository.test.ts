@@ -28,6 +28,7 @@ beforeAll(async () => {
     rate: 0,
     captured_at: null,
     created_at: Date.now(),
+    status: 'approved',
   };
 });
 afterAll(() => t.close());

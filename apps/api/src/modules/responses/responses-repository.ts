@@ -17,6 +17,7 @@ export interface IngestSurveyRow {
   id: string;
   organizationId: string;
   questions: string;
+  payAfterReview: boolean;
 }
 
 /** The row that holds a (survey_id, client_id) key after the write: ours, or the one received earlier. */
@@ -26,7 +27,7 @@ export interface StoredRef {
   bodyHash: string;
 }
 
-export type ResponseInsert = Required<Pick<NewResponse, 'id' | 'client_id' | 'survey_id' | 'organization_id' | 'member_id' | 'user_id' | 'answers' | 'body_hash' | 'search_text' | 'rate' | 'captured_at' | 'created_at'>>;
+export type ResponseInsert = Required<Pick<NewResponse, 'id' | 'client_id' | 'survey_id' | 'organization_id' | 'member_id' | 'user_id' | 'answers' | 'body_hash' | 'search_text' | 'rate' | 'captured_at' | 'created_at'>> & { status: string };
 
 export const keyOf = (surveyId: string, clientId: string) => `${surveyId}\u0000${clientId}`;
 
@@ -50,7 +51,7 @@ export function responsesRepository(db: Db): ResponsesRepository {
   return db.sqlite ? new SqliteResponsesRepository(db.sqlite) : new KyselyResponsesRepository(db.kysely);
 }
 
-const COLUMNS = ['id', 'client_id', 'survey_id', 'organization_id', 'member_id', 'user_id', 'answers', 'body_hash', 'search_text', 'rate', 'captured_at', 'created_at'] as const;
+const COLUMNS = ['id', 'client_id', 'survey_id', 'organization_id', 'member_id', 'user_id', 'answers', 'body_hash', 'search_text', 'rate', 'captured_at', 'created_at', 'status'] as const;
 
 /** A group this large is written at once rather than at the end of the turn (a batch, or a burst). */
 const GROUP_ROWS = 32;
@@ -71,7 +72,7 @@ interface Waiting {
  */
 class SqliteResponsesRepository implements ResponsesRepository {
   private readonly memberStmt: Statement<[string, string, string], { id: string; organization_id: string; full_name: string; email: string; rate: number }>;
-  private readonly surveyStmt: Statement<[string], { id: string; organization_id: string; questions: string }>;
+  private readonly surveyStmt: Statement<[string], { id: string; organization_id: string; questions: string; pay_after_review: number }>;
   private readonly insertStmt: Statement<unknown[]>;
   private readonly existingStmt: Statement<[string, string], { id: string; user_id: string; body_hash: string }>;
   private readonly writeGroup: (group: ResponseInsert[][]) => Map<string, StoredRef>[];
@@ -81,7 +82,7 @@ class SqliteResponsesRepository implements ResponsesRepository {
 
   constructor(private readonly sqlite: NonNullable<Db['sqlite']>) {
     this.memberStmt = sqlite.prepare('select id, organization_id, full_name, email, rate from members where survey_id = ? and user_id = ? and role = ?');
-    this.surveyStmt = sqlite.prepare('select id, organization_id, questions from surveys where id = ?');
+    this.surveyStmt = sqlite.prepare('select id, organization_id, questions, pay_after_review from surveys where id = ?');
     // Positional parameters and run(): binding by name and building RETURNING rows cost about a
     // quarter of the insert (in-process, batches of 50: 32 -> 24 µs per row).
     this.insertStmt = sqlite.prepare(
@@ -102,7 +103,7 @@ class SqliteResponsesRepository implements ResponsesRepository {
     // it resets the statement after the first row and better-sqlite3 drops the error of that reset,
     // SQLITE_FULL on a full disk included). `changes` counts this statement's row, not its triggers'.
     const { changes } = this.insertStmt.run( // in COLUMNS order
-      row.id, row.client_id, row.survey_id, row.organization_id, row.member_id, row.user_id, row.answers, row.body_hash, row.search_text, row.rate, row.captured_at, row.created_at,
+      row.id, row.client_id, row.survey_id, row.organization_id, row.member_id, row.user_id, row.answers, row.body_hash, row.search_text, row.rate, row.captured_at, row.created_at, row.status,
     );
     if (changes > 0) return { id: row.id, userId: row.user_id, bodyHash: row.body_hash };
     const existing = this.existingStmt.get(row.survey_id, row.client_id);
@@ -118,7 +119,7 @@ class SqliteResponsesRepository implements ResponsesRepository {
 
   async survey(surveyId: string): Promise<IngestSurveyRow | undefined> {
     const s = this.surveyStmt.get(surveyId);
-    return s && { id: s.id, organizationId: s.organization_id, questions: s.questions };
+    return s && { id: s.id, organizationId: s.organization_id, questions: s.questions, payAfterReview: Number(s.pay_after_review) === 1 };
   }
 
   insert(rows: ResponseInsert[]): Promise<Map<string, StoredRef>> {
@@ -186,8 +187,8 @@ class KyselyResponsesRepository implements ResponsesRepository {
   }
 
   async survey(surveyId: string): Promise<IngestSurveyRow | undefined> {
-    const s = await this.db.selectFrom('surveys').select(['id', 'organization_id', 'questions']).where('id', '=', surveyId).executeTakeFirst();
-    return s && { id: s.id, organizationId: s.organization_id, questions: s.questions };
+    const s = await this.db.selectFrom('surveys').select(['id', 'organization_id', 'questions', 'pay_after_review']).where('id', '=', surveyId).executeTakeFirst();
+    return s && { id: s.id, organizationId: s.organization_id, questions: s.questions, payAfterReview: Number(s.pay_after_review) === 1 };
   }
 
   async insert(rows: ResponseInsert[]): Promise<Map<string, StoredRef>> {

@@ -8,19 +8,23 @@ export interface IngestSurvey {
   organizationId: string;
   questions: Map<string, Question>;
   compulsory: string[];
+  /** New responses arrive pending (true) or approved. */
+  payAfterReview: boolean;
 }
 
 const Questions = z.array(StoredQuestion);
 
 /**
  * Surveys of the last few minutes, parsed. Questions are fixed once a survey is published, so a
- * short TTL only bounds how long a deleted survey lingers; the size cap bounds memory.
+ * short TTL only bounds how long a deleted survey lingers; the size cap bounds memory. Settings
+ * (pay after review) can change: a write to surveys by this process (`generation`) drops the cache.
  */
 export class SurveyCache {
-  private readonly entries = new Map<string, { survey: IngestSurvey; expires: number }>();
+  private readonly entries = new Map<string, { survey: IngestSurvey; expires: number; generation: number }>();
 
   constructor(
     private readonly repo: Pick<ResponsesRepository, 'survey'>,
+    private readonly generation: () => number = () => 0,
     private readonly ttlMs = 30_000,
     private readonly maxEntries = 500,
   ) {}
@@ -28,7 +32,8 @@ export class SurveyCache {
   async get(surveyId: string): Promise<IngestSurvey | undefined> {
     const hit = this.entries.get(surveyId);
     const now = Date.now();
-    if (hit && hit.expires > now) {
+    const generation = this.generation();
+    if (hit && hit.expires > now && hit.generation === generation) {
       // Re-insert so Map order is least-recently-used first.
       this.entries.delete(surveyId);
       this.entries.set(surveyId, hit);
@@ -38,7 +43,7 @@ export class SurveyCache {
     if (!row) return undefined;
     const survey = parse(row);
     this.entries.delete(surveyId);
-    this.entries.set(surveyId, { survey, expires: now + this.ttlMs });
+    this.entries.set(surveyId, { survey, expires: now + this.ttlMs, generation });
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     return survey;
   }
@@ -51,5 +56,6 @@ function parse(row: IngestSurveyRow): IngestSurvey {
     organizationId: row.organizationId,
     questions: new Map(questions.map((q) => [q.text, q])),
     compulsory: questions.filter((q) => q.compulsory).map((q) => q.text),
+    payAfterReview: row.payAfterReview,
   };
 }

@@ -46,6 +46,11 @@ export class SurveysRepository {
     this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   }
 
+  async setPayAfterReview(surveyId: string, organizationId: string, on: boolean): Promise<boolean> {
+    const res = await this.db.updateTable('surveys').set({ pay_after_review: on ? 1 : 0 }).where('id', '=', surveyId).where('organization_id', '=', organizationId).executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
   /** The survey and the option lists of its large selects, in one transaction. */
   async create(survey: SurveyRow, datasets: Dataset[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {

@@ -23,6 +23,8 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
     });
   }
 
+  route(app, 'surveySettings', async (req) => ({ msg: 'Settings saved', payAfterReview: await surveys.setPayAfterReview(req.params.id, req.auth.organizationId!, req.body.payAfterReview) }));
+
   route(app, 'largeDataset', async (req) => ({ options: await surveys.searchDataset(callerOf(req.auth), req.query) }));
 
   route(app, 'datasetExport', async (req) => surveys.exportDataset(callerOf(req.auth), req.query.survey_id, req.query.question));

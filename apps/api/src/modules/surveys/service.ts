@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { Limits, OPTION_QUESTION_TYPES, QuestionType, type CreateSurveyBody, type LargeDatasetQuery, type StoredQuestion, type Survey } from '@survey-bird/contracts';
+import { Limits, Msg, OPTION_QUESTION_TYPES, QuestionType, type CreateSurveyBody, type LargeDatasetQuery, type StoredQuestion, type Survey } from '@survey-bird/contracts';
 import type { z } from 'zod';
 import type { SurveyRow } from '../../db/schema.js';
 import { badRequest, notFound } from '../../http/errors.js';
@@ -38,10 +38,17 @@ export class SurveysService {
       description: body.description,
       expected_response_count: body.expectedResponseCount ?? null,
       questions: JSON.stringify(questions),
+      pay_after_review: body.payAfterReview ? 1 : 0,
       created_at: Date.now(),
     };
     await this.repo.create(row, datasets);
     return toSurvey(row);
+  }
+
+  /** Only the caller's organization's survey; another's is simply not found. */
+  async setPayAfterReview(surveyId: string, organizationId: string, payAfterReview: boolean): Promise<boolean> {
+    if (!(await this.repo.setPayAfterReview(surveyId, organizationId, payAfterReview))) throw notFound(Msg.surveyNotFound);
+    return payAfterReview;
   }
 
   async list(caller: Caller, page: Page, search: string) {
@@ -79,6 +86,7 @@ export function toSurvey(row: SurveyRow): Survey {
     organization_id: row.organization_id,
     expectedResponseCount: row.expected_response_count === null ? null : Number(row.expected_response_count),
     questions: JSON.parse(row.questions) as StoredQuestion[],
+    payAfterReview: Number(row.pay_after_review) === 1,
     createdAt: new Date(Number(row.created_at)).toISOString(),
   };
 }

@@ -67,7 +67,7 @@ describe('inviting', () => {
     expect(body.msg).toBe(Msg.fieldUserInvited);
     expect(body.fieldsUser).toEqual({
       _id: expect.any(String), fullName: 'Ngozi Eze', phoneNumber: '08031234567', email: 'new.person@team.ng', bank: 'GTBank', accountNumber: '', accountName: '',
-      rate: 0, responses: 0, outstanding: 0, supervisorId: null, supervisorName: null,
+      rate: 0, responses: 0, outstanding: 0, awaitingReview: 0, supervisorId: null, supervisorName: null,
     });
     const link = (await lastMail(t.app, 'new.person@team.ng'))?.link;
     expect(link).toMatch(/^http:\/\/sb\.test\/register\?email=new\.person%40team\.ng&invite=[\w-]{43}$/);
@@ -107,7 +107,7 @@ describe('inviting', () => {
     expect(res.json().msg).toBe(Msg.supervisorInvited);
     expect(res.json().fieldsUser).toEqual({
       _id: expect.any(String), fullName: 'Ngozi Eze', phoneNumber: '08031234567', email: 'newcomer@team.ng', bank: 'Access Bank', accountNumber: '0123456789', accountName: 'Ngozi Eze',
-      outstanding: 0, fieldUserCount: 0,
+      outstanding: 0, awaitingReview: 0, fieldUserCount: 0,
     });
     const user = await t.app.db.kysely.selectFrom('users').select(['id', 'role']).where('email', '=', 'newcomer@team.ng').executeTakeFirstOrThrow();
     expect(user.role).toBe(Role.supervisor);

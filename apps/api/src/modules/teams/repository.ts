@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import { Role } from '@survey-bird/contracts';
+import { ResponseStatus, Role } from '@survey-bird/contracts';
 import type { Database, NewMember } from '../../db/schema.js';
 import { contains } from '../../db/sql.js';
 import type { Page } from '../../http/paging.js';
@@ -15,9 +15,14 @@ export interface FieldUserScope {
 
 const zero = sql<number>`0`;
 
-/** Naira still owed to the member `m`: the rates of their responses not yet paid. */
+/** Naira owed to the member `m`: the rates of their approved responses not yet paid (docs/decisions.md, "Money"). */
 function outstandingOf(eb: Members) {
-  return eb.selectFrom('responses as r').select((r) => r.fn.coalesce(r.fn.sum<number>('r.rate'), zero).as('n')).whereRef('r.member_id', '=', 'm.id').where('r.paid_at', 'is', null);
+  return eb.selectFrom('responses as r').select((r) => r.fn.coalesce(r.fn.sum<number>('r.rate'), zero).as('n')).whereRef('r.member_id', '=', 'm.id').where('r.status', '=', ResponseStatus.approved).where('r.paid_at', 'is', null);
+}
+
+/** Naira the member `m` is owed once their pending responses are approved. */
+function awaitingReviewOf(eb: Members) {
+  return eb.selectFrom('responses as r').select((r) => r.fn.coalesce(r.fn.sum<number>('r.rate'), zero).as('n')).whereRef('r.member_id', '=', 'm.id').where('r.status', '=', ResponseStatus.pending);
 }
 
 function memberSearch(eb: Members, search: string) {
@@ -81,6 +86,7 @@ export class TeamsRepository {
       .select((eb) => [
         eb.selectFrom('responses as r').select((r) => r.fn.countAll<number>().as('n')).whereRef('r.member_id', '=', 'm.id').as('responses'),
         outstandingOf(eb).as('outstanding'),
+        awaitingReviewOf(eb).as('awaiting_review'),
       ]);
   }
 
@@ -90,7 +96,7 @@ export class TeamsRepository {
     const [rows, total, due] = await Promise.all([
       this.fieldUserRows(q).orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(page.limit).offset(page.offset).execute(),
       q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      q.innerJoin('responses as r', 'r.member_id', 'm.id').where('r.paid_at', 'is', null)
+      q.innerJoin('responses as r', 'r.member_id', 'm.id').where('r.status', '=', ResponseStatus.approved).where('r.paid_at', 'is', null)
         .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('r.rate'), zero).as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(total.n), totalDue: Number(due.n) };
@@ -113,7 +119,10 @@ export class TeamsRepository {
           eb.selectFrom('members as f').select((f) => f.fn.countAll<number>().as('n')).whereRef('f.supervisor_id', '=', 'm.id').as('field_user_count'),
           eb.selectFrom('responses as r').innerJoin('members as f', 'f.id', 'r.member_id')
             .select((r) => r.fn.coalesce(r.fn.sum<number>('r.rate'), zero).as('n'))
-            .whereRef('f.supervisor_id', '=', 'm.id').where('r.paid_at', 'is', null).as('outstanding'),
+            .whereRef('f.supervisor_id', '=', 'm.id').where('r.status', '=', ResponseStatus.approved).where('r.paid_at', 'is', null).as('outstanding'),
+          eb.selectFrom('responses as r').innerJoin('members as f', 'f.id', 'r.member_id')
+            .select((r) => r.fn.coalesce(r.fn.sum<number>('r.rate'), zero).as('n'))
+            .whereRef('f.supervisor_id', '=', 'm.id').where('r.status', '=', ResponseStatus.pending).as('awaiting_review'),
         ])
         .orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(page.limit).offset(page.offset).execute(),
       q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
@@ -137,7 +146,7 @@ export class TeamsRepository {
       q.select(['m.id', 'm.full_name', 'm.email', 'm.phone_number', 'o.name as organization_name', 'sv.title as survey_title'])
         .select((eb) => [
           eb.selectFrom('responses as r').select((r) => r.fn.countAll<number>().as('n')).whereRef('r.member_id', '=', 'm.id').as('responses'),
-          eb.selectFrom('responses as r').select((r) => r.fn.coalesce(r.fn.sum<number>('r.rate'), zero).as('n')).whereRef('r.member_id', '=', 'm.id').where('r.paid_at', 'is', null).as('outstanding'),
+          outstandingOf(eb).as('outstanding'),
         ])
         .orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(page.limit).offset(page.offset).execute(),
       q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),

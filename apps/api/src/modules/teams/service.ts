@@ -29,12 +29,12 @@ export class TeamsService {
 
   async inviteFieldUser(organizationId: string, body: FieldUserInvite): Promise<FieldUser> {
     const member = await this.invite(organizationId, Role.fieldUser, body, body.rate);
-    return toFieldUser({ ...member, responses: 0, outstanding: 0, supervisor_name: null });
+    return toFieldUser({ ...member, responses: 0, outstanding: 0, awaiting_review: 0, supervisor_name: null });
   }
 
   async inviteSupervisor(organizationId: string, body: SupervisorInvite): Promise<Supervisor> {
     const member = await this.invite(organizationId, Role.supervisor, body, 0);
-    return toSupervisor({ ...member, field_user_count: 0, outstanding: 0 });
+    return toSupervisor({ ...member, field_user_count: 0, outstanding: 0, awaiting_review: 0 });
   }
 
   /**
@@ -114,7 +114,7 @@ export class TeamsService {
   }
 }
 
-type FieldUserFields = Omit<FieldUserRecord, 'responses' | 'outstanding'> & { responses: unknown; outstanding: unknown };
+type FieldUserFields = Omit<FieldUserRecord, 'responses' | 'outstanding' | 'awaiting_review'> & { responses: unknown; outstanding: unknown; awaiting_review: unknown };
 
 export function toFieldUser(r: FieldUserFields): FieldUser {
   return {
@@ -128,12 +128,13 @@ export function toFieldUser(r: FieldUserFields): FieldUser {
     rate: Number(r.rate),
     responses: Number(r.responses ?? 0),
     outstanding: Number(r.outstanding ?? 0),
+    awaitingReview: Number(r.awaiting_review ?? 0),
     supervisorId: r.supervisor_id,
     supervisorName: r.supervisor_name,
   };
 }
 
-type SupervisorFields = Omit<SupervisorRecord, 'field_user_count' | 'outstanding'> & { field_user_count: unknown; outstanding: unknown };
+type SupervisorFields = Omit<SupervisorRecord, 'field_user_count' | 'outstanding' | 'awaiting_review'> & { field_user_count: unknown; outstanding: unknown; awaiting_review: unknown };
 
 export function toSupervisor(r: SupervisorFields): Supervisor {
   return {
@@ -146,5 +147,6 @@ export function toSupervisor(r: SupervisorFields): Supervisor {
     accountName: r.account_name,
     fieldUserCount: Number(r.field_user_count ?? 0),
     outstanding: Number(r.outstanding ?? 0),
+    awaitingReview: Number(r.awaiting_review ?? 0),
   };
 }

@@ -51,7 +51,7 @@ describe('GET /field-user/:surveyId', () => {
     const rows = byName(body.fieldUsers);
     expect(rows['Ada Obi']).toEqual({
       _id: ada.id, fullName: 'Ada Obi', phoneNumber: '08030000000', email: 'ada@team.ng', bank: 'Zenith Bank', accountNumber: '0123456789', accountName: 'Ada Obi',
-      rate: 100, responses: 3, outstanding: 200, supervisorId: supOne.id, supervisorName: 'Sup One',
+      rate: 100, responses: 3, outstanding: 200, awaitingReview: 0, supervisorId: supOne.id, supervisorName: 'Sup One',
     });
     expect(rows['Bayo Ade']).toMatchObject({ responses: 3, outstanding: 350, supervisorName: 'Sup One' });
     expect(rows['Chi Nwa']).toMatchObject({ responses: 2, outstanding: 0, supervisorName: 'Sup Two' });
@@ -123,7 +123,7 @@ describe('GET /supervisor/:surveyId', () => {
     const rows = byName(body.supervisors);
     expect(rows['Sup One']).toEqual({
       _id: supOne.id, fullName: 'Sup One', phoneNumber: '08030000000', email: 'sup.one@team.ng', bank: 'Zenith Bank', accountNumber: '0123456789', accountName: 'Sup One',
-      outstanding: 550, fieldUserCount: 2,
+      outstanding: 550, awaitingReview: 0, fieldUserCount: 2,
     });
     expect(rows['Sup Two']).toMatchObject({ outstanding: 0, fieldUserCount: 1 });
   });

@@ -16,7 +16,7 @@ const FULL_DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frid
  * (spec section 9: current week plus 9 earlier, Sunday first). The by-weeks call only logs its
  * errors (spec section 8): an empty week is drawn instead.
  */
-export function WeeklyCharts({ surveyId, reload }: { surveyId: string; reload: number }) {
+export function WeeklyCharts({ surveyId, reload, payAfterReview = false }: { surveyId: string; reload: number; payAfterReview?: boolean }) {
   const weeks = useMemo(() => selectableWeeks(new Date()), []);
   const [weekIndex, setWeekIndex] = useState(0);
   const week = weeks[weekIndex] ?? weeks[0]!;
@@ -87,6 +87,7 @@ export function WeeklyCharts({ surveyId, reload }: { surveyId: string; reload: n
             <span className="insight-chart__total">{loading ? '…' : formatNaira(totalAmount)}<small>week total</small></span>
           </figcaption>
           <ChartCanvas config={amounts} label={`Amount earned per day, ${week.label}. ${describe(formatNaira, (d) => d.amount)}`} />
+          {payAfterReview && <p className="insight-panel__sub">Approved responses only: this survey pays after review.</p>}
         </figure>
       </div>
     </section>

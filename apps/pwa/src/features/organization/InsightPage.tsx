@@ -40,7 +40,7 @@ export function InsightPage() {
           {survey && (
             <>
               <div className="insight-charts">
-                <WeeklyCharts surveyId={survey._id} reload={reload} />
+                <WeeklyCharts surveyId={survey._id} reload={reload} payAfterReview={survey.payAfterReview === true} />
                 <CoverageChart responses={cards.data?.totalResponses ?? null} expected={expected} loading={cards.loading} />
               </div>
               <ResponsesTable key={survey._id} survey={survey} route="organizationResponses" exportRoute="organizationExport" reload={reload} onRefresh={() => setReload((n) => n + 1)} />

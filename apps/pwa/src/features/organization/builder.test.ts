@@ -161,7 +161,7 @@ describe('publishBody', () => {
 
   it('treats expected responses as optional', () => {
     const r = publishBody(ready);
-    expect(r).toEqual({ ok: true, body: { title: 'Census', description: 'Ward 4', expectedResponseCount: null, questions: [q('Name?')] } });
+    expect(r).toEqual({ ok: true, body: { title: 'Census', description: 'Ward 4', expectedResponseCount: null, payAfterReview: false, questions: [q('Name?')] } });
     const withCount = publishBody({ ...ready, expected: ' 250 ' });
     expect(withCount.ok && withCount.body.expectedResponseCount).toBe(250);
     expect(publishBody({ ...ready, expected: '2.5' }).ok).toBe(false);

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import { ResponseStatus, type ChangesReply, type EarningsReply } from '@survey-bird/contracts';
+import { CHANGES_PAGE, EarningsRepository } from './repository.js';
+
+/** A field user's view of their own money: what changed since their last sync, and the totals. */
+export class EarningsService {
+  readonly repo: EarningsRepository;
+
+  constructor(app: FastifyInstance) {
+    this.repo = new EarningsRepository(app.db.kysely);
+  }
+
+  async changes(userId: string, since: string | undefined): Promise<ChangesReply> {
+    const [at, id] = since ? [Number(since.split('_')[0]), since.split('_')[1] ?? ''] : [0, ''];
+    const rows = await this.repo.changes(userId, { changedAt: at, id }, CHANGES_PAGE + 1);
+    const page = rows.slice(0, CHANGES_PAGE);
+    const last = page[page.length - 1];
+    return {
+      changes: page.map((r) => ({
+        _id: r.id, clientId: r.client_id, survey_id: r.survey_id, status: r.status as ResponseStatus, comment: r.review_comment,
+        revision: 1, paid: r.paid_at !== null, changedAt: new Date(Number(r.changed_at)).toISOString(),
+      })),
+      cursor: last ? `${Number(last.changed_at)}_${last.id}` : since ?? '0_',
+      hasMore: rows.length > CHANGES_PAGE,
+    };
+  }
+
+  async earnings(userId: string): Promise<EarningsReply> {
+    const out: EarningsReply = { awaitingReview: zero(), owed: zero(), paid: { ...zero(), lastPaidAt: null }, returned: zero(), rejected: zero() };
+    let lastPaid = 0;
+    for (const r of await this.repo.totals(userId)) {
+      const bucket = Number(r.paid) === 1 ? out.paid
+        : r.status === ResponseStatus.approved ? out.owed
+          : r.status === ResponseStatus.pending ? out.awaitingReview
+            : r.status === ResponseStatus.returned ? out.returned : out.rejected;
+      bucket.count += Number(r.count);
+      bucket.amount += Number(r.amount ?? 0);
+      if (r.last_paid_at !== null) lastPaid = Math.max(lastPaid, Number(r.last_paid_at));
+    }
+    out.paid.lastPaidAt = lastPaid ? new Date(lastPaid).toISOString() : null;
+    return out;
+  }
+}
+
+const zero = () => ({ count: 0, amount: 0 });

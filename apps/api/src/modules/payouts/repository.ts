@@ -1,0 +1,179 @@
+import { PostgresAdapter, type Kysely } from 'kysely';
+import { PayoutStatus, ResponseStatus, Role } from '@survey-bird/contracts';
+import type { Database, PayoutLinesTable, PayoutsTable } from '../../db/schema.js';
+import type { Page } from '../../http/paging.js';
+
+export interface PayMember {
+  id: string;
+  full_name: string;
+  email: string;
+  bank: string;
+  account_number: string;
+  account_name: string;
+}
+
+export interface Owed {
+  member_id: string;
+  amount: number;
+  count: number;
+}
+
+/** Thrown inside the create transaction to roll it back when it froze nothing. */
+export class NothingToPay extends Error {}
+
+/** Members per statement: far below both engines' bound-parameter limits. */
+const CHUNK = 1000;
+
+/**
+ * Payouts and the responses they hold. A response is in at most one draft or paid payout because
+ * its `payout_id` is only ever set by `update ... where payout_id is null`: the database, not
+ * this code, decides which of two racing creates gets it (PostgreSQL re-checks the condition on
+ * the row it waited for; SQLite has a single writer).
+ */
+export class PayoutsRepository {
+  private readonly postgres: boolean;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  }
+
+  surveyOfOrganization(surveyId: string, organizationId: string) {
+    return this.db.selectFrom('surveys').select(['id', 'title', 'organization_id']).where('id', '=', surveyId).where('organization_id', '=', organizationId).executeTakeFirst();
+  }
+
+  /** The caller's supervisor rows on the survey (empty: not a supervisor there). */
+  async supervisorRows(surveyId: string, userId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('members').select('id').where('survey_id', '=', surveyId).where('user_id', '=', userId).where('role', '=', Role.supervisor).execute();
+    return rows.map((r) => r.id);
+  }
+
+  async fieldUsersOf(supervisorIds: string[]): Promise<string[]> {
+    if (supervisorIds.length === 0) return [];
+    const rows = await this.db.selectFrom('members').select('id').where('supervisor_id', 'in', supervisorIds).execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Field users of the survey (those of `ids` only when given) with bank details. */
+  members(surveyId: string, ids?: string[]): Promise<PayMember[]> {
+    let q = this.db.selectFrom('members').select(['id', 'full_name', 'email', 'bank', 'account_number', 'account_name']).where('survey_id', '=', surveyId).where('role', '=', Role.fieldUser);
+    if (ids) q = q.where('id', 'in', ids.length ? ids : ['']);
+    return q.execute();
+  }
+
+  /** What each field user of the survey is owed: approved, unpaid, not in a payout, rate above 0. */
+  async owed(surveyId: string): Promise<Owed[]> {
+    const rows = await this.unpaid(this.db, surveyId)
+      .select(['member_id', (eb) => eb.fn.sum<number>('rate').as('amount'), (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy('member_id').execute();
+    return rows.map((r) => ({ member_id: r.member_id, amount: Number(r.amount), count: Number(r.count) }));
+  }
+
+  private unpaid(db: Kysely<Database>, surveyId: string) {
+    return db.selectFrom('responses').where('survey_id', '=', surveyId).where('status', '=', ResponseStatus.approved)
+      .where('paid_at', 'is', null).where('payout_id', 'is', null).where('rate', '>', 0);
+  }
+
+  byKey(organizationId: string, key: string) {
+    return this.db.selectFrom('payouts').selectAll().where('organization_id', '=', organizationId).where('idempotency_key', '=', key).executeTakeFirst();
+  }
+
+  /**
+   * Creates the payout and freezes the members' owed responses into it, in one transaction. Answers
+   * undefined when another create already holds `key` (the caller reads that one), and throws
+   * NothingToPay (rolling back) when no response was left to take.
+   */
+  async create(payout: PayoutsTable, members: PayMember[]): Promise<PayoutsTable | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      // Creates for one survey take its row lock first (PostgreSQL), so two of them never update
+      // the same responses in different orders (a deadlock); the UPDATE's condition still decides.
+      // NO KEY UPDATE: it does not conflict with the key-share lock the payouts foreign key takes.
+      if (this.postgres) await trx.selectFrom('surveys').select('id').where('id', '=', payout.survey_id).forNoKeyUpdate().execute();
+      const inserted = await trx.insertInto('payouts').values(payout).onConflict((oc) => oc.columns(['organization_id', 'idempotency_key']).doNothing()).returning('id').executeTakeFirst();
+      if (!inserted) return undefined;
+      const byId = new Map(members.map((m) => [m.id, m]));
+      const ids = [...byId.keys()];
+      for (let i = 0; i < ids.length; i += CHUNK) {
+        await trx.updateTable('responses').set({ payout_id: payout.id })
+          .where('survey_id', '=', payout.survey_id).where('member_id', 'in', ids.slice(i, i + CHUNK))
+          .where('status', '=', ResponseStatus.approved).where('paid_at', 'is', null).where('payout_id', 'is', null).where('rate', '>', 0)
+          .execute();
+      }
+      const sums = await trx.selectFrom('responses').select(['member_id', (eb) => eb.fn.sum<number>('rate').as('amount'), (eb) => eb.fn.countAll<number>().as('count')])
+        .where('payout_id', '=', payout.id).groupBy('member_id').execute();
+      if (sums.length === 0) throw new NothingToPay();
+      const lines: PayoutLinesTable[] = sums.map((s) => {
+        const m = byId.get(s.member_id)!;
+        return { payout_id: payout.id, member_id: m.id, full_name: m.full_name, email: m.email, bank: m.bank, account_number: m.account_number, account_name: m.account_name, amount: Number(s.amount), response_count: Number(s.count) };
+      });
+      for (let i = 0; i < lines.length; i += 200) await trx.insertInto('payout_lines').values(lines.slice(i, i + 200)).execute();
+      const total = lines.reduce((n, l) => n + l.amount, 0);
+      const count = lines.reduce((n, l) => n + l.response_count, 0);
+      await trx.updateTable('payouts').set({ total, response_count: count }).where('id', '=', payout.id).execute();
+      return { ...payout, total, response_count: count };
+    });
+  }
+
+  find(id: string, organizationId: string | null, surveyIds?: string[]) {
+    let q = this.db.selectFrom('payouts').selectAll().where('id', '=', id);
+    if (organizationId) q = q.where('organization_id', '=', organizationId);
+    if (surveyIds) q = q.where('survey_id', 'in', surveyIds.length ? surveyIds : ['']);
+    return q.executeTakeFirst();
+  }
+
+  lines(payoutId: string, memberIds?: string[]) {
+    let q = this.db.selectFrom('payout_lines').selectAll().where('payout_id', '=', payoutId);
+    if (memberIds) q = q.where('member_id', 'in', memberIds.length ? memberIds : ['']);
+    return q.orderBy('full_name').orderBy('member_id').execute();
+  }
+
+  /** draft -> paid, and its responses' paid_at, in one transaction; false when it was not a draft. */
+  async markPaid(id: string, organizationId: string, reference: string, userId: string, now: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const res = await trx.updateTable('payouts').set({ status: PayoutStatus.paid, reference, paid_by: userId, paid_at: now })
+        .where('id', '=', id).where('organization_id', '=', organizationId).where('status', '=', PayoutStatus.draft).executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 0) return false;
+      await trx.updateTable('responses').set({ paid_at: now, changed_at: now }).where('payout_id', '=', id).execute();
+      return true;
+    });
+  }
+
+  /** draft -> cancelled, releasing its responses; false when it was not a draft. */
+  async cancel(id: string, organizationId: string, now: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const res = await trx.updateTable('payouts').set({ status: PayoutStatus.cancelled, cancelled_at: now })
+        .where('id', '=', id).where('organization_id', '=', organizationId).where('status', '=', PayoutStatus.draft).executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 0) return false;
+      await trx.updateTable('responses').set({ payout_id: null }).where('payout_id', '=', id).where('paid_at', 'is', null).execute();
+      return true;
+    });
+  }
+
+  /** A page of the survey's payouts, newest first; a supervisor's only those paying their field users. */
+  async list(surveyId: string, page: Page, memberIds?: string[]) {
+    let q = this.db.selectFrom('payouts as p').where('p.survey_id', '=', surveyId);
+    if (memberIds) q = q.where((eb) => eb.exists(eb.selectFrom('payout_lines as l').select('l.member_id').whereRef('l.payout_id', '=', 'p.id').where('l.member_id', 'in', memberIds.length ? memberIds : [''])));
+    const [rows, total, totals] = await Promise.all([
+      q.selectAll('p').orderBy('p.created_at', 'desc').orderBy('p.id', 'desc').limit(page.limit).offset(page.offset).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      q.select(['p.status', (eb) => eb.fn.sum<number>('p.total').as('total')]).groupBy('p.status').execute(),
+    ]);
+    return { rows, total: Number(total.n), totals: new Map(totals.map((t) => [t.status, Number(t.total)])) };
+  }
+
+  /** Every response a payout covers, for its second sheet, in pages by id (flat memory). */
+  async *responsesOf(payoutId: string, pageSize = 2000) {
+    let after = '';
+    for (;;) {
+      const rows = await this.db.selectFrom('responses as r').innerJoin('members as m', 'm.id', 'r.member_id')
+        .select(['r.id', 'r.created_at', 'r.rate', 'm.full_name', 'm.email'])
+        .where('r.payout_id', '=', payoutId).where('r.id', '>', after).orderBy('r.id').limit(pageSize).execute();
+      if (rows.length === 0) return;
+      yield rows;
+      after = rows[rows.length - 1]!.id;
+    }
+  }
+
+  surveyTitle(surveyId: string) {
+    return this.db.selectFrom('surveys').select('title').where('id', '=', surveyId).executeTakeFirst();
+  }
+}

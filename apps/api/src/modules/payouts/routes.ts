@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import { route } from '../../http/route.js';
+import { XLSX_MIME } from '../insight/download.js';
+import { CSV_MIME, payoutFileName, payoutXlsx, responsesCsv, transfersCsv } from './download.js';
+import { PayoutMsg, PayoutsService } from './service.js';
+
+export async function payoutRoutes(app: FastifyInstance): Promise<void> {
+  const payouts = new PayoutsService(app);
+
+  route(app, 'createPayout', async (req) => payouts.create(req.auth, req.body));
+
+  route(app, 'markPayoutPaid', async (req) => ({ msg: PayoutMsg.paid, payout: await payouts.markPaid(req.auth, req.params.id, req.body.reference) }));
+
+  route(app, 'cancelPayout', async (req) => ({ msg: PayoutMsg.cancelled, payout: await payouts.cancel(req.auth, req.params.id) }));
+
+  route(app, 'payouts', async (req) => payouts.list(req.auth, req.query.survey_id, req.query.page));
+
+  route(app, 'payout', async (req) => payouts.detail(req.auth, req.params.id));
+
+  route(app, 'payoutDownload', async (req, reply) => {
+    const { detail, title } = await payouts.forDownload(req.auth, req.params.id);
+    const { format, part } = req.query;
+    if (format === 'csv') {
+      const body = part === 'responses' ? responsesCsv(payouts.repo, detail._id) : transfersCsv(title, detail);
+      return reply.type(CSV_MIME).header('content-disposition', payoutFileName(title, detail, part === 'responses' ? 'responses.csv' : 'csv')).send(body);
+    }
+    return reply.type(XLSX_MIME).header('content-disposition', payoutFileName(title, detail, 'xlsx')).send(payoutXlsx(payouts.repo, title, detail));
+  });
+}

@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import { ResponseStatus, Role } from '@survey-bird/contracts';
+import type { Database } from '../../db/schema.js';
+import { contains } from '../../db/sql.js';
+
+/** Who reviews: an organization (all of its surveys) or a supervisor (their assigned field users only). */
+export interface Reviewer {
+  userId: string;
+  role: string;
+  name: string;
+  organizationId: string | null;
+}
+
+export interface ReviewTarget {
+  id: string;
+  status: string;
+  paid_at: number | null;
+  payout_id: string | null;
+}
+
+/** Ids per statement: far below both engines' bound-parameter limits. */
+const CHUNK = 500;
+
+export class ReviewRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** The responses the reviewer may see; a supervisor's are those of field users assigned to them. */
+  private visible(reviewer: Reviewer, db: Kysely<Database> = this.db) {
+    let q = db.selectFrom('responses as r');
+    if (reviewer.role === Role.organization) return q.where('r.organization_id', '=', reviewer.organizationId ?? '');
+    q = q.where('r.member_id', 'in', (eb) =>
+      eb.selectFrom('members as f').innerJoin('members as s', 's.id', 'f.supervisor_id').select('f.id').where('s.user_id', '=', reviewer.userId).where('s.role', '=', Role.supervisor));
+    return q;
+  }
+
+  async targets(reviewer: Reviewer, ids: string[], db: Kysely<Database> = this.db): Promise<ReviewTarget[]> {
+    const out: ReviewTarget[] = [];
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      out.push(...(await this.visible(reviewer, db).select(['r.id', 'r.status', 'r.paid_at', 'r.payout_id']).where('r.id', 'in', ids.slice(i, i + CHUNK)).execute()));
+    }
+    return out;
+  }
+
+  /** Pending responses of one survey matching a search, newest first, at most `limit`. */
+  async pendingMatching(reviewer: Reviewer, surveyId: string, search: string, limit: number): Promise<string[]> {
+    let q = this.visible(reviewer).select('r.id').where('r.survey_id', '=', surveyId).where('r.status', '=', ResponseStatus.pending);
+    if (search) q = q.where(contains('r.search_text', search));
+    return (await q.orderBy('r.created_at', 'desc').limit(limit).execute()).map((r) => r.id);
+  }
+
+  /** Whether the reviewer may see this survey at all (an organization's own, or one they supervise on). */
+  async canSeeSurvey(reviewer: Reviewer, surveyId: string): Promise<boolean> {
+    let q = this.db.selectFrom('surveys as s').select('s.id').where('s.id', '=', surveyId);
+    if (reviewer.role === Role.organization) q = q.where('s.organization_id', '=', reviewer.organizationId ?? '');
+    else q = q.where((eb) => eb.exists(eb.selectFrom('members as m').select('m.id').whereRef('m.survey_id', '=', 's.id').where('m.user_id', '=', reviewer.userId).where('m.role', '=', Role.supervisor)));
+    return (await q.executeTakeFirst()) !== undefined;
+  }
+
+  /**
+   * Moves every response of `ids` still in `from` (and neither paid nor in a payout) to `to`, with
+   * an audit row each, in one transaction. The conditions sit in the UPDATE itself, so a payout or
+   * another reviewer racing this one is decided by the database. Answers the ids it changed.
+   */
+  async transition(reviewer: Reviewer, from: string, to: string, ids: string[], comment: string | null, now: number): Promise<string[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const changed: string[] = [];
+      for (let i = 0; i < ids.length; i += CHUNK) {
+        const rows = await trx.updateTable('responses')
+          .set({ status: to, review_comment: comment, reviewed_by: reviewer.name, reviewed_at: now, changed_at: now })
+          .where('id', 'in', ids.slice(i, i + CHUNK))
+          .where('status', '=', from)
+          .where('paid_at', 'is', null)
+          .where('payout_id', 'is', null)
+          .returning('id')
+          .execute();
+        changed.push(...rows.map((r) => r.id));
+      }
+      for (let i = 0; i < changed.length; i += CHUNK) {
+        await trx.insertInto('response_reviews').values(changed.slice(i, i + CHUNK).map((id) => ({
+          id: randomUUID(), response_id: id, actor_user_id: reviewer.userId, actor_role: reviewer.role, actor_name: reviewer.name,
+          from_status: from, to_status: to, comment, created_at: now,
+        }))).execute();
+      }
+      return changed;
+    });
+  }
+
+  async detail(reviewer: Reviewer, id: string) {
+    return this.visible(reviewer)
+      .innerJoin('members as m', 'm.id', 'r.member_id')
+      .select(['r.id', 'r.survey_id', 'r.answers', 'r.status', 'r.review_comment', 'r.paid_at', 'r.created_at', 'm.full_name', 'm.email'])
+      .where('r.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  audit(responseId: string) {
+    return this.db.selectFrom('response_reviews').selectAll().where('response_id', '=', responseId).orderBy('created_at').orderBy(sql`id`).execute();
+  }
+
+  async reviewerName(userId: string): Promise<string> {
+    const user = await this.db.selectFrom('users').select(['full_name', 'email']).where('id', '=', userId).executeTakeFirst();
+    return user?.full_name || user?.email || userId;
+  }
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { Naira } from './common.js';
+import { RESPONSE_STATUSES } from './review.js';
+
+/** `since`: the cursor the previous answer gave; absent on a phone's first sync. */
+export const ChangesQuery = z.object({ since: z.string().regex(/^\d{1,15}_[\w-]{0,64}$/, 'since must be a cursor this route gave').optional() });
+export type ChangesQuery = z.infer<typeof ChangesQuery>;
+
+/** A change to one of the caller's responses: its status, the reviewer's comment, its revision, whether it is paid. */
+export const ResponseChange = z.object({
+  _id: z.string(),
+  clientId: z.string(),
+  survey_id: z.string(),
+  status: z.enum(RESPONSE_STATUSES),
+  comment: z.string().nullable(),
+  revision: z.number().int(),
+  paid: z.boolean(),
+  changedAt: z.string(),
+});
+export type ResponseChange = z.infer<typeof ResponseChange>;
+
+/** cursor: pass it as `since` next time; hasMore: call again at once (a page holds at most 500). */
+export const ChangesReply = z.object({ changes: z.array(ResponseChange), cursor: z.string(), hasMore: z.boolean() });
+export type ChangesReply = z.infer<typeof ChangesReply>;
+
+const Bucket = z.object({ count: z.number().int(), amount: Naira });
+/** The caller's money across their surveys, in whole naira. */
+export const EarningsReply = z.object({
+  awaitingReview: Bucket,
+  owed: Bucket,
+  paid: Bucket.extend({ lastPaidAt: z.string().nullable() }),
+  returned: Bucket,
+  rejected: Bucket,
+});
+export type EarningsReply = z.infer<typeof EarningsReply>;

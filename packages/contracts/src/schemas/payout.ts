@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { Limits } from '../constants.js';
+import { Id, Naira, Paging } from './common.js';
+
+const Amount = Naira;
+
+/** draft: responses frozen, not yet transferred; paid: transferred (final); cancelled: responses released. */
+export const PayoutStatus = { draft: 'draft', paid: 'paid', cancelled: 'cancelled' } as const;
+export type PayoutStatus = (typeof PayoutStatus)[keyof typeof PayoutStatus];
+const PAYOUT_STATUSES = Object.values(PayoutStatus) as [PayoutStatus, ...PayoutStatus[]];
+
+export const CreatePayoutBody = z.object({
+  survey_id: Id,
+  fieldUserIds: z.array(Id).min(1, 'Select at least one field user').max(Limits.maxPayoutFieldUsers).optional(),
+  /** Made by the client once per "create": repeating the request with it answers the same payout. */
+  key: z.uuid({ error: 'key must be a UUID' }),
+});
+export type CreatePayoutBody = z.infer<typeof CreatePayoutBody>;
+
+export const PayoutLine = z.object({
+  fieldUserId: z.string(),
+  fullName: z.string(),
+  email: z.string(),
+  bank: z.string(),
+  bankCode: z.string(),
+  accountNumber: z.string(),
+  accountName: z.string(),
+  amount: Amount,
+  responseCount: z.number().int(),
+});
+export type PayoutLine = z.infer<typeof PayoutLine>;
+
+/** A field user with something owed who could not be paid, and why. */
+export const SkippedFieldUser = z.object({ fieldUserId: z.string(), fullName: z.string(), reason: z.string(), amount: Amount });
+export type SkippedFieldUser = z.infer<typeof SkippedFieldUser>;
+
+export const Payout = z.object({
+  _id: z.string(),
+  survey_id: z.string(),
+  status: z.enum(PAYOUT_STATUSES),
+  total: Amount,
+  responseCount: z.number().int(),
+  fieldUserCount: z.number().int(),
+  reference: z.string().nullable(),
+  createdAt: z.string(),
+  paidAt: z.string().nullable(),
+  cancelledAt: z.string().nullable(),
+});
+export type Payout = z.infer<typeof Payout>;
+
+export const PayoutDetail = Payout.extend({ lines: z.array(PayoutLine) });
+export type PayoutDetail = z.infer<typeof PayoutDetail>;
+
+export const CreatePayoutReply = z.object({ msg: z.string(), payout: PayoutDetail, skipped: z.array(SkippedFieldUser) });
+export type CreatePayoutReply = z.infer<typeof CreatePayoutReply>;
+
+export const PayoutIdParams = z.object({ id: Id });
+export const MarkPaidBody = z.object({ reference: z.string({ error: 'Give the transfer reference' }).trim().min(1, 'Give the transfer reference').max(200, 'The reference is too long (max 200)') });
+export type MarkPaidBody = z.infer<typeof MarkPaidBody>;
+export const PayoutReply = z.object({ msg: z.string(), payout: PayoutDetail });
+export type PayoutReply = z.infer<typeof PayoutReply>;
+
+export const PayoutListQuery = z.object({
+  survey_id: Id,
+  page: z.coerce.number({ error: 'page must be a positive whole number' }).int('page must be a positive whole number').min(1, 'page must be a positive whole number').max(1_000_000).default(1),
+});
+/** totals: over every payout of the survey the caller may see, not just the page. */
+export const PayoutListReply = z.object({
+  payouts: z.array(Payout),
+  totals: z.object({ draft: Naira, paid: Naira }),
+  ...Paging,
+});
+export type PayoutListReply = z.infer<typeof PayoutListReply>;
+
+export const PayoutDownloadQuery = z.object({
+  format: z.enum(['xlsx', 'csv'], { error: 'format must be xlsx or csv' }).default('xlsx'),
+  /** csv only: responses lists every response the payout covers instead of the transfer lines. */
+  part: z.enum(['transfers', 'responses'], { error: 'part must be transfers or responses' }).default('transfers'),
+});
+export type PayoutDownloadQuery = z.infer<typeof PayoutDownloadQuery>;

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { Limits } from '../constants.js';
+import { Id } from './common.js';
+
+/** approved: counts towards pay; pending: awaiting review; returned: sent back to fix; rejected: final. */
+export const ResponseStatus = { approved: 'approved', pending: 'pending', returned: 'returned', rejected: 'rejected' } as const;
+export type ResponseStatus = (typeof ResponseStatus)[keyof typeof ResponseStatus];
+export const RESPONSE_STATUSES = Object.values(ResponseStatus) as [ResponseStatus, ...ResponseStatus[]];
+
+/** A reviewer moves a response to one of these; `pending` is where responses arrive, not a verdict. */
+export const ReviewVerdict = z.enum([ResponseStatus.approved, ResponseStatus.returned, ResponseStatus.rejected], { error: 'status must be approved, returned or rejected' });
+
+export const ReviewBody = z
+  .object({
+    /** The selected rows. */
+    responseIds: z.array(Id).min(1, 'Select at least one response').max(Limits.maxReviewBatch, `At most ${Limits.maxReviewBatch} responses per review`).optional(),
+    /** Instead of responseIds: every pending response of this survey matching searchQuery (server side). */
+    survey_id: Id.optional(),
+    searchQuery: z.string().trim().max(Limits.maxSearchQuery).optional(),
+    status: ReviewVerdict,
+    comment: z.string().trim().max(Limits.maxReviewComment, `The comment is too long (max ${Limits.maxReviewComment})`).optional(),
+  })
+  .superRefine((body, ctx) => {
+    if ((body.responseIds === undefined) === (body.survey_id === undefined)) ctx.addIssue({ code: 'custom', message: 'Send responseIds, or survey_id to review every pending response matching searchQuery', path: ['responseIds'] });
+    if (body.status === ResponseStatus.returned && !body.comment) ctx.addIssue({ code: 'custom', message: 'Say what needs fixing: a comment is required to return a response', path: ['comment'] });
+    if (body.status === ResponseStatus.rejected && !body.comment) ctx.addIssue({ code: 'custom', message: 'Give the reason: a comment is required to reject a response', path: ['comment'] });
+  });
+export type ReviewBody = z.input<typeof ReviewBody>;
+
+/** One response's answer: 200 reviewed (or already so), 404 not yours or missing, 409 paid, in a payout or rejected. */
+export const ReviewResult = z.object({ _id: z.string(), status: z.number().int(), msg: z.string(), reviewStatus: z.enum(RESPONSE_STATUSES).optional() });
+export type ReviewResult = z.infer<typeof ReviewResult>;
+export const ReviewReply = z.object({ results: z.array(ReviewResult) });
+export type ReviewReply = z.infer<typeof ReviewReply>;
+
+export const ReviewAudit = z.object({
+  by: z.string(),
+  role: z.string(),
+  at: z.string(),
+  from: z.enum(RESPONSE_STATUSES),
+  to: z.enum(RESPONSE_STATUSES),
+  comment: z.string().nullable(),
+});
+export type ReviewAudit = z.infer<typeof ReviewAudit>;
+
+export const ResponseIdParams = z.object({ id: Id });
+export type ResponseIdParams = z.infer<typeof ResponseIdParams>;
+
+/** A response's detail view: its answers, status and every status change, oldest first. */
+export const ResponseDetailReply = z.object({
+  _id: z.string(),
+  survey_id: z.string(),
+  answers: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+  fieldUser: z.object({ fullName: z.string(), email: z.string() }),
+  status: z.enum(RESPONSE_STATUSES),
+  comment: z.string().nullable(),
+  paid: z.boolean(),
+  createdAt: z.string(),
+  audit: z.array(ReviewAudit),
+});
+export type ResponseDetailReply = z.infer<typeof ResponseDetailReply>;
+
+export const SurveySettingsBody = z.object({ payAfterReview: z.boolean({ error: 'payAfterReview must be true or false' }) });
+export type SurveySettingsBody = z.infer<typeof SurveySettingsBody>;
+export const SurveyIdOnlyParams = z.object({ id: Id });
+export const SurveySettingsReply = z.object({ msg: z.string(), payAfterReview: z.boolean() });
+export type SurveySettingsReply = z.infer<typeof SurveySettingsReply>;
