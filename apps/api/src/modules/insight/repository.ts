@@ -227,7 +227,7 @@ export class InsightRepository {
       .select(['r.id', 'r.created_at'])
       .where(sql<SqlBool>`r.rowid in (${rowids})`)
       .where((eb) => this.inScope(eb, scope))
-      .where((eb) => this.matches(eb, term, scope.surveyId))
+      .where((eb) => this.matches(eb, term))
       .orderBy('r.created_at', 'desc')
       .orderBy('r.id', 'desc')
       .execute();
@@ -245,7 +245,7 @@ export class InsightRepository {
    * than what the pages prove).
    */
   private async listMatching(scope: Scope, term: string, page: Page, within: Key | null, after: Key | null): Promise<ResponsePage> {
-    const windowed = (eb: Eb) => (within ? eb.and([this.matches(eb, term, scope.surveyId), sql<SqlBool>`(r.created_at, r.id) >= (${within.created_at}, ${within.id})`]) : this.matches(eb, term, scope.surveyId));
+    const windowed = (eb: Eb) => (within ? eb.and([this.matches(eb, term), sql<SqlBool>`(r.created_at, r.id) >= (${within.created_at}, ${within.id})`]) : this.matches(eb, term));
     const rows = await this.rows(scope)
       .where((eb) => windowed(eb as unknown as Eb))
       .$if(after !== null, (q) => q.where(before(after!)))
@@ -333,7 +333,7 @@ export class InsightRepository {
   }
 
   /** search_text is lower-cased at ingest; the term is matched literally ('%' and '_' included). */
-  private matches(eb: Eb, term: string, surveyId: string): Expression<SqlBool> {
+  private matches(eb: Eb, term: string): Expression<SqlBool> {
     if (this.db.engine === 'sqlite') return sql<SqlBool>`instr(${eb.ref('r.search_text')}, ${term}) > 0`;
     return sql<SqlBool>`${eb.ref('r.search_text')} like ${likePattern(term)} escape '\\'`;
   }
