@@ -6,12 +6,16 @@
  * 2. photo read latency (p50/p95) from the PostgreSQL store against the disk store.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { uuidv7 } from '@survey-bird/contracts/ids';
+import { buildApp } from '../../apps/api/src/app.js';
+import { loadConfig } from '../../apps/api/src/config.js';
 import { tinyPng } from '../../apps/api/src/modules/files/test-images.js';
+import { seedDemoIfEmpty } from '../../apps/api/src/seed/demo.js';
 import { QUICK, json, loginToken, median, startApi, type Server } from './lib.js';
 
 const PG_BASE = (process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432').replace(/\/$/, '');
@@ -28,6 +32,13 @@ async function database(): Promise<{ url: string; drop(): Promise<void> }> {
   };
   await admin(`create database ${name}`);
   return { url: `${PG_BASE}/${name}`, drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
+/** The demo, seeded in-process with a cheap password hash (the servers' OWASP cost would take minutes on a busy machine). */
+async function seed(databaseUrl: string | undefined, dataDir: string): Promise<void> {
+  const app = await buildApp(loadConfig({}, { dataDir, databaseUrl, jwtSecret: 'bench-'.padEnd(48, 'x'), scryptN: 2 ** 10, seedDemo: true, logLevel: 'silent', pwaDir: undefined }), { logger: false });
+  await seedDemoIfEmpty(app);
+  await app.close();
 }
 
 async function fieldUser(api: Server, dataDir: string) {
@@ -54,9 +65,11 @@ async function ingest(urls: string[], ctx: Awaited<ReturnType<typeof fieldUser>>
 }
 
 async function photoReads(env: Record<string, string>): Promise<{ p50: number; p95: number }> {
-  const api = await startApi({ ...env, SEED_DEMO: 'true', JWT_SECRET: 'bench-'.padEnd(48, 'x') });
+  const dataDir = mkdtempSync(join(tmpdir(), 'sb-bench-photos-'));
+  await seed(env.DATABASE_URL, dataDir);
+  const api = await startApi({ ...env, DATA_DIR: dataDir, JWT_SECRET: 'bench-'.padEnd(48, 'x') });
   try {
-    const ctx = await fieldUser(api, api.dataDir);
+    const ctx = await fieldUser(api, dataDir);
     const ids: string[] = [];
     for (let i = 0; i < 40; i++) {
       const boundary = `----b${randomBytes(8).toString('hex')}`;
@@ -73,16 +86,19 @@ async function photoReads(env: Record<string, string>): Promise<{ p50: number; p
     return { p50: r.latency.p50, p95: r.latency.p97_5 ?? r.latency.p99 };
   } finally {
     await api.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
 const db = await database();
+const seedDir = mkdtempSync(join(tmpdir(), 'sb-bench-seed-'));
 try {
-  const env = { DATABASE_URL: db.url, JWT_SECRET: '', SEED_DEMO: 'true' };
+  await seed(db.url, seedDir);
+  const env = { DATABASE_URL: db.url, JWT_SECRET: '' };
   const a = await startApi(env);
-  const b = await startApi({ ...env, SEED_DEMO: 'false' });
+  const b = await startApi(env);
   try {
-    const ctx = await fieldUser(a, a.dataDir);
+    const ctx = await fieldUser(a, seedDir);
     const one: number[] = [];
     const two: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -95,8 +111,10 @@ try {
     await b.stop();
   }
   const disk = await photoReads({ FILE_STORE: 'disk' });
-  const inPg = await photoReads({ DATABASE_URL: db.url, FILE_STORE: 'postgres' });
+  const photoDb = await database();
+  const inPg = await photoReads({ DATABASE_URL: photoDb.url, FILE_STORE: 'postgres' }).finally(() => photoDb.drop());
   console.log(`photo reads (400 KB PNG, 8 connections): disk p50 ${disk.p50} ms p97.5 ${disk.p95} ms; PostgreSQL store p50 ${inPg.p50} ms p97.5 ${inPg.p95} ms`);
 } finally {
   await db.drop();
+  rmSync(seedDir, { recursive: true, force: true });
 }
