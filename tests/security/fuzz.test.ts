@@ -97,6 +97,7 @@ function samples(): Record<RouteName, Sample | 'multipart'> {
     resendVerification: { caller: 'public', body: { email: 'pending@fuzz.ng' } },
     confirmEmail: { caller: 'public', params: { id: 'not-a-token' } },
     getImage: { caller: 'public', params: { id: 'A'.repeat(43) } },
+    exportQueue: { caller: 'organization', query: {} },
     healthz: { caller: 'public', query: {} },
     readyz: { caller: 'public', query: {} },
     currentUser: { caller: 'field_user', query: {} },

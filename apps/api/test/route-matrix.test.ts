@@ -34,6 +34,7 @@ function samples(): Record<RouteName, { params?: Record<string, string>; query?:
     respond: { body: { survey_id: a.surveyId, organization_id: a.orgId, answers: { 'Name of outlet': 'x', 'Outlet type': 'Kiosk' }, clientId: '3b241101-e2bb-4255-8caf-4136c566a962' } },
     syncResponses: { body: { responses: [{ survey_id: a.surveyId, organization_id: a.orgId, answers: { 'Name of outlet': 'x', 'Outlet type': 'Kiosk' }, clientId: '3b241101-e2bb-4255-8caf-4136c566a963' }] } },
     uploadImage: {},
+    exportQueue: {},
     organizationResponses: { params: surveyParams }, organizationExport: { params: surveyParams }, organizationTopPerformer: { params: surveyParams },
     organizationByWeeks: { params: surveyParams, query: week },
     supervisorResponses: { params: surveyParams }, supervisorTopPerformer: { params: surveyParams }, supervisorExport: { params: surveyParams },

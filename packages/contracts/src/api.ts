@@ -97,6 +97,7 @@ export const routes = {
   getImage: { method: 'GET', path: '/api/v1/files/image/:id', access: 'public', summary: 'A stored photo (capability URL)', params: ImageParams, sensitive: ['id'] },
   organizationResponses: { method: 'GET', path: '/api/v1/survey/organization/response/:surveyId', access: org, summary: 'Responses of a survey', params: SurveyIdParams, querystring: R.ResponsesQuery, reply: R.ResponseListReply },
   organizationExport: { method: 'GET', path: '/api/v1/survey/organization/response/download/:surveyId', access: org, summary: 'Responses as xlsx', params: SurveyIdParams, querystring: R.ResponsesQuery },
+  exportQueue: { method: 'GET', path: '/api/v1/export/queue', access: [Role.organization, Role.supervisor], summary: "The caller's place in the export queue, while an export waits", reply: R.ExportQueueReply },
   organizationTopPerformer: { method: 'GET', path: '/api/v1/survey/organization/top-performer/:surveyId', access: org, summary: 'Top performer and active field users', params: SurveyIdParams, reply: R.TopPerformerReply },
   organizationByWeeks: { method: 'GET', path: '/api/v1/survey/organization/by-weeks/:surveyId', access: org, summary: 'Responses and earnings per day of one week', params: SurveyIdParams, querystring: R.ByWeeksQuery, reply: R.ByWeeksReply },
   supervisorResponses: { method: 'GET', path: '/api/v1/supervisor/response/:surveyId', access: sup, summary: "Responses of the supervisor's field users", params: SurveyIdParams, querystring: R.ResponsesQuery, reply: R.ResponseListReply },

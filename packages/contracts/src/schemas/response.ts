@@ -94,6 +94,14 @@ export const ResponsesQuery = PageQuery.extend({
   after: ResponsesCursor.optional(),
 });
 
+/** The caller's export: none, running, or waiting with its place in line (1 = next). */
+export const ExportQueueReply = z.object({
+  state: z.enum(['none', 'running', 'waiting']),
+  position: z.number().int().min(1).nullable(),
+  waiting: z.number().int().min(0),
+});
+export type ExportQueueReply = z.infer<typeof ExportQueueReply>;
+
 export const TopPerformerReply = z.object({
   topPerformer: z.string().nullable(),
   activeFieldUsers: z.number().int(),

@@ -33,6 +33,14 @@ export class ExportQueue {
     return { running: this.running, waiting: this.waiting.length };
   }
 
+  /** Where this user's export is: running, waiting with `position` (1 = next), or none. */
+  placeOf(userId: string): { state: 'none' | 'running' | 'waiting'; position: number | null; waiting: number } {
+    const waiting = this.waiting.length;
+    if (!this.users.has(userId)) return { state: 'none', position: null, waiting };
+    const index = this.waiting.findIndex((w) => w.userId === userId);
+    return index < 0 ? { state: 'running', position: null, waiting } : { state: 'waiting', position: index + 1, waiting };
+  }
+
   /**
    * Resolves with `release` (call it when the export's stream closes) once the export may start.
    * `gone` fires when the client hangs up while waiting: its place is given up.

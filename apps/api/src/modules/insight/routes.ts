@@ -55,6 +55,8 @@ export async function insightRoutes(app: FastifyInstance): Promise<void> {
     return reply.type(XLSX_MIME).header('content-disposition', attachmentHeader(survey.title)).send(stream);
   };
 
+  route(app, 'exportQueue', async (req) => exports.placeOf(req.auth.user.id));
+
   route(app, 'organizationExport', async (req, reply) => {
     const survey = await ofOrganization(req.params.surveyId, req.auth.organizationId);
     return queued(req as unknown as FastifyRequest, reply, survey, req.query.searchQuery);

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { api } from '../../api';
 import { Spinner } from '../../ui/Spinner';
 import { exportFileName, formatBytes } from './cells';
 import { fetchExport, saveBlob, type ExportRoute } from './download';
@@ -6,12 +7,14 @@ import { DownloadIcon } from './icons';
 
 /**
  * Export: the survey's responses (matching the current search) as '{title}_responses.xlsx'. It
- * shows the bytes received while the server streams the file and ignores clicks until it is done;
- * a failure is toasted by the failure handler.
+ * shows its place in line while the server's export queue holds it (asked every 2 s), then the
+ * bytes received while the file streams, and ignores clicks until it is done; a failure is toasted
+ * by the failure handler.
  */
 export function ExportButton({ route, surveyId, title, searchQuery }: { route: ExportRoute; surveyId: string; title: string; searchQuery: string }) {
   const [busy, setBusy] = useState(false);
   const [received, setReceived] = useState(0);
+  const position = useQueuePosition(busy && received === 0);
 
   async function run() {
     if (busy) return;
@@ -37,7 +40,37 @@ export function ExportButton({ route, surveyId, title, searchQuery }: { route: E
       title="Download the responses as an Excel file"
     >
       {busy ? <Spinner label="Exporting" /> : <DownloadIcon size={18} />}
-      <span aria-live="polite">{busy ? (received > 0 ? `Exporting… ${formatBytes(received)}` : 'Exporting…') : 'Export'}</span>
+      <span aria-live="polite">{busy ? (received > 0 ? `Exporting… ${formatBytes(received)}` : position ? `Waiting: ${ordinal(position)} in line` : 'Exporting…') : 'Export'}</span>
     </button>
   );
+}
+
+/** The caller's place in the export queue while `waiting`, or null when running or unknown. */
+function useQueuePosition(waiting: boolean): number | null {
+  const [position, setPosition] = useState<number | null>(null);
+  useEffect(() => {
+    if (!waiting) {
+      setPosition(null);
+      return;
+    }
+    const controller = new AbortController();
+    const ask = () =>
+      api
+        .call('exportQueue', { signal: controller.signal, handleErrors: false })
+        .then((place) => setPosition(place.state === 'waiting' ? place.position : null))
+        .catch(() => undefined);
+    const timer = setInterval(ask, 2000);
+    void ask();
+    return () => {
+      clearInterval(timer);
+      controller.abort();
+    };
+  }, [waiting]);
+  return position;
+}
+
+function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  return `${n}${suffix}`;
 }
