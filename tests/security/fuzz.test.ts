@@ -24,7 +24,7 @@ const w = {
   orgB: { id: '', email: '', userId: '', token: '' },
   surveyA: '', surveyB: '',
   supA: { id: '', token: '', userId: '' }, fuA: { id: '', token: '', userId: '' },
-  fuB: { id: '', userId: '' },
+  fuB: { id: '', userId: '' }, goneA: '',
   responseA: '', payoutToPay: 'payout-to-pay-0001', payoutToCancel: 'payout-to-cancel-0001',
   admin: '', pwUser: '', pwEmail: 'password-changer@fuzz.ng', pwHash: '', signOutEmail: 'signs-out@fuzz.ng',
   startedAt: 0,
@@ -59,6 +59,8 @@ beforeAll(async () => {
   w.surveyB = (await createSurvey(t.app, w.orgB.id, { title: 'Victim survey' })).id;
   const fuB = await addMember(t.app, w.surveyB, w.orgB.id, { fullName: 'Field B', rate: 300 });
   w.fuB = { id: fuB.id, userId: fuB.userId! };
+  // The one member the withdrawal route may take off a survey (fuA and supA must keep theirs).
+  w.goneA = (await addMember(t.app, w.surveyA, w.orgA.id, { fullName: 'Withdrawn A', registered: false })).id;
   await createUser(t.app, 'root@fuzz.ng', Role.masterAdmin);
   w.admin = await login(t.app, 'root@fuzz.ng');
   await createUser(t.app, w.pwEmail, Role.fieldUser);
@@ -131,6 +133,7 @@ function samples(): Record<RouteName, Sample | 'multipart'> {
     supervisors: { caller: 'organization', params: sA, query: page },
     inviteSupervisor: { caller: 'organization', body: { survey_id: w.surveyA, fullName: 'Invited Sup', email: 'sup-invitee-UNIQ@fuzz.ng', phoneNumber: '08030000000', accountNumber: '0123456789', accountName: 'Invited Sup', bank: 'GTB' } },
     assignSupervisor: { caller: 'organization', body: { supervisorId: w.supA.id, fieldUserId: w.fuA.id, survey_id: w.surveyA } },
+    withdrawMember: { caller: 'organization', params: { surveyId: w.surveyA, memberId: w.goneA } },
     supervisorFieldUsers: { caller: 'supervisor', params: sA, query: page },
     currentSupervisorName: { caller: 'supervisor', query: {} },
     surveySettings: { caller: 'organization', params: { id: w.surveyA }, body: { payAfterReview: false } },
@@ -380,6 +383,7 @@ describe('OWASP API3:2023 mass assignment: no protected field came from a body',
           expect(user.email).toBe(m.email);
         }
       }
+      if (m.withdrawn_at !== null) expect(m.id, 'only the withdrawal sample is withdrawn').toBe(w.goneA);
       if (m.supervisor_id) {
         const sup = await k().selectFrom('members').select(['role', 'survey_id']).where('id', '=', m.supervisor_id).executeTakeFirstOrThrow();
         expect(sup).toEqual({ role: Role.supervisor, survey_id: m.survey_id });

@@ -44,6 +44,7 @@ function samples(): Record<RouteName, { params?: Record<string, string>; query?:
     supervisors: { params: surveyParams },
     inviteSupervisor: { body: { survey_id: a.surveyId, fullName: 'Intruder', email: 'intruder2@b.ng', phoneNumber: '0803', accountNumber: '0123456789', accountName: 'X' } },
     assignSupervisor: { body: { supervisorId: a.supervisorMemberId, fieldUserId: a.fieldUserMemberId, survey_id: a.surveyId } },
+    withdrawMember: { params: { surveyId: a.surveyId, memberId: a.fieldUserMemberId } },
     supervisorFieldUsers: { params: surveyParams },
     currentSupervisorName: {},
     surveySettings: { params: { id: a.surveyId }, body: { payAfterReview: true } },
@@ -171,6 +172,7 @@ describe('route x role x tenant matrix', () => {
     const members = await k.selectFrom('members').selectAll().where('survey_id', '=', a.surveyId).execute();
     expect(members).toHaveLength(2);
     expect(members.find((m) => m.id === a.fieldUserMemberId)?.supervisor_id).toBe(a.supervisorMemberId);
+    expect(members.map((m) => m.withdrawn_at)).toEqual([null, null]);
     const responses = await k.selectFrom('responses').select(['id', 'status', 'paid_at', 'payout_id']).where('survey_id', '=', a.surveyId).execute();
     expect(responses).toEqual([{ id: a.responseId, status: 'approved', paid_at: null, payout_id: null }]);
     expect(await k.selectFrom('payouts').select(['id', 'status', 'reference']).where('survey_id', '=', a.surveyId).execute()).toEqual([{ id: a.payoutId, status: 'draft', reference: null }]);

@@ -127,6 +127,7 @@ export const routes = {
   allFieldUsers: { method: 'GET', path: '/api/v1/field-user/all', access: admin, summary: 'Field users across organizations (master admin)', querystring: PageQuery, reply: z.object({ fieldUsers: z.array(T.FieldUserAcrossRow), ...Paging }) },
   supervisors: { method: 'GET', path: '/api/v1/supervisor/:surveyId', access: org, summary: 'Supervisors of a survey', params: SurveyIdParams, querystring: PageQuery, reply: T.SupervisorListReply },
   inviteSupervisor: { method: 'POST', path: '/api/v1/supervisor', access: org, summary: 'Invite a supervisor to a survey', body: T.InviteSupervisorBody, reply: T.InviteSupervisorReply },
+  withdrawMember: { method: 'DELETE', path: '/api/v1/member/:surveyId/:memberId', access: org, summary: "Withdraw a field user's or supervisor's invitation to a survey (responses and pay stay)", params: T.MemberParams, reply: MsgReply },
   assignSupervisor: { method: 'POST', path: '/api/v1/supervisor/assign', access: org, summary: 'Assign a supervisor to a field user', body: T.AssignSupervisorBody, reply: T.AssignSupervisorReply },
   supervisorFieldUsers: { method: 'GET', path: '/api/v1/supervisor/field-user/:surveyId', access: sup, summary: "The supervisor's own field users", params: SurveyIdParams, querystring: PageQuery, reply: T.FieldUserListReply },
   currentSupervisorName: { method: 'GET', path: '/api/v1/supervisor/current-supervisor/name', access: sup, summary: "The signed-in supervisor's name", reply: T.CurrentSupervisorNameReply },

@@ -65,6 +65,8 @@ export const Msg = {
   fieldUserInvited: 'Field user invited',
   supervisorInvited: 'Supervisor invited',
   supervisorAssigned: 'Supervisor assigned',
+  memberWithdrawn: 'Access withdrawn',
+  withdrawnFromSurvey: 'Your access to this survey has been withdrawn',
   duplicateQuestion: 'Question texts must be unique within a survey',
   responseConflict: 'A different response was already received under this id',
   responseReceived: 'response received',

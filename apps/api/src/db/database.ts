@@ -15,6 +15,7 @@ import * as appSettings from './migrations/20261126600000_app_settings.js';
 import * as fileStore from './migrations/20261126610000_file_store.js';
 import * as searchGrams from './migrations/20261126500000_search_grams.js';
 import * as reviewPayouts from './migrations/20261126400000_review_payouts.js';
+import * as memberWithdrawn from './migrations/20261126310000_member_withdrawn.js';
 import type { Database } from './schema.js';
 import { WriteWatch } from './write-watch.js';
 
@@ -96,6 +97,7 @@ const migrations: Record<string, Migration> = {
   '20261125000000_response_counts': responseCounts,
   '20261125120000_survey_index_member': surveyIndexMember,
   '20261126300000_rate_counters': rateCounters,
+  '20261126310000_member_withdrawn': memberWithdrawn,
   '20261126600000_app_settings': appSettings,
   '20261126610000_file_store': fileStore,
   '20261126500000_search_grams': searchGrams,

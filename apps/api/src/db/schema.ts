@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /** Timestamps are epoch milliseconds (bigint) and flags 0/1 integers, so one schema fits SQLite and PostgreSQL. */
 export interface UsersTable {
@@ -66,6 +66,8 @@ export interface MembersTable {
   rate: number;
   supervisor_id: string | null;
   created_at: number;
+  /** Set when the organization withdrew the invitation: no access to the survey, responses kept. */
+  withdrawn_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface DatasetOptionsTable {

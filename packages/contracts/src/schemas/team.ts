@@ -76,6 +76,10 @@ export type InviteSupervisorReply = z.infer<typeof InviteSupervisorReply>;
 
 export const AssignSupervisorBody = z.object({ supervisorId: Id, fieldUserId: Id, survey_id: Id });
 export type AssignSupervisorBody = z.infer<typeof AssignSupervisorBody>;
+
+/** A field user's or supervisor's member row on one survey (the Access delete icon). */
+export const MemberParams = z.object({ surveyId: Id, memberId: Id });
+export type MemberParams = z.infer<typeof MemberParams>;
 export const AssignSupervisorReply = z.object({ msg: z.string(), data: FieldUser });
 export type AssignSupervisorReply = z.infer<typeof AssignSupervisorReply>;
 

@@ -25,7 +25,7 @@ export class AccountsRepository {
   async invitedRole(email: string): Promise<string> {
     const org = await this.db.selectFrom('organizations').select('id').where('email', '=', email).executeTakeFirst();
     if (org) return Role.organization;
-    const member = await this.db.selectFrom('members').select('role').where('email', '=', email).orderBy('created_at', 'desc').executeTakeFirst();
+    const member = await this.db.selectFrom('members').select('role').where('email', '=', email).where('withdrawn_at', 'is', null).orderBy('created_at', 'desc').executeTakeFirst();
     return member?.role ?? Role.nothing;
   }
 

@@ -97,6 +97,7 @@ export class InsightRepository {
       .where('s.id', '=', surveyId)
       .where('m.user_id', '=', userId)
       .where('m.role', '=', Role.supervisor)
+      .where('m.withdrawn_at', 'is', null)
       .executeTakeFirst();
     return row && { id: row.id, title: row.title, questions: row.questions, scope: { surveyId: row.id, supervisorMemberId: row.member_id } };
   }

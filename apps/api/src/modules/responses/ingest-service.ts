@@ -3,7 +3,7 @@ import { Limits, Msg, QuestionType, ResponseStatus, SyncItem, type Answers, type
 import { uuidv7 } from '@survey-bird/contracts/ids';
 import type { Db } from '../../db/database.js';
 import { RowCache } from '../../db/row-cache.js';
-import { HttpError, badRequest, conflict, notFound } from '../../http/errors.js';
+import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import { keyOf, responsesRepository, type IngestMember, type ResponseInsert, type ResponsesRepository, type StoredRef } from './responses-repository.js';
 import { searchTextOf } from './search-text.js';
 import { SurveyCache, type IngestSurvey } from './survey-cache.js';
@@ -74,6 +74,7 @@ export class IngestService {
     });
     const survey = member && (await this.surveys.get(surveyId));
     if (!member || !survey) throw notFound(Msg.surveyNotFound);
+    if (member.withdrawn) throw forbidden(Msg.withdrawnFromSurvey);
     return { member, survey };
   }
 

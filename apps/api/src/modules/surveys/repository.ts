@@ -34,6 +34,7 @@ export function surveyScope(caller: Caller) {
         .select('members.id')
         .whereRef('members.survey_id', '=', 'surveys.id')
         .where('members.role', '=', caller.role)
+        .where('members.withdrawn_at', 'is', null)
         .where((m) => m.or([m('members.user_id', '=', caller.userId), m('members.email', '=', caller.email)])),
     );
   };

@@ -47,7 +47,7 @@ export async function claimAccount(db: Kysely<Database>, email: string, role: In
     return user.id;
   }
   if (isMemberRole && organizationId) {
-    const otherInvitation = await db.selectFrom('members').select('id').where('email', '=', email).where('organization_id', '=', organizationId).where('role', '!=', role).executeTakeFirst();
+    const otherInvitation = await db.selectFrom('members').select('id').where('email', '=', email).where('organization_id', '=', organizationId).where('role', '!=', role).where('withdrawn_at', 'is', null).executeTakeFirst();
     if (otherInvitation) throw conflict(Msg.emailHasOtherRole);
   }
   return null;

@@ -37,7 +37,7 @@ export class TeamsRepository {
   }
 
   findInvitation(surveyId: string, email: string) {
-    return this.db.selectFrom('members').select('id').where('survey_id', '=', surveyId).where('email', '=', email).executeTakeFirst();
+    return this.db.selectFrom('members').select(['id', 'role', 'withdrawn_at']).where('survey_id', '=', surveyId).where('email', '=', email).executeTakeFirst();
   }
 
   async insertMember(row: NewMember): Promise<void> {
@@ -45,7 +45,25 @@ export class TeamsRepository {
   }
 
   findMember(surveyId: string, memberId: string) {
-    return this.db.selectFrom('members').select(['id', 'role']).where('survey_id', '=', surveyId).where('id', '=', memberId).executeTakeFirst();
+    return this.db.selectFrom('members').select(['id', 'role']).where('survey_id', '=', surveyId).where('id', '=', memberId).where('withdrawn_at', 'is', null).executeTakeFirst();
+  }
+
+  /** Active or withdrawn: withdrawing twice answers the same. */
+  anyMember(surveyId: string, memberId: string) {
+    return this.db.selectFrom('members').select(['id', 'role', 'withdrawn_at']).where('survey_id', '=', surveyId).where('id', '=', memberId).executeTakeFirst();
+  }
+
+  /** Marks the row withdrawn and, for a supervisor, unassigns their field users, in one transaction. */
+  async withdraw(surveyId: string, memberId: string, now: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('members').set({ withdrawn_at: now, supervisor_id: null }).where('survey_id', '=', surveyId).where('id', '=', memberId).where('withdrawn_at', 'is', null).execute();
+      await trx.updateTable('members').set({ supervisor_id: null }).where('survey_id', '=', surveyId).where('supervisor_id', '=', memberId).execute();
+    });
+  }
+
+  /** A re-invitation of a withdrawn e-mail revives its row, so earlier responses keep one owner. */
+  async reinstate(memberId: string, row: Pick<NewMember, 'role' | 'user_id' | 'full_name' | 'phone_number' | 'bank' | 'account_number' | 'account_name' | 'rate' | 'created_at'>): Promise<void> {
+    await this.db.updateTable('members').set({ ...row, supervisor_id: null, withdrawn_at: null }).where('id', '=', memberId).execute();
   }
 
   async setSupervisor(fieldUserId: string, supervisorId: string): Promise<void> {
@@ -55,7 +73,7 @@ export class TeamsRepository {
   /** The caller's supervisor rows on a survey (by account, or by e-mail before the row was linked). */
   async supervisorRows(surveyId: string, userId: string, email: string): Promise<string[]> {
     const rows = await this.db.selectFrom('members').select('id')
-      .where('survey_id', '=', surveyId).where('role', '=', Role.supervisor)
+      .where('survey_id', '=', surveyId).where('role', '=', Role.supervisor).where('withdrawn_at', 'is', null)
       .where((eb) => eb.or([eb('user_id', '=', userId), eb('email', '=', email)]))
       .execute();
     return rows.map((r) => r.id);
@@ -73,7 +91,7 @@ export class TeamsRepository {
   }
 
   private fieldUsersOf(scope: FieldUserScope) {
-    let q = this.db.selectFrom('members as m').where('m.survey_id', '=', scope.surveyId).where('m.role', '=', Role.fieldUser);
+    let q = this.db.selectFrom('members as m').where('m.survey_id', '=', scope.surveyId).where('m.role', '=', Role.fieldUser).where('m.withdrawn_at', 'is', null);
     if (scope.supervisorIds) q = q.where('m.supervisor_id', 'in', scope.supervisorIds.length ? scope.supervisorIds : ['']);
     if (scope.search) q = q.where((eb) => memberSearch(eb, scope.search));
     return q;
@@ -111,7 +129,7 @@ export class TeamsRepository {
    * what those field users are still owed (the "Svp. (outstanding)" column).
    */
   async listSupervisors(surveyId: string, page: Page, search: string) {
-    let q = this.db.selectFrom('members as m').where('m.survey_id', '=', surveyId).where('m.role', '=', Role.supervisor);
+    let q = this.db.selectFrom('members as m').where('m.survey_id', '=', surveyId).where('m.role', '=', Role.supervisor).where('m.withdrawn_at', 'is', null);
     if (search) q = q.where((eb) => memberSearch(eb, search));
     const [rows, total] = await Promise.all([
       q.select(['m.id', 'm.full_name', 'm.phone_number', 'm.email', 'm.bank', 'm.account_number', 'm.account_name'])

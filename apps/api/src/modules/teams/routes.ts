@@ -23,6 +23,11 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
     return { supervisors, ...pagingReply(page, total) };
   });
 
+  route(app, 'withdrawMember', async (req) => {
+    await teams.withdraw(req.auth.organizationId, req.params.surveyId, req.params.memberId);
+    return { msg: Msg.memberWithdrawn };
+  });
+
   route(app, 'assignSupervisor', async (req) => ({ msg: Msg.supervisorAssigned, data: await teams.assign(req.auth.organizationId, req.body) }));
 
   route(app, 'supervisorFieldUsers', async (req) => {

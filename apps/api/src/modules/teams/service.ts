@@ -44,7 +44,10 @@ export class TeamsService {
    */
   private async invite(organizationId: string, role: InvitedRole, body: FieldUserInvite | SupervisorInvite, rate: number) {
     const survey = await this.ownSurvey(body.survey_id, organizationId);
-    if (await this.repo.findInvitation(survey.id, body.email)) throw conflict(Msg.alreadyInvited);
+    const earlier = await this.repo.findInvitation(survey.id, body.email);
+    if (earlier && earlier.withdrawn_at === null) throw conflict(Msg.alreadyInvited);
+    // The row keeps its responses, so a withdrawn field user cannot come back as a supervisor of the same survey.
+    if (earlier && earlier.role !== role) throw conflict(Msg.emailHasOtherRole);
     const row: MemberRow = {
       id: randomUUID(),
       survey_id: survey.id,
@@ -60,11 +63,15 @@ export class TeamsService {
       rate,
       supervisor_id: null,
       created_at: Date.now(),
+      withdrawn_at: null,
     };
+    if (earlier) row.id = earlier.id;
     try {
       row.user_id = await this.app.db.kysely.transaction().execute(async (trx) => {
         const userId = await claimAccount(trx, body.email, role, organizationId);
-        await new TeamsRepository(trx).insertMember({ ...row, user_id: userId });
+        const repo = new TeamsRepository(trx);
+        if (earlier) await repo.reinstate(earlier.id, { ...row, user_id: userId });
+        else await repo.insertMember({ ...row, user_id: userId });
         return userId;
       });
     } catch (err) {
@@ -107,6 +114,17 @@ export class TeamsService {
     const row = await this.repo.fieldUser(survey.id, fieldUser.id);
     if (!row) throw notFound();
     return toFieldUser(row);
+  }
+
+  /**
+   * The Access delete icon: the member loses the survey at once (list, responses, insight) while
+   * their responses, money owed and payouts stay. Idempotent; a supervisor's field users are unassigned.
+   */
+  async withdraw(organizationId: string, surveyId: string, memberId: string): Promise<void> {
+    const survey = await this.ownSurvey(surveyId, organizationId);
+    const member = await this.repo.anyMember(survey.id, memberId);
+    if (!member) throw notFound();
+    if (member.withdrawn_at === null) await this.repo.withdraw(survey.id, member.id, Date.now());
   }
 
   async supervisorName(userId: string, email: string): Promise<string> {

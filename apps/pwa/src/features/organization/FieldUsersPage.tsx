@@ -10,7 +10,7 @@ import { AssignSupervisorModal } from '../team/AssignSupervisorModal';
 import { EmailText, type Column } from '../team/DataTable';
 import { UserPlusIcon } from '../team/icons';
 import { InviteMemberModal } from '../team/InviteMemberModal';
-import { AccessButton, MgmtHead, NoActiveSurvey, RefreshButton } from '../team/Layout';
+import { MgmtHead, NoActiveSurvey, RefreshButton, WithdrawButton } from '../team/Layout';
 import { serialNumber } from '../team/paging';
 import { UserListPanel } from '../team/UserListPanel';
 import { usePagedList } from '../team/usePagedList';
@@ -51,7 +51,7 @@ function SurveyFieldUsers({ survey }: { survey: Survey }) {
       className: 'wrap',
       cell: (r) => r.supervisorName ?? <button type="button" className="cell-link" onClick={() => setAssigning(r)}>Click to assign a supervisor</button>,
     },
-    { header: 'Access', className: 'shrink', cell: (r) => <AccessButton name={r.fullName} /> },
+    { header: 'Access', className: 'shrink', cell: (r) => <WithdrawButton name={r.fullName} surveyId={survey._id} surveyTitle={survey.title} memberId={r._id} onWithdrawn={list.refresh} /> },
   ];
 
   return (

@@ -9,7 +9,7 @@ import { useActiveSurvey } from '../surveys/active-survey';
 import { EmailText, type Column } from '../team/DataTable';
 import { UserPlusIcon } from '../team/icons';
 import { InviteMemberModal } from '../team/InviteMemberModal';
-import { AccessButton, MgmtHead, NoActiveSurvey, RefreshButton } from '../team/Layout';
+import { MgmtHead, NoActiveSurvey, RefreshButton, WithdrawButton } from '../team/Layout';
 import { serialNumber } from '../team/paging';
 import { UserListPanel } from '../team/UserListPanel';
 import { usePagedList } from '../team/usePagedList';
@@ -44,7 +44,7 @@ function SurveySupervisors({ survey }: { survey: Survey }) {
     { header: 'Account Number', cell: (r) => r.accountNumber },
     { header: 'Account Name', className: 'wrap', cell: (r) => r.accountName },
     { header: 'Svp.', className: 'num', cell: (r) => formatNaira(r.outstanding) },
-    { header: 'Access', className: 'shrink', cell: (r) => <AccessButton name={r.fullName} /> },
+    { header: 'Access', className: 'shrink', cell: (r) => <WithdrawButton name={r.fullName} surveyId={survey._id} surveyTitle={survey.title} memberId={r._id} onWithdrawn={list.refresh} /> },
   ];
 
   return (
