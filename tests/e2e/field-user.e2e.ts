@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openBrowser, PHONE, type Browser } from './harness/browser';
 import { startProxy, type Proxy } from './harness/proxy';
-import { apiLogin, createOrganizationUser, createTeamMember, type TestUser } from './harness/users';
+import { apiLogin, apiPost, createOrganizationUser, createTeamMember, type TestUser } from './harness/users';
 import { toast } from './pages/app';
 import { FieldUserFormPage } from './pages/FieldUserFormPage';
 import { LoginPage } from './pages/LoginPage';
@@ -17,25 +17,19 @@ const Q = { name: 'Respondent name', pump: 'Is the pump working?', ward: 'Ward',
 const WARDS = Array.from({ length: 60 }, (_, i) => `Ward ${String(i + 1).padStart(2, '0')}`);
 
 async function createSurvey(org: TestUser): Promise<string> {
-  const token = await apiLogin(env, org);
-  const res = await fetch(`${env.baseUrl}/api/v1/survey/create`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({
-      title: TITLE,
-      description: 'One visit per borehole: is it working, where is it, and a photo of the pump.',
-      questions: [
-        { text: Q.name, type: QuestionType.text, compulsory: true, options: [] },
-        { text: Q.pump, type: QuestionType.select, compulsory: true, options: ['Yes', 'No'] },
-        { text: Q.ward, type: QuestionType.largeSelect, compulsory: true, options: WARDS },
-        { text: Q.problems, type: QuestionType.checkbox, compulsory: false, options: ['Leak', 'Rust', 'Low pressure'] },
-        { text: Q.location, type: QuestionType.liveLocation, compulsory: false, options: [] },
-        { text: Q.photo, type: QuestionType.liveImages, compulsory: false, options: [] },
-      ],
-    }),
-  });
-  if (!res.ok) throw new Error(`create survey: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { survey: { _id: string } }).survey._id;
+  const reply = await apiPost<{ survey: { _id: string } }>(env, '/survey/create', {
+    title: TITLE,
+    description: 'One visit per borehole: is it working, where is it, and a photo of the pump.',
+    questions: [
+      { text: Q.name, type: QuestionType.text, compulsory: true, options: [] },
+      { text: Q.pump, type: QuestionType.select, compulsory: true, options: ['Yes', 'No'] },
+      { text: Q.ward, type: QuestionType.largeSelect, compulsory: true, options: WARDS },
+      { text: Q.problems, type: QuestionType.checkbox, compulsory: false, options: ['Leak', 'Rust', 'Low pressure'] },
+      { text: Q.location, type: QuestionType.liveLocation, compulsory: false, options: [] },
+      { text: Q.photo, type: QuestionType.liveImages, compulsory: false, options: [] },
+    ],
+  }, await apiLogin(env, org));
+  return reply.survey._id;
 }
 
 /** What the server holds for the survey: one row per response (answers parsed) and per photo. */

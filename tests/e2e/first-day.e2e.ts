@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openBrowser, PHONE, type Browser } from './harness/browser';
 import { repoRoot } from './harness/server';
-import { apiLogin, createOrganizationUser, createTeamMember, type TestUser } from './harness/users';
+import { apiLogin, apiPost, createOrganizationUser, createTeamMember, type TestUser } from './harness/users';
 import { toast, waitForPath } from './pages/app';
 import { FieldUserFormPage } from './pages/FieldUserFormPage';
 import { Header } from './pages/Header';
@@ -26,22 +26,16 @@ const Q = { name: 'Trader name', item: 'Item checked', notes: 'Notes', seen: 'Se
 const SHOTS = join(repoRoot, '.e2e/screenshots/first-day');
 
 async function createSurvey(org: TestUser): Promise<string> {
-  const token = await apiLogin(env, org);
-  const res = await fetch(`${env.baseUrl}/api/v1/survey/create`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({
-      title: TITLE,
-      questions: [
-        { text: Q.name, type: QuestionType.text, compulsory: true, options: [] },
-        { text: Q.item, type: QuestionType.select, compulsory: true, options: ['Rice', 'Beans', 'Garri'] },
-        { text: Q.notes, type: QuestionType.text, compulsory: false, options: [] },
-        { text: Q.seen, type: QuestionType.checkbox, compulsory: false, options: ['Scale', 'Price list'] },
-      ],
-    }),
-  });
-  if (!res.ok) throw new Error(`create survey: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { survey: { _id: string } }).survey._id;
+  const reply = await apiPost<{ survey: { _id: string } }>(env, '/survey/create', {
+    title: TITLE,
+    questions: [
+      { text: Q.name, type: QuestionType.text, compulsory: true, options: [] },
+      { text: Q.item, type: QuestionType.select, compulsory: true, options: ['Rice', 'Beans', 'Garri'] },
+      { text: Q.notes, type: QuestionType.text, compulsory: false, options: [] },
+      { text: Q.seen, type: QuestionType.checkbox, compulsory: false, options: ['Scale', 'Price list'] },
+    ],
+  }, await apiLogin(env, org));
+  return reply.survey._id;
 }
 
 function serverCount(surveyId: string): number {

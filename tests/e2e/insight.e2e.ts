@@ -2,21 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { QuestionType } from '@survey-bird/contracts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openBrowser, type Browser } from './harness/browser';
-import { apiLogin, createOrganizationUser, createTeamMember, type TestUser } from './harness/users';
+import { apiLogin, apiPost, createOrganizationUser, createTeamMember, type TestUser } from './harness/users';
 import { InsightPage } from './pages/InsightPage';
 import { LoginPage } from './pages/LoginPage';
 
 const env = inject('env');
 
-async function post<T>(path: string, body: unknown, token: string): Promise<T> {
-  const res = await fetch(`${env.baseUrl}/api/v1${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const post = <T>(path: string, body: unknown, token: string) => apiPost<T>(env, path, body, token);
 
 /** An outlet-audit survey with a target of 10 responses and three answered by two field users. */
 async function seedSurvey(org: TestUser) {

@@ -2,22 +2,14 @@ import { QuestionType } from '@survey-bird/contracts';
 import type { Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openBrowser, type Browser } from './harness/browser';
-import { apiLogin, createOrganizationUser, createTeamMember } from './harness/users';
+import { apiLogin, apiPost, createOrganizationUser, createTeamMember } from './harness/users';
 import { InsightPage } from './pages/InsightPage';
 import { LoginPage } from './pages/LoginPage';
 
 const env = inject('env');
 const OUTLETS = ['Ngozi Stores', 'Mango Kiosk', 'Unity Pharmacy', 'Nnamdi Foods'];
 
-async function post<T>(path: string, body: unknown, token: string): Promise<T> {
-  const res = await fetch(`${env.baseUrl}/api/v1${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const post = <T>(path: string, body: unknown, token: string) => apiPost<T>(env, path, body, token);
 
 /** The searchQuery of a responses-table request, or null for any other request. */
 function searchOf(req: Request): string | null {

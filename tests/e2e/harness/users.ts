@@ -17,6 +17,13 @@ export interface TestUser {
 
 export const uniqueEmail = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}@e2e.test`;
 
+/** A POST to the API with a token, for setting up what a test needs; a non-2xx reply throws. */
+export async function apiPost<T>(env: Env, path: string, body: unknown, token: string): Promise<T> {
+  const res = await post(env, path, body, token);
+  if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
 async function post(env: Env, path: string, body: unknown, token?: string): Promise<Response> {
   return fetch(`${env.baseUrl}/api/v1${path}`, {
     method: 'POST',
