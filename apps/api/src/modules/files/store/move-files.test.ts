@@ -85,8 +85,9 @@ describe('moving photos between stores (files:migrate)', () => {
       JWT_SECRET: 'x'.repeat(48),
       S3_ENDPOINT: s3.config.endpoint, S3_BUCKET: s3.config.bucket, S3_REGION: s3.config.region, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER',
     };
+    // From source, as `npm test` runs before any build: the contracts' `source` export condition.
     const cli = join(import.meta.dirname, '../../../cli/files-migrate.ts');
-    const failed = await run(process.execPath, ['--import', 'tsx', cli, '--to', 's3'], { env }).catch((err: { code: number; stdout: string }) => err);
+    const failed = await run(process.execPath, ['--conditions=source', '--import', 'tsx', cli, '--to', 's3'], { env }).catch((err: { code: number; stdout: string }) => err);
     expect('code' in failed ? failed.code : 0).toBe(1);
     expect(failed.stdout).toMatch(/3 photos moved to s3; 1 left where they were/);
     await expectReadable();
