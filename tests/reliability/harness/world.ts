@@ -65,7 +65,8 @@ export class World {
   static async create(engine: Engine, tag: string, opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<World> {
     const w = new World(engine, opts.dataDir ?? tempDataDir(`${tag}-${engine}`));
     if (engine === 'postgres') w.pg = await createPgDatabase();
-    w.api = new ApiProcess({ dataDir: w.dataDir, databaseUrl: w.pg?.url, env: opts.env });
+    // Photos on disk, where the integrity check (field.ts) counts them, on either engine.
+    w.api = new ApiProcess({ dataDir: w.dataDir, databaseUrl: w.pg?.url, env: { FILE_STORE: 'disk', ...opts.env } });
     try {
       await w.api.start();
       await w.signIn();

@@ -76,12 +76,14 @@ function storageStatus(err: { code?: string; message?: string }): [number, strin
 /**
  * The client hung up (a phone losing signal mid-upload): Node reports that as ECONNRESET, the same
  * code a dropped database connection has. It is told apart by the request's own socket, closed
- * here and open when the database is the one that failed.
+ * here and open when the database is the one that failed. Not by `request.raw.destroyed`: a
+ * request whose body has been read whole is destroyed too (autoDestroy), so a PostgreSQL reset
+ * during a POST would pass for a hang-up (pg-connection-loss.test.ts saw 400s).
  */
 function clientClosed(request: FastifyRequest, err: { code?: string; message?: string }): boolean {
   const code = err.code ?? '';
   if (code !== 'ECONNRESET' && code !== 'EPIPE' && code !== 'ECONNABORTED' && err.message !== 'aborted') return false;
-  return request.raw.destroyed || request.raw.socket?.destroyed === true;
+  return request.raw.socket?.destroyed === true;
 }
 
 /** Every failure becomes `{ msg }` with the right status; a 5xx never carries a stack or internals. */
