@@ -1,3 +1,4 @@
+export * from './answer-of.js';
 export * from './api.js';
 export * from './banks.js';
 export * from './constants.js';

@@ -26,8 +26,6 @@ export const Answers = z.custom<Answers>((v) => typeof v === 'object' && v !== n
   }
 });
 
-/** The answer to one question: own properties only, so `constructor` or `toString` is unanswered, not a function. */
-export const answerOf = (answers: Answers, question: string): Answer | undefined => (Object.hasOwn(answers, question) ? answers[question] : undefined);
 
 export const RespondBody = z.object({
   survey_id: Id,
