@@ -41,7 +41,7 @@ describe('two instances on one PostgreSQL behind a round-robin proxy', () => {
 
   it(`serves both, and SIGTERM to one mid-flood of ${FLOOD} responses loses nothing acknowledged`, async () => {
     pgdb = await createPgDatabase();
-    for (const dataDir of dirs) apis.push(new ApiProcess({ dataDir, databaseUrl: pgdb.url, env: { JWT_SECRET: '', FILE_STORE: '', SHUTDOWN_GRACE_MS: '20000' } }));
+    for (const dataDir of dirs) apis.push(new ApiProcess({ dataDir, databaseUrl: pgdb.url, env: { JWT_SECRET: '', FILE_STORE: '', SHUTDOWN_GRACE_MS: '20000', RATE_LIMIT_MAX: '10' } }));
     // Started together: migrations and the demo seed run once (one DATA_DIR gets the demo logins).
     await Promise.all(apis.map((a) => a.start()));
     const seeded = dirs.filter((d) => existsSync(join(d, 'demo-logins.json')));
@@ -70,6 +70,20 @@ describe('two instances on one PostgreSQL behind a round-robin proxy', () => {
     expect(exported.kind === 'reply' && exported.status).toBe(200);
     expect(exported.kind === 'reply' && exported.text.startsWith('PK')).toBe(true);
     expect([...proxy.served.values()].every((n) => n > 50)).toBe(true);
+
+    // 1b. Limits hold across the instances: 11 wrong passwords alternating between A and B are
+    //     refused at the 11th (the counters live in PostgreSQL), and one user's second export
+    //     through the other instance is 429 while the first runs (the leases do too).
+    const wrong: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const reply = await request(apis[i % 2]!.url, { method: 'POST', path: '/api/v1/user/login', body: { email: 'nobody-multi@example.com', password: `wrong-${i}` } });
+      wrong.push(reply.kind === 'reply' ? reply.status : 0);
+    }
+    expect(wrong.slice(0, 10).every((s) => s === 400 || s === 401 || s === 404), wrong.join(',')).toBe(true);
+    expect(wrong[10]).toBe(429);
+    const exportPath = `/api/v1/survey/organization/response/download/${world.surveyId}`;
+    const both = await Promise.all(apis.map((a) => request(a.url, { path: exportPath, token: world.orgToken })));
+    expect(both.map((r) => (r.kind === 'reply' ? r.status : 0)).sort()).toEqual([200, 429]);
 
     // 2. The flood; at 30% of it, a photo upload straight to instance A and, 5 ms later, SIGTERM to A.
     const flood: Item[] = Array.from({ length: FLOOD }, (_, i) => makeItem(world, 1_000 + i));

@@ -150,7 +150,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     s3: parseS3(env),
     passwordPool: passwordPoolFrom(env),
     connections: connectionsFrom(env, parseTrustProxy(env.TRUST_PROXY) !== false),
-    exports: { concurrency: Math.max(1, Number(env.EXPORT_CONCURRENCY) || DEFAULT_EXPORT_LIMITS.concurrency), queue: Math.max(0, Number(env.EXPORT_QUEUE ?? DEFAULT_EXPORT_LIMITS.queue) || 0) },
+    exports: {
+      concurrency: Math.max(1, Number(env.EXPORT_CONCURRENCY) || DEFAULT_EXPORT_LIMITS.concurrency),
+      queue: Math.max(0, Number(env.EXPORT_QUEUE ?? DEFAULT_EXPORT_LIMITS.queue) || 0),
+      clusterConcurrency: Number(env.EXPORT_CLUSTER_CONCURRENCY) > 0 ? Math.floor(Number(env.EXPORT_CLUSTER_CONCURRENCY)) : undefined,
+    },
     ...overrides,
   };
 }

@@ -1,7 +1,6 @@
-import { Msg } from '@survey-bird/contracts';
-import { HttpError } from '../http/errors.js';
 import type { CounterStore } from './counter-store.js';
 import { RespClient } from './resp-client.js';
+import { unavailableOnError } from './unavailable.js';
 
 /**
  * Each key a Redis string with the window as its TTL: SET NX PX starts a window, INCR counts in it
@@ -32,14 +31,5 @@ export class RedisCounterStore implements CounterStore {
 
   async close(): Promise<void> {
     this.client.close();
-  }
-}
-
-/** Without its counters a limited route cannot tell whether to let a guess through: 503, fail closed. */
-async function unavailableOnError<T>(pending: Promise<T>): Promise<T> {
-  try {
-    return await pending;
-  } catch {
-    throw new HttpError(503, Msg.serviceUnavailable);
   }
 }

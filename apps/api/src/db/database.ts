@@ -13,6 +13,7 @@ import * as surveyIndexMember from './migrations/20261125120000_survey_index_mem
 import * as rateCounters from './migrations/20261126300000_rate_counters.js';
 import * as appSettings from './migrations/20261126600000_app_settings.js';
 import * as fileStore from './migrations/20261126610000_file_store.js';
+import * as leases from './migrations/20261127500000_leases.js';
 import * as searchGrams from './migrations/20261126500000_search_grams.js';
 import * as reviewPayouts from './migrations/20261126400000_review_payouts.js';
 import * as memberWithdrawn from './migrations/20261126310000_member_withdrawn.js';
@@ -102,6 +103,7 @@ const migrations: Record<string, Migration> = {
   '20261126610000_file_store': fileStore,
   '20261126500000_search_grams': searchGrams,
   '20261126400000_review_payouts': reviewPayouts,
+  '20261127500000_leases': leases,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -201,6 +201,13 @@ export interface RateCountersTable {
   hits: number;
 }
 
+/** A lease held by one API process until released or expired; see counters/db-lease-store.ts. */
+export interface LeasesTable {
+  key: string;
+  holder: string;
+  expires_at: number;
+}
+
 export interface AppSettingsTable {
   name: string;
   value: string;
@@ -225,6 +232,7 @@ export interface Database {
   file_blobs: FileBlobsTable;
   mail_outbox: MailOutboxTable;
   rate_counters: RateCountersTable;
+  leases: LeasesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

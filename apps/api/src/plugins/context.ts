@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { startWalCheckpointer } from '../db/wal-checkpointer.js';
-import { openCounterStore, type CounterStore } from '../counters/index.js';
+import { openCounterStore, openLeaseStore, type CounterStore, type LeaseStore } from '../counters/index.js';
 import { passwordPool } from '../modules/accounts/password-pool.js';
 import { Mailer } from '../modules/mail/mailer.js';
 
@@ -14,6 +14,8 @@ declare module 'fastify' {
     mailer: Mailer;
     /** Counters shared by every API process (database or Redis). */
     counters: CounterStore;
+    /** Leases shared by every API process (database or Redis): the export queue's cross-instance limits. */
+    leases: LeaseStore;
   }
 }
 
@@ -25,6 +27,7 @@ export default fp(
     app.decorate('db', opts.db);
     app.decorate('mailer', new Mailer(opts.db.kysely, app.log, opts.config.smtpUrl));
     app.decorate('counters', openCounterStore(opts.db, opts.config.redisUrl, `${opts.config.redisPrefix}counter:`));
+    app.decorate('leases', openLeaseStore(opts.db, opts.config.redisUrl, `${opts.config.redisPrefix}lease:`));
     const checkpointer = opts.db.sqlite && startWalCheckpointer(opts.db.sqlite, {
       onError: (message) => app.log.warn({ err: message }, 'WAL checkpoint failed'),
       onRecovered: () => app.log.info('WAL checkpoint succeeded again; the WAL file was emptied'),
@@ -33,6 +36,7 @@ export default fp(
       await app.mailer.idle();
       app.mailer.close();
       await app.counters.close();
+      await app.leases.close();
       await checkpointer?.stop();
       await opts.db.close();
     });

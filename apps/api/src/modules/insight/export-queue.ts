@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { Msg } from '@survey-bird/contracts';
+import type { LeaseStore } from '../../counters/index.js';
 import { HttpError } from '../../http/errors.js';
 
 export interface ExportLimits {
@@ -6,9 +8,16 @@ export interface ExportLimits {
   concurrency: number;
   /** Exports waiting for a turn (EXPORT_QUEUE); past this, 503 with Retry-After. */
   queue: number;
+  /** Exports running at once across every instance sharing the database or Redis (EXPORT_CLUSTER_CONCURRENCY). */
+  clusterConcurrency?: number;
 }
 
 export const DEFAULT_EXPORT_LIMITS: ExportLimits = { concurrency: 1, queue: 20 };
+
+/** A crashed instance's leases free themselves after this; a running export renews every third of it. */
+const LEASE_TTL_MS = 30_000;
+/** How often the head of this instance's line asks again for a slot another instance holds. */
+const SLOT_POLL_MS = 500;
 
 interface Waiter {
   userId: string;
@@ -25,8 +34,11 @@ export class ExportQueue {
   private running = 0;
   private readonly waiting: Waiter[] = [];
   private readonly users = new Set<string>();
+  /** Users whose turn came here but who wait for a slot held by another instance. */
+  private readonly awaitingSlot = new Set<string>();
 
-  constructor(private readonly limits: ExportLimits = DEFAULT_EXPORT_LIMITS) {}
+  /** With `leases`, one export per user and `clusterConcurrency` hold across instances too. */
+  constructor(private readonly limits: ExportLimits = DEFAULT_EXPORT_LIMITS, private readonly leases?: LeaseStore) {}
 
   /** Exports running and waiting now. */
   get load(): { running: number; waiting: number } {
@@ -37,15 +49,75 @@ export class ExportQueue {
   placeOf(userId: string): { state: 'none' | 'running' | 'waiting'; position: number | null; waiting: number } {
     const waiting = this.waiting.length;
     if (!this.users.has(userId)) return { state: 'none', position: null, waiting };
+    if (this.awaitingSlot.has(userId)) return { state: 'waiting', position: 1, waiting };
     const index = this.waiting.findIndex((w) => w.userId === userId);
     return index < 0 ? { state: 'running', position: null, waiting } : { state: 'waiting', position: index + 1, waiting };
   }
 
   /**
-   * Resolves with `release` (call it when the export's stream closes) once the export may start.
+   * Like `local`, and across instances: the user's lease (a second export through another
+   * instance is 429 too), then one of `clusterConcurrency` slot leases once this instance's turn
+   * comes. The leases are renewed while the export streams and expire if this process dies.
+   */
+  async acquire(userId: string, gone: (listener: () => void) => void): Promise<() => void> {
+    const leases = this.leases;
+    if (!leases) return this.local(userId, gone);
+    const holder = randomUUID();
+    const userKey = `export-user:${userId}`;
+    if (this.users.has(userId)) throw new HttpError(429, Msg.exportInProgress);
+    let left = false;
+    gone(() => (left = true));
+    if (!(await leases.acquire(userKey, holder, LEASE_TTL_MS))) throw new HttpError(429, Msg.exportInProgress);
+    const held = [userKey];
+    const releaseLeases = () => {
+      for (const key of held.splice(0)) leases.release(key, holder).catch(() => undefined);
+    };
+    let releaseLocal: () => void;
+    try {
+      releaseLocal = await this.local(userId, gone);
+    } catch (err) {
+      releaseLeases();
+      throw err;
+    }
+    try {
+      this.awaitingSlot.add(userId);
+      const slot = await this.clusterSlot(holder, () => left);
+      held.push(slot);
+    } catch (err) {
+      releaseLocal();
+      releaseLeases();
+      throw err;
+    } finally {
+      this.awaitingSlot.delete(userId);
+    }
+    const renewal = setInterval(() => {
+      for (const key of held) leases.renew(key, holder, LEASE_TTL_MS).catch(() => undefined);
+    }, LEASE_TTL_MS / 3);
+    renewal.unref();
+    return () => {
+      clearInterval(renewal);
+      releaseLeases();
+      releaseLocal();
+    };
+  }
+
+  private async clusterSlot(holder: string, left: () => boolean): Promise<string> {
+    const slots = Math.max(1, this.limits.clusterConcurrency ?? this.limits.concurrency);
+    for (;;) {
+      for (let i = 0; i < slots; i++) {
+        const key = `export-slot:${i}`;
+        if (await this.leases!.acquire(key, holder, LEASE_TTL_MS)) return key;
+      }
+      if (left()) throw new HttpError(400, 'The request was cut off');
+      await new Promise((resolve) => setTimeout(resolve, SLOT_POLL_MS));
+    }
+  }
+
+  /**
+   * This process's line. Resolves with `release` (call it when the export's stream closes) once the export may start.
    * `gone` fires when the client hangs up while waiting: its place is given up.
    */
-  acquire(userId: string, gone: (listener: () => void) => void): Promise<() => void> {
+  local(userId: string, gone: (listener: () => void) => void): Promise<() => void> {
     if (this.users.has(userId)) return Promise.reject(new HttpError(429, Msg.exportInProgress));
     if (this.running >= this.limits.concurrency && this.waiting.length >= this.limits.queue) {
       return Promise.reject(new HttpError(503, Msg.serviceUnavailable, { 'retry-after': '30' }));

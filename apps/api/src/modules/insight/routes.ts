@@ -9,7 +9,7 @@ import type { ScopedSurvey } from './repository.js';
 /** The dashboards, the responses table and the xlsx export, for organizations and supervisors. */
 export async function insightRoutes(app: FastifyInstance): Promise<void> {
   const insight = new InsightService(app);
-  const exports = new ExportQueue(app.config.exports);
+  const exports = new ExportQueue(app.config.exports, app.leases);
   if (app.db.sqlite) {
     const indexer = new SearchIndexer(app.db.sqlite);
     indexer.start();
