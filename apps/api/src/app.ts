@@ -17,6 +17,7 @@ import contextPlugin from './plugins/context.js';
 import lifecyclePlugin from './plugins/lifecycle.js';
 import pwaPlugin from './plugins/pwa.js';
 import securityHeaders from './plugins/security-headers.js';
+import servicesPlugin from './plugins/services.js';
 import { registerModules } from './modules/index.js';
 
 export interface BuildOptions {
@@ -83,6 +84,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   await app.register(authPlugin);
+  await app.register(servicesPlugin);
   await registerModules(app);
   await app.register(pwaPlugin, { root: config.pwaDir });
   return app;

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { buildApp, type BuildOptions } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openDb } from '../src/db/database.js';
-import { AccountsService } from '../src/modules/accounts/service.js';
+import { AccountsRepository } from '../src/modules/accounts/repository.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -66,9 +66,8 @@ export const PASSWORD = 'correct horse battery';
 
 /** A verified account of any role, created the way an admin tool would, and signed in for real. */
 export async function createUser(app: FastifyInstance, email: string, role: string, opts: { verified?: boolean; password?: string; fullName?: string } = {}) {
-  const accounts = new AccountsService(app);
   const { hashPassword } = await import('../src/modules/accounts/passwords.js');
-  const user = await accounts.repo.createUser({ email, role, verified: opts.verified ?? true, passwordHash: await hashPassword(opts.password ?? PASSWORD, app.config.scryptN), fullName: opts.fullName ?? null });
+  const user = await new AccountsRepository(app.db.kysely).createUser({ email, role, verified: opts.verified ?? true, passwordHash: await hashPassword(opts.password ?? PASSWORD, app.config.scryptN), fullName: opts.fullName ?? null });
   return user;
 }
 

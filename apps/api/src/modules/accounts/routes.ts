@@ -4,10 +4,9 @@ import { pageOf, pagingReply } from '../../http/paging.js';
 import { HttpError } from '../../http/errors.js';
 import { route } from '../../http/route.js';
 import { AuthLimits } from './limits.js';
-import { AccountsService } from './service.js';
 
 export async function accountRoutes(app: FastifyInstance): Promise<void> {
-  const accounts = new AccountsService(app);
+  const { accounts } = app.services;
   const limits = new AuthLimits(app.counters, app.config.rateLimit.max, app.config.rateLimit.windowMs);
   const limit = (ip: string, email?: string) => limits.attempt([`ip:${ip}`, ...(email ? [`email:${email}`] : [])]);
 
@@ -67,21 +66,18 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
   });
 
   route(app, 'signOut', async (req) => {
-    await accounts.repo.revokeSession(req.auth.sessionId);
+    await accounts.signOut(req.auth.sessionId);
     return { msg: Msg.accountSignedOut };
   });
 
   route(app, 'signOutAll', async (req) => {
-    await accounts.repo.revokeSessions(req.auth.user.id);
+    await accounts.signOutAll(req.auth.user.id);
     return { msg: Msg.allSessionsSignedOut };
   });
 
   route(app, 'allUsers', async (req) => {
     const page = pageOf(req.query.page);
-    const { rows, total } = await accounts.repo.listUsers(page, req.query.searchQuery);
-    return {
-      users: rows.map((r) => ({ _id: r.id, email: r.email, role: r.role as never, verified: r.verified === 1, organization_name: r.organization_name ?? null, createdAt: new Date(Number(r.created_at)).toISOString() })),
-      ...pagingReply(page, total),
-    };
+    const { users, total } = await accounts.listUsers(page, req.query.searchQuery);
+    return { users, ...pagingReply(page, total) };
   });
 }

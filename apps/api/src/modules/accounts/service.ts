@@ -1,19 +1,38 @@
 import type { FastifyInstance } from 'fastify';
-import { Msg, Role, type CurrentUser, type UserSummary } from '@survey-bird/contracts';
+import { Msg, Role, type CurrentUser, type UserRow as UserListRow, type UserSummary } from '@survey-bird/contracts';
 import { HttpError, badRequest, forbidden } from '../../http/errors.js';
 import type { UserRow } from '../../db/schema.js';
+import type { Page } from '../../http/paging.js';
 import { registrationLink } from '../teams/invitations.js';
 import { RESET_TTL_MS, VERIFY_TTL_MS, hashLinkToken, isInvitationToken, newLinkToken } from './links.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { AccountsRepository } from './repository.js';
 
 export class AccountsService {
-  readonly repo: AccountsRepository;
+  private readonly repo: AccountsRepository;
   /** Compared against when the e-mail is unknown, so both cases cost one scrypt. */
   private dummyHash: Promise<string> | undefined;
 
   constructor(private readonly app: FastifyInstance) {
     this.repo = new AccountsRepository(app.db.kysely);
+  }
+
+  hasMasterAdmin(): Promise<boolean> {
+    return this.repo.hasMasterAdmin();
+  }
+
+  async signOut(sessionId: string): Promise<void> {
+    await this.repo.revokeSession(sessionId);
+  }
+
+  async signOutAll(userId: string): Promise<void> {
+    await this.repo.revokeSessions(userId);
+  }
+
+  /** The master admin's All users page. */
+  async listUsers(page: Page, search: string): Promise<{ users: UserListRow[]; total: number }> {
+    const { rows, total } = await this.repo.listUsers(page, search);
+    return { users: rows.map(toUserListRow), total };
   }
 
   private get config() {
@@ -167,4 +186,10 @@ export class AccountsService {
 
 function summary(user: UserRow): UserSummary {
   return { email: user.email, role: user.role as UserSummary['role'] };
+}
+
+type UserListFields = Pick<UserRow, 'id' | 'email' | 'role' | 'verified' | 'created_at'> & { organization_name: string | null };
+
+export function toUserListRow(r: UserListFields): UserListRow {
+  return { _id: r.id, email: r.email, role: r.role as UserListRow['role'], verified: r.verified === 1, organization_name: r.organization_name ?? null, createdAt: new Date(Number(r.created_at)).toISOString() };
 }

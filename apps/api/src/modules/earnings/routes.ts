@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { route } from '../../http/route.js';
-import { EarningsService } from './service.js';
 
 export async function earningsRoutes(app: FastifyInstance): Promise<void> {
-  const earnings = new EarningsService(app);
+  const { earnings } = app.services;
 
   route(app, 'myResponseChanges', async (req) => earnings.changes(req.auth.user.id, req.query.since));
 

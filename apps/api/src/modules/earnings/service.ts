@@ -4,7 +4,7 @@ import { CHANGES_PAGE, EarningsRepository } from './repository.js';
 
 /** A field user's view of their own money: what changed since their last sync, and the totals. */
 export class EarningsService {
-  readonly repo: EarningsRepository;
+  private readonly repo: EarningsRepository;
 
   constructor(app: FastifyInstance) {
     this.repo = new EarningsRepository(app.db.kysely);

@@ -6,14 +6,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Limits, Msg } from '@survey-bird/contracts';
 import { badRequest, notFound } from '../../http/errors.js';
 import { route } from '../../http/route.js';
-import { IngestService } from '../responses/ingest-service.js';
-import { FileStores } from './store/index.js';
-import { UploadService, type ReceivedUpload } from './upload-service.js';
+import { type ReceivedUpload } from './upload-service.js';
 
 export async function fileRoutes(app: FastifyInstance): Promise<void> {
-  const stores = new FileStores(app.config, app.db);
-  app.addHook('onClose', async () => stores.close());
-  const uploads = new UploadService(app.config, app.db, new IngestService(app.db), stores);
+  const { uploads } = app.services;
   await uploads.sweepTemps();
   // In the background: a large uploads folder must not delay the start.
   const orphans = uploads.sweepOrphans().catch((err: unknown) => app.log.warn({ err }, 'orphan photo sweep failed'));

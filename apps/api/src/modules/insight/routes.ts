@@ -1,14 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { route } from '../../http/route.js';
 import { SearchIndexer } from './search-indexer.js';
-import { InsightService } from './service.js';
 import { XLSX_MIME, attachmentHeader } from './download.js';
 import { ExportQueue } from './export-queue.js';
 import type { ScopedSurvey } from './repository.js';
 
 /** The dashboards, the responses table and the xlsx export, for organizations and supervisors. */
 export async function insightRoutes(app: FastifyInstance): Promise<void> {
-  const insight = new InsightService(app);
+  const { insight } = app.services;
   const exports = new ExportQueue(app.config.exports, app.leases);
   if (app.db.sqlite) {
     const indexer = new SearchIndexer(app.db.sqlite);

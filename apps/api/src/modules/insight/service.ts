@@ -11,7 +11,7 @@ const DAY_MS = 86_400_000;
 const MAX_WEEK_MS = 7 * DAY_MS + 3_600_000;
 
 export class InsightService {
-  readonly repo: InsightRepository;
+  private readonly repo: InsightRepository;
 
   constructor(private readonly app: FastifyInstance) {
     this.repo = new InsightRepository(app.db);

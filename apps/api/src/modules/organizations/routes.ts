@@ -2,17 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import { Msg } from '@survey-bird/contracts';
 import { pageOf, pagingReply } from '../../http/paging.js';
 import { route } from '../../http/route.js';
-import { OrganizationsService, toOrganization } from './service.js';
 
 export async function organizationRoutes(app: FastifyInstance): Promise<void> {
-  const organizations = new OrganizationsService(app);
+  const { organizations } = app.services;
 
   route(app, 'currentOrganization', async (req) => ({ organization: await organizations.current(req.auth.organizationId) }));
 
   route(app, 'allOrganizations', async (req) => {
     const page = pageOf(req.query.page);
-    const { rows, total } = await organizations.repo.list(page, req.query.searchQuery);
-    return { organizations: rows.map(toOrganization), ...pagingReply(page, total) };
+    const { organizations: list, total } = await organizations.list(page, req.query.searchQuery);
+    return { organizations: list, ...pagingReply(page, total) };
   });
 
   route(app, 'createOrganization', async (req) => ({ msg: Msg.organizationCreated, organization: await organizations.create(req.body) }));

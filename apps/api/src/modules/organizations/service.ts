@@ -3,15 +3,23 @@ import type { FastifyInstance } from 'fastify';
 import { Msg, Role, type CreateOrganizationBody, type Organization, type SendMailBody } from '@survey-bird/contracts';
 import type { OrganizationRow } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
-import { claimAccount, isUniqueViolation, mailInvitation } from '../teams/invitations.js';
+import type { Page } from '../../http/paging.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { claimAccount, mailInvitation } from '../teams/invitations.js';
 import { OrganizationsRepository } from './repository.js';
 
 export class OrganizationsService {
-  readonly repo: OrganizationsRepository;
+  private readonly repo: OrganizationsRepository;
 
   constructor(private readonly app: FastifyInstance) {
     this.repo = new OrganizationsRepository(app.db.kysely);
   }
+  /** The master admin's organizations page. */
+  async list(page: Page, search: string): Promise<{ organizations: Organization[]; total: number }> {
+    const { rows, total } = await this.repo.list(page, search);
+    return { organizations: rows.map(toOrganization), total };
+  }
+
 
   async current(organizationId: string): Promise<Organization> {
     const row = await this.repo.findById(organizationId);

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { route } from '../../http/route.js';
 import { XLSX_MIME } from '../insight/download.js';
-import { CSV_MIME, payoutFileName, payoutXlsx, responsesCsv, transfersCsv } from './download.js';
-import { PayoutMsg, PayoutsService } from './service.js';
+import { CSV_MIME, payoutFileName, transfersCsv } from './download.js';
+import { PayoutMsg } from './service.js';
 
 export async function payoutRoutes(app: FastifyInstance): Promise<void> {
-  const payouts = new PayoutsService(app);
+  const { payouts } = app.services;
 
   route(app, 'createPayout', async (req) => payouts.create(req.auth, req.body));
 
@@ -21,9 +21,9 @@ export async function payoutRoutes(app: FastifyInstance): Promise<void> {
     const { detail, title } = await payouts.forDownload(req.auth, req.params.id);
     const { format, part } = req.query;
     if (format === 'csv') {
-      const body = part === 'responses' ? responsesCsv(payouts.repo, detail._id) : transfersCsv(title, detail);
+      const body = part === 'responses' ? payouts.responsesCsv(detail._id) : transfersCsv(title, detail);
       return reply.type(CSV_MIME).header('content-disposition', payoutFileName(title, detail, part === 'responses' ? 'responses.csv' : 'csv')).send(body);
     }
-    return reply.type(XLSX_MIME).header('content-disposition', payoutFileName(title, detail, 'xlsx')).send(payoutXlsx(payouts.repo, title, detail));
+    return reply.type(XLSX_MIME).header('content-disposition', payoutFileName(title, detail, 'xlsx')).send(payouts.xlsx(title, detail));
   });
 }

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { Limits, Msg, PayoutStatus, Role, bankCodeOf, type CreatePayoutBody, type CreatePayoutReply, type Payout, type PayoutDetail, type PayoutListReply, type SkippedFieldUser } from '@survey-bird/contracts';
 import type { PayoutLinesTable, PayoutsTable } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { pageOf, pagingReply } from '../../http/paging.js';
 import type { AuthContext } from '../../plugins/auth.js';
+import { payoutXlsx, responsesCsv } from './download.js';
 import { NothingToPay, PayoutsRepository, type PayMember } from './repository.js';
 
 export const PayoutMsg = {
@@ -39,11 +41,20 @@ interface Viewer {
 }
 
 export class PayoutsService {
-  readonly repo: PayoutsRepository;
+  private readonly repo: PayoutsRepository;
 
   constructor(private readonly app: FastifyInstance) {
     this.repo = new PayoutsRepository(app.db.kysely);
   }
+  /** The second part of a bank file: every response the payout covers, streamed. */
+  responsesCsv(payoutId: string): Readable {
+    return responsesCsv(this.repo, payoutId);
+  }
+
+  xlsx(title: string, detail: PayoutDetail): Readable {
+    return payoutXlsx(this.repo, title, detail);
+  }
+
 
   async create(auth: AuthContext, body: CreatePayoutBody): Promise<CreatePayoutReply> {
     const organizationId = auth.organizationId ?? '';

@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { Limits, Msg } from '@survey-bird/contracts';
 import { badRequest } from '../../http/errors.js';
 import { route } from '../../http/route.js';
-import { IngestService, hasMoreKeysThan } from './ingest-service.js';
+import { hasMoreKeysThan } from './ingest-service.js';
 
 /** Receiving responses from field users: one at a time, or a queued batch from an offline phone. */
 export async function responseIngestRoutes(app: FastifyInstance): Promise<void> {
-  const ingest = new IngestService(app.db);
+  const { ingest } = app.services;
 
   route(app, 'respond', async (req) => ingest.respond(req.auth.user.id, req.body), {
     // Before the schema walks every answer: no survey has more than Limits.maxQuestions questions.

@@ -22,7 +22,7 @@ export const ReviewMsg = {
  * was paid or put in a payout meanwhile is never changed.
  */
 export class ReviewService {
-  readonly repo: ReviewRepository;
+  private readonly repo: ReviewRepository;
 
   constructor(app: FastifyInstance) {
     this.repo = new ReviewRepository(app.db.kysely);

@@ -4,14 +4,13 @@ import { pageOf, pagingReply } from '../../http/paging.js';
 import { route } from '../../http/route.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { Caller } from './repository.js';
-import { SurveysService } from './service.js';
 
 export function callerOf({ user, organizationId }: AuthContext): Caller {
   return { role: user.role, userId: user.id, email: user.email, organizationId };
 }
 
 export async function surveyRoutes(app: FastifyInstance): Promise<void> {
-  const surveys = new SurveysService(app);
+  const { surveys } = app.services;
 
   route(app, 'createSurvey', async (req) => ({ msg: Msg.surveyPublished, survey: await surveys.create(req.auth.organizationId, req.body) }));
 

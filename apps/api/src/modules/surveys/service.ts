@@ -10,7 +10,7 @@ import { SurveysRepository, type Caller, type Dataset } from './repository.js';
 type CreateSurvey = z.output<typeof CreateSurveyBody>;
 
 export class SurveysService {
-  readonly repo: SurveysRepository;
+  private readonly repo: SurveysRepository;
 
   constructor(app: FastifyInstance) {
     this.repo = new SurveysRepository(app.db.kysely);

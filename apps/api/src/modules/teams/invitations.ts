@@ -4,15 +4,10 @@ import { Msg, Role } from '@survey-bird/contracts';
 import type { Database } from '../../db/schema.js';
 import { conflict } from '../../http/errors.js';
 import { invitationToken } from '../accounts/links.js';
+import { InvitationsRepository } from './invitations-repository.js';
 
 /** The roles an invitation can give: an organization's owner, or a member of one survey. */
 export type InvitedRole = typeof Role.organization | typeof Role.fieldUser | typeof Role.supervisor;
-
-/** A unique constraint refused the row (SQLite or PostgreSQL): the caller turns it into a 409. */
-export function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
 
 /**
  * Runs inside the inviting transaction; `organizationId` is the inviting organization (null when the
@@ -30,11 +25,12 @@ export function isUniqueViolation(err: unknown): boolean {
  * Returns null when the e-mail has no usable account yet: it registers from the mailed link.
  */
 export async function claimAccount(db: Kysely<Database>, email: string, role: InvitedRole, organizationId: string | null): Promise<string | null> {
-  let user = await db.selectFrom('users').select(['id', 'role', 'verified']).where('email', '=', email).executeTakeFirst();
+  const repo = new InvitationsRepository(db);
+  let user = await repo.accountOf(email);
   if (user && !user.verified && user.role === Role.nothing) {
     // Nobody proved this mailbox chose that password (an attacker may have registered it first):
     // the account goes, its sessions with it, and the invitee registers from the invitation link.
-    await db.deleteFrom('users').where('id', '=', user.id).where('verified', '=', 0).execute();
+    await repo.deleteUnverified(user.id);
     user = undefined;
   }
   const isMemberRole = role !== Role.organization;
@@ -42,13 +38,11 @@ export async function claimAccount(db: Kysely<Database>, email: string, role: In
     if (user.role === role) return user.id;
     if (isMemberRole && (user.role === Role.masterAdmin || user.role === Role.organization)) return null;
     if (user.role !== Role.nothing) throw conflict(Msg.emailHasOtherRole);
-    const upgraded = await db.updateTable('users').set({ role }).where('id', '=', user.id).where('role', '=', Role.nothing).executeTakeFirst();
-    if (Number(upgraded.numUpdatedRows) !== 1) throw conflict(Msg.emailHasOtherRole);
+    if (!(await repo.upgradeRole(user.id, role))) throw conflict(Msg.emailHasOtherRole);
     return user.id;
   }
   if (isMemberRole && organizationId) {
-    const otherInvitation = await db.selectFrom('members').select('id').where('email', '=', email).where('organization_id', '=', organizationId).where('role', '!=', role).where('withdrawn_at', 'is', null).executeTakeFirst();
-    if (otherInvitation) throw conflict(Msg.emailHasOtherRole);
+    if (await repo.hasOtherRoleInvitation(email, organizationId, role)) throw conflict(Msg.emailHasOtherRole);
   }
   return null;
 }

@@ -2,10 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { Msg } from '@survey-bird/contracts';
 import { pageOf, pagingReply } from '../../http/paging.js';
 import { route } from '../../http/route.js';
-import { TeamsService } from './service.js';
 
 export async function teamRoutes(app: FastifyInstance): Promise<void> {
-  const teams = new TeamsService(app);
+  const { teams } = app.services;
 
   route(app, 'inviteFieldUser', async (req) => ({ msg: Msg.fieldUserInvited, fieldsUser: await teams.inviteFieldUser(req.auth.organizationId, req.body) }));
 
@@ -41,19 +40,7 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
 
   route(app, 'allFieldUsers', async (req) => {
     const page = pageOf(req.query.page);
-    const { rows, total } = await teams.repo.listAllFieldUsers(page, req.query.searchQuery);
-    return {
-      fieldUsers: rows.map((r) => ({
-        _id: r.id,
-        fullName: r.full_name,
-        email: r.email,
-        phoneNumber: r.phone_number,
-        organization_name: r.organization_name,
-        surveyTitle: r.survey_title,
-        responses: Number(r.responses ?? 0),
-        outstanding: Number(r.outstanding ?? 0),
-      })),
-      ...pagingReply(page, total),
-    };
+    const { fieldUsers, total } = await teams.allFieldUsers(page, req.query.searchQuery);
+    return { fieldUsers, ...pagingReply(page, total) };
   });
 }

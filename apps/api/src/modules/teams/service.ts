@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import { Msg, Role, type FieldUser, type InviteFieldUserBody, type InviteSupervisorBody, type Supervisor } from '@survey-bird/contracts';
+import { Msg, Role, type FieldUser, type FieldUserAcrossRow, type InviteFieldUserBody, type InviteSupervisorBody, type Supervisor } from '@survey-bird/contracts';
 import type { MemberRow } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { Page } from '../../http/paging.js';
-import { claimAccount, isUniqueViolation, mailInvitation, type InvitedRole } from './invitations.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { claimAccount, mailInvitation, type InvitedRole } from './invitations.js';
 import { TeamsRepository } from './repository.js';
 
 type FieldUserInvite = z.output<typeof InviteFieldUserBody>;
@@ -14,7 +15,7 @@ type FieldUserRecord = NonNullable<Awaited<ReturnType<TeamsRepository['fieldUser
 type SupervisorRecord = Awaited<ReturnType<TeamsRepository['listSupervisors']>>['rows'][number];
 
 export class TeamsService {
-  readonly repo: TeamsRepository;
+  private readonly repo: TeamsRepository;
 
   constructor(private readonly app: FastifyInstance) {
     this.repo = new TeamsRepository(app.db.kysely);
@@ -127,6 +128,12 @@ export class TeamsService {
     if (member.withdrawn_at === null) await this.repo.withdraw(survey.id, member.id, Date.now());
   }
 
+  /** The master admin's field users across organizations. */
+  async allFieldUsers(page: Page, search: string): Promise<{ fieldUsers: FieldUserAcrossRow[]; total: number }> {
+    const { rows, total } = await this.repo.listAllFieldUsers(page, search);
+    return { fieldUsers: rows.map(toFieldUserAcross), total };
+  }
+
   async supervisorName(userId: string, email: string): Promise<string> {
     return (await this.repo.supervisorName(userId, email)) ?? email;
   }
@@ -149,6 +156,30 @@ export function toFieldUser(r: FieldUserFields): FieldUser {
     awaitingReview: Number(r.awaiting_review ?? 0),
     supervisorId: r.supervisor_id,
     supervisorName: r.supervisor_name,
+  };
+}
+
+interface FieldUserAcrossFields {
+  id: string;
+  full_name: string;
+  email: string;
+  phone_number: string;
+  organization_name: string;
+  survey_title: string;
+  responses: unknown;
+  outstanding: unknown;
+}
+
+export function toFieldUserAcross(r: FieldUserAcrossFields): FieldUserAcrossRow {
+  return {
+    _id: r.id,
+    fullName: r.full_name,
+    email: r.email,
+    phoneNumber: r.phone_number,
+    organization_name: r.organization_name,
+    surveyTitle: r.survey_title,
+    responses: Number(r.responses ?? 0),
+    outstanding: Number(r.outstanding ?? 0),
   };
 }
 

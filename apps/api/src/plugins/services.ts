@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { AccountsService } from '../modules/accounts/service.js';
+import { EarningsService } from '../modules/earnings/service.js';
+import { FileStores } from '../modules/files/store/index.js';
+import { UploadService } from '../modules/files/upload-service.js';
+import { InsightService } from '../modules/insight/service.js';
+import { OrganizationsService } from '../modules/organizations/service.js';
+import { PayoutsService } from '../modules/payouts/service.js';
+import { IngestService } from '../modules/responses/ingest-service.js';
+import { ReviewService } from '../modules/review/service.js';
+import { SurveysService } from '../modules/surveys/service.js';
+import { TeamsService } from '../modules/teams/service.js';
+
+export interface Services {
+  accounts: AccountsService;
+  earnings: EarningsService;
+  ingest: IngestService;
+  insight: InsightService;
+  organizations: OrganizationsService;
+  payouts: PayoutsService;
+  review: ReviewService;
+  surveys: SurveysService;
+  teams: TeamsService;
+  uploads: UploadService;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every domain's service, built once: handlers call these, never a repository. */
+    services: Services;
+  }
+}
+
+/**
+ * Builds each service once, after the context and auth plugins, so every route module and every
+ * service shares one instance and its caches (the ingest service's member and survey caches were
+ * once built twice, by the ingest and the upload routes).
+ */
+export default fp(
+  async function services(app: FastifyInstance) {
+    const ingest = new IngestService(app.db);
+    const stores = new FileStores(app.config, app.db);
+    app.addHook('onClose', async () => stores.close());
+    app.decorate('services', {
+      accounts: new AccountsService(app),
+      earnings: new EarningsService(app),
+      ingest,
+      insight: new InsightService(app),
+      organizations: new OrganizationsService(app),
+      payouts: new PayoutsService(app),
+      review: new ReviewService(app),
+      surveys: new SurveysService(app),
+      teams: new TeamsService(app),
+      uploads: new UploadService(app.config, app.db, ingest, stores),
+    });
+  },
+  { name: 'services', dependencies: ['context'] },
+);
