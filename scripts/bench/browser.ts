@@ -6,13 +6,11 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { PHONE, launchChromium, type Browser } from '../../tests/support/chromium.ts';
 import { json, loginToken, ROOT, startApi, type Server } from './lib.js';
 
-export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-export const PHONE = { width: 390, height: 844 };
-/** The e2e harness's flags: headless, no GPU, no background traffic, a fresh profile. */
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export { CHROMIUM, CHROMIUM_ARGS, PHONE, type Browser } from '../../tests/support/chromium.ts';
 
 /**
  * A copy of apps/pwa/dist (built by `npm run build`) in a temporary folder, so a parallel rebuild
@@ -65,37 +63,15 @@ export async function demoFieldUser(api: Server): Promise<FieldUser> {
   return { email: fu.email, password: fu.password, token, surveyId: survey._id, organizationId: survey.organization_id, title: survey.title };
 }
 
-export interface Browser {
-  context: BrowserContext;
-  page: Page;
-  close(): Promise<void>;
-}
-
 /**
  * Chromium with a fresh profile and a phone viewport; for Lighthouse, a DevTools port and no
  * Playwright emulation (Lighthouse emulates the phone itself).
  */
-export async function openBrowser(opts: { debuggingPort?: number } = {}): Promise<Browser> {
-  const userDataDir = mkdtempSync(join(tmpdir(), 'sb-bench-chromium-'));
+export function openBrowser(opts: { debuggingPort?: number } = {}): Promise<Browser> {
   const phone = opts.debuggingPort === undefined;
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    ...(phone ? { viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 1 } : { viewport: null }),
-    serviceWorkers: 'allow',
-    args: [...CHROMIUM_ARGS, ...(opts.debuggingPort ? [`--remote-debugging-port=${opts.debuggingPort}`] : [])],
-  });
-  context.setDefaultTimeout(30_000);
-  const page = context.pages()[0] ?? (await context.newPage());
-  return {
-    context,
-    page,
-    async close() {
-      await context.close();
-      rmSync(userDataDir, { recursive: true, force: true });
-    },
-  };
+  return launchChromium({ viewport: phone ? PHONE : null, args: phone ? [] : [`--remote-debugging-port=${opts.debuggingPort}`], timeoutMs: 30_000 });
 }
+
 
 /** Signs the field user in the way the app does (the account list in localStorage 'accounts'). */
 export async function signIn(page: Page, baseUrl: string, user: FieldUser): Promise<void> {

@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { SERVER_JS, freePort, spawnServer, stopProcess, waitUntilUp } from '../../tests/support/server-process.ts';
 
-export const ROOT = resolve(import.meta.dirname, '../..');
+export { ROOT } from '../../tests/support/server-process.ts';
 export const QUICK = process.env.BENCH_MODE !== 'full';
 
 export function median(values: number[]): number {
@@ -19,22 +19,7 @@ export function percentile(values: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => res(port));
-    });
-    srv.on('error', rej);
-  });
-}
-
-export function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return kb / 1024;
-}
+export { freePort, rssMb } from '../../tests/support/server-process.ts';
 
 export interface Server {
   url: string;
@@ -44,20 +29,6 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      const res = await fetch(url);
-      if (res.status < 500) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server at ${url} did not start`);
-}
-
 /** Starts a node script as a child with its own port; resolves once `probe` answers. */
 export async function startProcess(script: string, env: Record<string, string>, probe: string): Promise<Server> {
   const port = await freePort();
@@ -65,25 +36,16 @@ export async function startProcess(script: string, env: Record<string, string>, 
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'sb-bench-'));
   // BENCH_NODE_ARGS: flags for the servers' node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where a run's time goes.
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const proc = spawn(process.execPath, [...nodeArgs, script], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', SEED_DEMO: 'false', RATE_LIMIT_MAX: '100000000', PUBLIC_URL: `http://127.0.0.1:${port}`, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const proc = spawnServer({ port, script, nodeArgs, env: { DATA_DIR: dataDir, RATE_LIMIT_MAX: '100000000', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(url + probe);
+  await waitUntilUp(url + probe, { child: proc });
   return {
     url,
     pid: proc.pid!,
     proc,
     dataDir,
     stop: async () => {
-      if (proc.exitCode === null) {
-        await new Promise((res) => {
-          proc.once('exit', res);
-          proc.kill('SIGTERM');
-        });
-      }
+      await stopProcess(proc);
       // A data directory made here goes with its server (a bench run made dozens).
       if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     },
@@ -91,7 +53,7 @@ export async function startProcess(script: string, env: Record<string, string>, 
 }
 
 export function startApi(env: Record<string, string> = {}): Promise<Server> {
-  return startProcess(join(ROOT, 'apps/api/dist/server.js'), { PWA_DIR: '/nonexistent', ...env }, '/api/v1/user');
+  return startProcess(SERVER_JS, { PWA_DIR: '/nonexistent', ...env }, '/api/v1/user');
 }
 
 export interface LoadResult {

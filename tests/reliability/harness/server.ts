@@ -1,37 +1,20 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import pg from 'pg';
 
-export const ROOT = resolve(import.meta.dirname, '../../..');
+import { freePort, rssMb, spawnServer, stopProcess, waitUntilUp } from '../../support/server-process.ts';
+
+export { ROOT, SERVER_JS, freePort, rssMb } from '../../support/server-process.ts';
 
 /** RELIABILITY_FULL=1: the long local profile; otherwise the quick one CI runs. */
 export const FULL = process.env.RELIABILITY_FULL === '1';
 export const PG_BASE = (process.env.RELIABILITY_PG_URL ?? 'postgres://postgres@127.0.0.1:5432').replace(/\/$/, '');
-export const SERVER_JS = join(ROOT, 'apps/api/dist/server.js');
 
 export type Engine = 'sqlite' | 'postgres';
 export const ENGINES: Engine[] = process.env.RELIABILITY_ENGINES ? (process.env.RELIABILITY_ENGINES.split(',') as Engine[]) : ['sqlite', 'postgres'];
-
-export async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => res(port));
-    });
-    srv.on('error', rej);
-  });
-}
-
-/** Resident set size of a process in MB, from /proc/<pid>/status VmRSS. */
-export function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -112,23 +95,9 @@ export class ApiProcess {
   async start(timeoutMs = 60_000): Promise<void> {
     if (!this.port) this.port = await freePort();
     this.stderr = '';
-    const proc = spawn(process.execPath, [SERVER_JS], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        PORT: String(this.port),
-        HOST: '127.0.0.1',
-        DATA_DIR: this.opts.dataDir,
-        DATABASE_URL: this.opts.databaseUrl ?? '',
-        SEED_DEMO: 'true',
-        RATE_LIMIT_MAX: '100000000',
-        LOG_LEVEL: 'warn',
-        PUBLIC_URL: `http://127.0.0.1:${this.port}`,
-        PWA_DIR: '/nonexistent',
-        SMTP_URL: '',
-        ...this.opts.env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const proc = spawnServer({
+      port: this.port,
+      env: { DATA_DIR: this.opts.dataDir, DATABASE_URL: this.opts.databaseUrl ?? '', SEED_DEMO: 'true', RATE_LIMIT_MAX: '100000000', PWA_DIR: '/nonexistent', SMTP_URL: '', ...this.opts.env },
     });
     this.proc = proc;
     // The log (pino, on stdout) and stderr, kept for the failure messages.
@@ -138,19 +107,7 @@ export class ApiProcess {
     proc.stdout!.on('data', keep);
     proc.stderr!.on('data', keep);
     proc.once('exit', (code, signal) => this.exits.push({ code, signal }));
-    const until = Date.now() + timeoutMs;
-    while (Date.now() < until) {
-      if (!this.alive) throw new Error(`API exited during start (${proc.exitCode ?? proc.signalCode}):\n${this.stderr}`);
-      try {
-        const res = await fetch(`${this.url}/api/v1/user`);
-        await res.body?.cancel();
-        if (res.status < 500) return;
-      } catch {
-        /* not listening yet */
-      }
-      await sleep(50);
-    }
-    throw new Error(`API did not start within ${timeoutMs} ms:\n${this.stderr}`);
+    await waitUntilUp(`${this.url}/api/v1/user`, { child: proc, timeoutMs, log: () => this.stderr });
   }
 
   /** SIGKILL: no shutdown hooks, no flush; what a power cut is to the process (not to the disk). */
@@ -163,13 +120,7 @@ export class ApiProcess {
   }
 
   async stop(): Promise<void> {
-    if (!this.alive) return;
-    const proc = this.proc!;
-    const exited = new Promise<void>((r) => proc.once('exit', () => r()));
-    proc.kill('SIGTERM');
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
-    await exited;
-    clearTimeout(timer);
+    if (this.proc) await stopProcess(this.proc);
   }
 
   /** The error lines of the API's log (pino level 50+), for failure messages. */

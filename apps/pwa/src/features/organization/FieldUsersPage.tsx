@@ -7,11 +7,11 @@ import { formatNaira } from '../../ui/format';
 import { ActiveSurveyButton } from '../surveys/ActiveSurveyButton';
 import { useActiveSurvey } from '../surveys/active-survey';
 import { AssignSupervisorModal } from '../team/AssignSupervisorModal';
-import { EmailText, type Column } from '../team/DataTable';
+import type { Column } from '../team/DataTable';
+import { fieldUserColumns } from '../team/field-user-columns';
 import { UserPlusIcon } from '../team/icons';
 import { InviteMemberModal } from '../team/InviteMemberModal';
 import { MgmtHead, NoActiveSurvey, RefreshButton, WithdrawButton } from '../team/Layout';
-import { serialNumber } from '../team/paging';
 import { UserListPanel } from '../team/UserListPanel';
 import { usePagedList } from '../team/usePagedList';
 
@@ -38,14 +38,7 @@ function SurveyFieldUsers({ survey }: { survey: Survey }) {
   const page = data?.page ?? list.page;
 
   const columns: Column<FieldUser>[] = [
-    { header: 'S/N', cell: (_, i) => serialNumber(page, i) },
-    { header: 'Full Name', className: 'wrap wrap--name', cell: (r) => r.fullName },
-    { header: 'Phone Number', cell: (r) => r.phoneNumber },
-    { header: 'Email Address', className: 'wrap wrap--email', text: (r) => r.email, cell: (r) => <EmailText email={r.email} /> },
-    { header: 'Bank', className: 'wrap', cell: (r) => r.bank || <span className="cell-muted">N/A</span> },
-    { header: 'Account No.', cell: (r) => r.accountNumber || <span className="cell-muted">N/A</span> },
-    { header: 'Account Name', className: 'wrap', cell: (r) => r.accountName || <span className="cell-muted">N/A</span> },
-    { header: 'Fee', className: 'num', cell: (r) => formatNaira(r.outstanding) },
+    ...fieldUserColumns(page),
     {
       header: 'Svp. name',
       className: 'wrap',

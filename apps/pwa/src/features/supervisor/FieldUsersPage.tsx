@@ -1,11 +1,10 @@
-import type { FieldUser, Survey } from '@survey-bird/contracts';
+import type { Survey } from '@survey-bird/contracts';
 import { api } from '../../api';
 import { formatNaira } from '../../ui/format';
 import { ActiveSurveyButton } from '../surveys/ActiveSurveyButton';
 import { useActiveSurvey } from '../surveys/active-survey';
-import { EmailText, type Column } from '../team/DataTable';
+import { fieldUserColumns } from '../team/field-user-columns';
 import { MgmtHead, NoActiveSurvey, RefreshButton } from '../team/Layout';
-import { serialNumber } from '../team/paging';
 import { UserListPanel } from '../team/UserListPanel';
 import { usePagedList } from '../team/usePagedList';
 
@@ -27,16 +26,7 @@ function MyFieldUsers({ survey }: { survey: Survey }) {
   const list = usePagedList(({ page, searchQuery, signal }) => api.call('supervisorFieldUsers', { params: { surveyId: survey._id }, query: { page, searchQuery }, signal }));
   const data = list.data;
   const page = data?.page ?? list.page;
-  const columns: Column<FieldUser>[] = [
-    { header: 'S/N', cell: (_, i) => serialNumber(page, i) },
-    { header: 'Full Name', className: 'wrap wrap--name', cell: (r) => r.fullName },
-    { header: 'Phone Number', cell: (r) => r.phoneNumber },
-    { header: 'Email Address', className: 'wrap wrap--email', text: (r) => r.email, cell: (r) => <EmailText email={r.email} /> },
-    { header: 'Bank', className: 'wrap', cell: (r) => r.bank || <span className="cell-muted">N/A</span> },
-    { header: 'Account No.', cell: (r) => r.accountNumber || <span className="cell-muted">N/A</span> },
-    { header: 'Account Name', className: 'wrap', cell: (r) => r.accountName || <span className="cell-muted">N/A</span> },
-    { header: 'Fee', className: 'num', cell: (r) => formatNaira(r.outstanding) },
-  ];
+  const columns = fieldUserColumns(page);
 
   return (
     <section className="mgmt">
