@@ -58,6 +58,7 @@ function samples(): Record<RouteName, { params?: Record<string, string>; query?:
     payoutDownload: { params: { id: a.payoutId }, query: { format: 'csv' } },
     myResponseChanges: { query: { since: '0_' } },
     myEarnings: {},
+    reportDevice: { body: { deviceId: 'matrix-phone', waiting: 0, failed: 0, photosWaiting: 0 } },
   };
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Role } from './roles.js';
 import { MsgReply, PageQuery, Paging, SurveyIdParams } from './schemas/common.js';
+import * as D from './schemas/device.js';
 import * as E from './schemas/earnings.js';
 import { HealthReply, ReadyReply } from './schemas/health.js';
 import * as O from './schemas/organization.js';
@@ -120,6 +121,8 @@ export const routes = {
   // the field user's own money (issue 16)
   myResponseChanges: { method: 'GET', path: '/api/v1/me/responses/changes', access: fu, summary: "Changes to the caller's responses since a cursor (status, comment, paid)", querystring: E.ChangesQuery, reply: E.ChangesReply },
   myEarnings: { method: 'GET', path: '/api/v1/me/earnings', access: fu, summary: "The caller's earnings: awaiting review, owed, paid, returned", reply: E.EarningsReply },
+  // field-team monitoring (issue 18)
+  reportDevice: { method: 'POST', path: '/api/v1/me/device', access: fu, summary: "The phone's state at a sync: work waiting, failed, storage, last sync", body: D.DeviceReportBody, reply: D.DeviceReportReply },
 
   // teams
   fieldUsers: { method: 'GET', path: '/api/v1/field-user/:surveyId', access: org, summary: 'Field users of a survey with pay owed', params: SurveyIdParams, querystring: PageQuery, reply: T.FieldUserListReply },

@@ -8,6 +8,7 @@ export * from './messages.js';
 export * from './question-types.js';
 export * from './roles.js';
 export * from './schemas/common.js';
+export * from './schemas/device.js';
 export * from './schemas/earnings.js';
 export * from './schemas/organization.js';
 export * from './schemas/payout.js';

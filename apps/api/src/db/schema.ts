@@ -208,6 +208,20 @@ export interface LeasesTable {
   expires_at: number;
 }
 
+/** A phone's latest report at a sync (modules/devices). */
+export interface DeviceStatusTable {
+  user_id: string;
+  device_id: string;
+  app_version: string;
+  waiting: number;
+  failed: number;
+  photos_waiting: number;
+  storage_used: number | null;
+  storage_quota: number | null;
+  last_sync_at: number | null;
+  reported_at: number;
+}
+
 export interface AppSettingsTable {
   name: string;
   value: string;
@@ -233,6 +247,7 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   rate_counters: RateCountersTable;
   leases: LeasesTable;
+  device_status: DeviceStatusTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

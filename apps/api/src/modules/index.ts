@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { accountRoutes } from './accounts/routes.js';
+import { deviceRoutes } from './devices/routes.js';
 import { earningsRoutes } from './earnings/routes.js';
 import { insightRoutes } from './insight/routes.js';
 import { fileRoutes } from './files/routes.js';
@@ -23,5 +24,6 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(reviewRoutes);
   await app.register(payoutRoutes);
   await app.register(earningsRoutes);
+  await app.register(deviceRoutes);
   await app.register(teamRoutes);
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AccountsService } from '../modules/accounts/service.js';
+import { DevicesService } from '../modules/devices/service.js';
 import { EarningsService } from '../modules/earnings/service.js';
 import { FileStores } from '../modules/files/store/index.js';
 import { UploadService } from '../modules/files/upload-service.js';
@@ -14,6 +15,7 @@ import { TeamsService } from '../modules/teams/service.js';
 
 export interface Services {
   accounts: AccountsService;
+  devices: DevicesService;
   earnings: EarningsService;
   ingest: IngestService;
   insight: InsightService;
@@ -44,6 +46,7 @@ export default fp(
     app.addHook('onClose', async () => stores.close());
     app.decorate('services', {
       accounts: new AccountsService(app),
+      devices: new DevicesService(app),
       earnings: new EarningsService(app),
       ingest,
       insight: new InsightService(app),

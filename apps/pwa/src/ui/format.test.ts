@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayPart, formatNaira, formatResponseDate, greeting } from './format';
+import { dayPart, formatAgo, formatNaira, formatResponseDate, greeting } from './format';
 
 const at = (h: number, m = 0) => new Date(2026, 10, 22, h, m);
 
@@ -44,5 +44,21 @@ describe('formatNaira', () => {
     expect(formatNaira(1000)).toBe('₦1,000');
     expect(formatNaira(100000000)).toBe('₦100,000,000');
     expect(formatNaira(-2500)).toBe('-₦2,500');
+  });
+});
+
+describe('formatAgo', () => {
+  const now = new Date('2026-11-25T12:00:00Z');
+  it.each([
+    ['2026-11-25T11:59:30Z', 'just now'],
+    ['2026-11-25T11:55:00Z', '5 min ago'],
+    ['2026-11-25T09:00:00Z', '3 h ago'],
+    ['2026-11-24T11:00:00Z', '1 day ago'],
+    ['2026-11-21T11:00:00Z', '4 days ago'],
+    ['2026-11-25T12:05:00Z', 'just now'],
+    [null, 'N/A'],
+    ['not a date', 'N/A'],
+  ])('%s -> %s', (iso, expected) => {
+    expect(formatAgo(iso, now)).toBe(expected);
   });
 });

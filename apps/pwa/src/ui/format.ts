@@ -42,3 +42,17 @@ export function formatNaira(amount: number): string {
   const grouped = String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return `${amount < 0 && whole !== 0 ? '-' : ''}₦${grouped}`;
 }
+
+/** How long ago, in the largest whole unit: 'just now', '5 min ago', '3 h ago', '4 days ago'; 'N/A' without a date. */
+export function formatAgo(iso: string | null | undefined, now: Date = new Date()): string {
+  if (!iso) return 'N/A';
+  const ms = now.getTime() - new Date(iso).getTime();
+  if (Number.isNaN(ms)) return 'N/A';
+  const minutes = Math.floor(Math.max(0, ms) / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.floor(hours / 24);
+  return `${days} day${days === 1 ? '' : 's'} ago`;
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DeviceSummary } from './device.js';
 import { Limits } from '../constants.js';
 import { Msg } from '../messages.js';
 import { Id, Naira, NairaInput, Paging, ValidEmail, lowerUuid } from './common.js';
@@ -19,6 +20,8 @@ export const FieldUser = z.object({
   awaitingReview: Naira,
   supervisorId: z.string().nullable(),
   supervisorName: z.string().nullable(),
+  /** What their phones last reported (issue 18); null before the first report. */
+  device: DeviceSummary.nullable().optional(),
 });
 export type FieldUser = z.infer<typeof FieldUser>;
 

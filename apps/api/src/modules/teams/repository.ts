@@ -100,7 +100,7 @@ export class TeamsRepository {
   private fieldUserRows(q: ReturnType<TeamsRepository['fieldUsersOf']>) {
     return q
       .leftJoin('members as s', 's.id', 'm.supervisor_id')
-      .select(['m.id', 'm.full_name', 'm.phone_number', 'm.email', 'm.bank', 'm.account_number', 'm.account_name', 'm.rate', 'm.supervisor_id', 's.full_name as supervisor_name'])
+      .select(['m.id', 'm.user_id', 'm.full_name', 'm.phone_number', 'm.email', 'm.bank', 'm.account_number', 'm.account_name', 'm.rate', 'm.supervisor_id', 's.full_name as supervisor_name'])
       .select((eb) => [
         eb.selectFrom('responses as r').select((r) => r.fn.countAll<number>().as('n')).whereRef('r.member_id', '=', 'm.id').as('responses'),
         outstandingOf(eb).as('outstanding'),
@@ -118,6 +118,12 @@ export class TeamsRepository {
         .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('r.rate'), zero).as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(total.n), totalDue: Number(due.n) };
+  }
+
+  /** What the phones of these accounts last reported (issue 18), for one page of field users. */
+  deviceReports(userIds: string[]) {
+    if (userIds.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('device_status').select(['user_id', 'app_version', 'waiting', 'failed', 'photos_waiting', 'last_sync_at', 'reported_at']).where('user_id', 'in', userIds).execute();
   }
 
   fieldUser(surveyId: string, memberId: string) {

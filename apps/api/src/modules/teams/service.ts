@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import { Msg, Role, type FieldUser, type FieldUserAcrossRow, type InviteFieldUserBody, type InviteSupervisorBody, type Supervisor } from '@survey-bird/contracts';
-import type { MemberRow } from '../../db/schema.js';
+import { Msg, Role, type DeviceSummary, type FieldUser, type FieldUserAcrossRow, type InviteFieldUserBody, type InviteSupervisorBody, type Supervisor } from '@survey-bird/contracts';
+import type { DeviceStatusTable, MemberRow } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { Page } from '../../http/paging.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -87,7 +87,15 @@ export class TeamsService {
   async listFieldUsers(surveyId: string, organizationId: string, page: Page, search: string) {
     await this.ownSurvey(surveyId, organizationId);
     const { rows, total, totalDue } = await this.repo.listFieldUsers({ surveyId, search }, page);
-    return { fieldUsers: rows.map(toFieldUser), total, totalDue };
+    return { fieldUsers: await this.withDevices(rows), total, totalDue };
+  }
+
+  /** Each field user with what their phones last reported. */
+  private async withDevices(rows: (FieldUserFields & { user_id: string | null })[]): Promise<FieldUser[]> {
+    const reports = await this.repo.deviceReports([...new Set(rows.flatMap((r) => (r.user_id ? [r.user_id] : [])))]);
+    const byUser = new Map<string, DeviceReportRow[]>();
+    for (const d of reports) byUser.set(d.user_id, [...(byUser.get(d.user_id) ?? []), d]);
+    return rows.map((r) => ({ ...toFieldUser(r), device: toDeviceSummary((r.user_id && byUser.get(r.user_id)) || []) }));
   }
 
   /** Only the field users assigned to the calling supervisor; 404 when they are not on the survey. */
@@ -95,7 +103,7 @@ export class TeamsService {
     const supervisorIds = await this.repo.supervisorRows(surveyId, userId, email);
     if (supervisorIds.length === 0) throw notFound();
     const { rows, total, totalDue } = await this.repo.listFieldUsers({ surveyId, supervisorIds, search }, page);
-    return { fieldUsers: rows.map(toFieldUser), total, totalDue };
+    return { fieldUsers: await this.withDevices(rows), total, totalDue };
   }
 
   async listSupervisors(surveyId: string, organizationId: string, page: Page, search: string) {
@@ -156,6 +164,25 @@ export function toFieldUser(r: FieldUserFields): FieldUser {
     awaitingReview: Number(r.awaiting_review ?? 0),
     supervisorId: r.supervisor_id,
     supervisorName: r.supervisor_name,
+  };
+}
+
+type DeviceReportRow = Pick<DeviceStatusTable, 'user_id' | 'app_version' | 'waiting' | 'failed' | 'photos_waiting' | 'last_sync_at' | 'reported_at'>;
+
+/** One person's phones summed: work waiting and failed on all of them, the latest sync and report. */
+export function toDeviceSummary(reports: DeviceReportRow[]): DeviceSummary | null {
+  if (reports.length === 0) return null;
+  const latest = reports.reduce((a, b) => (Number(b.reported_at) > Number(a.reported_at) ? b : a));
+  const syncs = reports.flatMap((d) => (d.last_sync_at === null ? [] : [Number(d.last_sync_at)]));
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return {
+    lastSyncAt: syncs.length ? iso(Math.max(...syncs)) : null,
+    reportedAt: iso(Number(latest.reported_at)),
+    waiting: reports.reduce((n, d) => n + Number(d.waiting), 0),
+    failed: reports.reduce((n, d) => n + Number(d.failed), 0),
+    photosWaiting: reports.reduce((n, d) => n + Number(d.photos_waiting), 0),
+    appVersion: latest.app_version,
+    devices: reports.length,
   };
 }
 

@@ -1,9 +1,28 @@
-import type { FieldUser } from '@survey-bird/contracts';
-import { formatNaira } from '../../ui/format';
+import { STALE_SYNC_DAYS, type DeviceSummary, type FieldUser } from '@survey-bird/contracts';
+import { formatAgo, formatNaira, formatResponseDate } from '../../ui/format';
 import { EmailText, type Column } from './DataTable';
 import { serialNumber } from './paging';
 
 const missing = <span className="cell-muted">N/A</span>;
+const DAY_MS = 86_400_000;
+
+/** Work sits on the phone (waiting, failed or photos) and it has not synced for STALE_SYNC_DAYS days. */
+export function syncOverdue(device: DeviceSummary | null | undefined, now = Date.now()): boolean {
+  if (!device || device.waiting + device.failed + device.photosWaiting === 0) return false;
+  const last = device.lastSyncAt ? Date.parse(device.lastSyncAt) : Number.NaN;
+  return Number.isNaN(last) || now - last >= STALE_SYNC_DAYS * DAY_MS;
+}
+
+function LastSync({ device }: { device: DeviceSummary | null | undefined }) {
+  if (!device) return <span className="cell-muted" title="This phone has not reported yet">Never</span>;
+  const overdue = syncOverdue(device);
+  return (
+    <span className={overdue ? 'sync-overdue' : undefined} title={`Last sync ${formatResponseDate(device.lastSyncAt, new Date(), true)}; reported ${formatResponseDate(device.reportedAt, new Date(), true)}`}>
+      {formatAgo(device.lastSyncAt)}
+      {overdue && <span className="sync-overdue__note"> · work waiting</span>}
+    </span>
+  );
+}
 
 /** The field-user table's columns shared by the organization's and the supervisor's pages (spec screens 5 and 10). */
 export function fieldUserColumns(page: number): Column<FieldUser>[] {
@@ -17,5 +36,13 @@ export function fieldUserColumns(page: number): Column<FieldUser>[] {
     { header: 'Account Name', className: 'wrap', cell: (r) => r.accountName || missing },
     { header: 'Fee', className: 'num', cell: (r) => formatNaira(r.outstanding) },
     { header: 'Awaiting review', className: 'num', cell: (r) => (r.awaitingReview ? formatNaira(r.awaitingReview) : missing) },
+    { header: 'Last sync', className: 'wrap', cell: (r) => <LastSync device={r.device} /> },
+    {
+      header: 'Waiting on phone',
+      className: 'num',
+      cell: (r) => (r.device ? `${r.device.waiting}${r.device.photosWaiting ? ` · ${r.device.photosWaiting} photo${r.device.photosWaiting === 1 ? '' : 's'}` : ''}` : missing),
+    },
+    { header: 'Failed', className: 'num', cell: (r) => (r.device ? <span className={r.device.failed ? 'sync-overdue' : undefined}>{r.device.failed}</span> : missing) },
+    { header: 'App version', cell: (r) => r.device?.appVersion || missing },
   ];
 }

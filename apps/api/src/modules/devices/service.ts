@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import type { DeviceReportBody } from '@survey-bird/contracts';
+import { DevicesRepository } from './repository.js';
+
+type Report = z.output<typeof DeviceReportBody>;
+
+/** Field-team monitoring (issue 18 section 4): what each phone reports at a sync. */
+export class DevicesService {
+  private readonly repo: DevicesRepository;
+
+  constructor(app: FastifyInstance) {
+    this.repo = new DevicesRepository(app.db.kysely);
+  }
+
+  async report(userId: string, body: Report, now = Date.now()): Promise<void> {
+    await this.repo.upsert({
+      user_id: userId,
+      device_id: body.deviceId,
+      app_version: body.appVersion,
+      waiting: body.waiting,
+      failed: body.failed,
+      photos_waiting: body.photosWaiting,
+      storage_used: body.storageUsed,
+      storage_quota: body.storageQuota,
+      // A phone's clock may be ahead: a last sync "in the future" is the time the server heard it.
+      last_sync_at: body.lastSyncAt === null ? null : Math.min(Date.parse(body.lastSyncAt), now),
+      reported_at: now,
+    });
+  }
+}

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+const count = (name: string) => z.number({ error: `${name} must be a whole number` }).int(`${name} must be a whole number`).min(0, `${name} must be a whole number`).max(10_000_000, `${name} is too large`);
+const bytes = (name: string) => z.number({ error: `${name} must be a whole number of bytes` }).int(`${name} must be a whole number of bytes`).min(0).max(Number.MAX_SAFE_INTEGER).nullable();
+
+/** Field users whose phone holds work and has not synced for this many days are highlighted (issue 18). */
+export const STALE_SYNC_DAYS = 3;
+
+/**
+ * What a phone reports at each sync (issue 18, field-team monitoring): the state of the caller's
+ * work on this device. `lastSyncAt`: the end of its last sync that reached the server.
+ */
+export const DeviceReportBody = z.object({
+  deviceId: z.string({ error: 'deviceId is required' }).trim().min(1, 'deviceId is required').max(100, 'deviceId is too long (max 100)'),
+  appVersion: z.string().trim().max(40, 'appVersion is too long (max 40)').default(''),
+  waiting: count('waiting'),
+  failed: count('failed'),
+  photosWaiting: count('photosWaiting'),
+  storageUsed: bytes('storageUsed').default(null),
+  storageQuota: bytes('storageQuota').default(null),
+  lastSyncAt: z.iso.datetime({ offset: true, error: 'lastSyncAt must be an ISO date and time' }).nullable().default(null),
+});
+export type DeviceReportBody = z.input<typeof DeviceReportBody>;
+
+export const DeviceReportReply = z.object({ msg: z.string() });
+export type DeviceReportReply = z.infer<typeof DeviceReportReply>;
+
+/** A field user's phones, summed (a person may use two): shown on the field-user pages. */
+export const DeviceSummary = z.object({
+  /** The latest sync any of their phones reported. */
+  lastSyncAt: z.string().nullable(),
+  /** When a phone last reported. */
+  reportedAt: z.string(),
+  waiting: z.number().int(),
+  failed: z.number().int(),
+  photosWaiting: z.number().int(),
+  /** The app version of the phone that reported last. */
+  appVersion: z.string(),
+  devices: z.number().int(),
+});
+export type DeviceSummary = z.infer<typeof DeviceSummary>;
