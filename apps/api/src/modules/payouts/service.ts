@@ -158,9 +158,11 @@ export class PayoutsService {
   }
 
   private async mailPaid(detail: PayoutDetail): Promise<void> {
+    // After the commit: the payment stands whatever the mail does, so a failure is logged, never answered.
     for (const line of detail.lines) {
       const n = line.responseCount;
-      await this.app.mailer.send({ to: line.email, subject: 'Survey Bird: you have been paid', text: `You have been paid ${naira(line.amount)} for ${n} ${n === 1 ? 'response' : 'responses'}. Transfer reference: ${detail.reference ?? ''}` });
+      const text = `You have been paid ${naira(line.amount)} for ${n} ${n === 1 ? 'response' : 'responses'}. Transfer reference: ${detail.reference ?? ''}`;
+      await this.app.mailer.send({ to: line.email, subject: 'Survey Bird: you have been paid', text }).catch((err: Error) => this.app.log.error({ err: err.message, payoutId: detail._id }, 'paid mail failed'));
     }
   }
 }
