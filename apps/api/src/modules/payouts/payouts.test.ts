@@ -126,6 +126,17 @@ describe('POST /payouts', () => {
     expect((await get(other.token, `/api/v1/payouts?survey_id=${survey.id}`)).statusCode).toBe(404);
   });
 
+  it("gives a supervisor only their field users' share, totals included, and nothing once withdrawn", async () => {
+    const { survey, ada, bayo, sup } = await team('Shares');
+    await addResponse(t.app, ada, survey, { rate: 100 });
+    await addResponse(t.app, bayo, survey, { rate: 250 });
+    expect((await create({ survey_id: survey.id, key: randomUUID() })).statusCode).toBe(200);
+    expect((await get(org.token, `/api/v1/payouts?survey_id=${survey.id}`)).json()).toMatchObject({ totals: { draft: 350, paid: 0 }, payouts: [{ total: 350, fieldUserCount: 2 }] });
+    expect((await get(sup.token, `/api/v1/payouts?survey_id=${survey.id}`)).json()).toMatchObject({ totals: { draft: 100, paid: 0 }, payouts: [{ total: 100, fieldUserCount: 1 }] });
+    await k().updateTable('members').set({ withdrawn_at: Date.now() }).where('id', '=', sup.id).execute();
+    expect((await get(sup.token, `/api/v1/payouts?survey_id=${survey.id}`)).statusCode).toBe(404);
+  });
+
   it('downloads the bank file as xlsx (account numbers as text, responses sheet) and csv, formula-safe', async () => {
     const { survey, ada, bayo } = await team('=HYPERLINK("x")');
     await k().updateTable('members').set({ full_name: '=1+1', bank: 'Access Bank', account_number: '0001112223' }).where('id', '=', bayo.id).execute();

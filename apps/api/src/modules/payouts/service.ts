@@ -113,8 +113,7 @@ export class PayoutsService {
     const memberIds = await this.scope(this.viewer(auth), surveyId);
     const { rows, total, totals } = await this.repo.list(surveyId, p, memberIds);
     const payouts = await Promise.all(rows.map(async (r) => summaryOf(r, await this.repo.lines(r.id, memberIds))));
-    const sum = (status: string) => (memberIds ? payouts.filter((x) => x.status === status).reduce((n, x) => n + x.total, 0) : totals.get(status) ?? 0);
-    return { payouts, totals: { draft: sum(PayoutStatus.draft), paid: sum(PayoutStatus.paid) }, ...pagingReply(p, total) };
+    return { payouts, totals: { draft: totals.get(PayoutStatus.draft) ?? 0, paid: totals.get(PayoutStatus.paid) ?? 0 }, ...pagingReply(p, total) };
   }
 
   async detail(auth: AuthContext, id: string): Promise<PayoutDetail> {
