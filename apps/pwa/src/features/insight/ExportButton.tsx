@@ -7,7 +7,7 @@ import { fetchExport, saveBlob, type ExportRoute } from './download';
 import { DownloadIcon } from './icons';
 
 /**
- * Export: the survey's responses (matching the current search) as '{title}_responses.xlsx'. It
+ * Export: the survey's responses (matching the current search and status filter) as '{title}_responses.xlsx'. It
  * shows its place in line while the server's export queue holds it (asked every 2 s), then the
  * bytes received while the file streams, and ignores clicks until it is done; a failure is toasted
  * by the failure handler.

@@ -62,15 +62,15 @@ function SurveyPayouts({ survey, readOnly }: { survey: Survey; readOnly: boolean
     }
   }
 
+  // The amount opens the payout: it is the pinned column, so a phone reaches it without scrolling sideways.
   const columns: Column<Payout>[] = [
     { header: 'S/N', cell: (_, i) => serialNumber(page, i) },
-    { header: 'Created', cell: (p) => formatResponseDate(p.createdAt) },
+    { header: 'Amount', cell: (p) => <button type="button" className="payout-open" aria-label={`Open payout of ${formatNaira(p.total)}, ${formatResponseDate(p.createdAt)}`} onClick={() => setOpen({ id: p._id })}>{formatNaira(p.total)}</button> },
     { header: 'Status', cell: (p) => <span className={`payout-chip payout-chip--${p.status}`}>{PAYOUT_STATUS_LABEL[p.status]}</span> },
+    { header: 'Created', cell: (p) => formatResponseDate(p.createdAt) },
     { header: 'Field users', className: 'num', cell: (p) => p.fieldUserCount },
     { header: 'Responses', className: 'num', cell: (p) => p.responseCount },
-    { header: 'Amount', className: 'num', cell: (p) => formatNaira(p.total) },
     { header: 'Reference', className: 'wrap', cell: (p) => p.reference ?? <span className="cell-muted">-</span> },
-    { header: 'Open', cell: (p) => <button type="button" className="btn btn--ghost btn--sm" aria-label={`Open payout of ${formatResponseDate(p.createdAt)}`} onClick={() => setOpen({ id: p._id })}>Open</button> },
   ];
 
   return (
