@@ -25,9 +25,10 @@ interface ResponsesTableProps {
 const SKELETON_ROWS = 6;
 
 /**
- * The Responses table (spec screens 1 and 9): refresh, 'Search anything...', Export, a page
- * indicator with arrows, and columns S/N, Field user, Field user email, Date (captured on the
- * phone; receipt time on hover and, on wide screens, in a Received column), then one per question.
+ * The Responses table (spec screens 1 and 9): refresh, 'Search anything...', the status filter,
+ * Export, a page indicator with arrows, and columns: a check box (bulk review, issue 16), S/N,
+ * Field user, Field user email, Date (captured on the phone; receipt time on hover and, on wide
+ * screens, in a Received column), Status, then one per question. A row opens its detail view.
  * Key it by survey id so another survey starts on page 1 with an empty search.
  */
 export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }: ResponsesTableProps) {
