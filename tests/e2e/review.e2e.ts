@@ -4,6 +4,7 @@ import ExcelJS from 'exceljs';
 import { QuestionType } from '@survey-bird/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { seriousViolations } from './harness/axe';
 import { openBrowser, PHONE, type Browser } from './harness/browser';
 import { repoRoot } from './harness/server';
 import { apiLogin, apiPost, createOrganizationUser, createTeamMember, type TestUser } from './harness/users';
@@ -65,11 +66,13 @@ describe('review and payouts', () => {
     await insight.waitForRows(4);
     expect(await row(p, 'Kiosk Alpha').locator('.status-chip').innerText()).toBe('Pending');
     await shot(p, 'review-table-1280');
+    expect(await seriousViolations(p)).toEqual([]);
 
     await row(p, 'Kiosk Alpha').locator('td').last().click();
     const detail = p.getByRole('dialog', { name: 'Response' });
     await detail.getByText('Kiosk Alpha').waitFor();
     await shot(p, 'review-detail-1280');
+    expect(await seriousViolations(p)).toEqual([]);
     await detail.getByRole('button', { name: 'Return' }).click();
     await p.getByLabel('What needs fixing?').fill('The kiosk name is misspelt');
     await p.getByRole('dialog', { name: 'Return for fixing' }).getByRole('button', { name: 'Return' }).click();
@@ -104,8 +107,9 @@ describe('review and payouts', () => {
     await check.getByRole('button', { name: 'Confirm' }).click();
     await p.locator('.dt tbody tr', { hasText: 'Draft' }).waitFor();
     await shot(p, 'review-payouts-1280');
+    expect(await seriousViolations(p)).toEqual([]);
 
-    await p.getByRole('button', { name: /^Open payout/ }).click();
+    await p.getByRole('button', { name: /^Open payout of/ }).click();
     const dialog = p.getByRole('dialog', { name: 'Payout' });
     const [download] = await Promise.all([p.waitForEvent('download'), dialog.getByRole('button', { name: 'Download Excel' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^Kiosk census payout \d{4}-\d\d-\d\d\.xlsx$/);
@@ -113,6 +117,7 @@ describe('review and payouts', () => {
     await book.xlsx.readFile((await download.path())!);
     expect(book.getWorksheet('Transfers')!.getCell('G2').value).toBeTypeOf('number');
     await shot(p, 'review-payout-dialog-1280');
+    expect(await seriousViolations(p)).toEqual([]);
 
     await dialog.getByRole('button', { name: 'Mark paid' }).click();
     await p.getByLabel('Transfer reference').fill('TRF-E2E-1');
