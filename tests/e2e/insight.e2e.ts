@@ -67,7 +67,7 @@ describe('organization insight', () => {
     await insight.waitForRows(3);
     const header = await b.page.locator('.responses__table thead th').allInnerTexts();
     // 'Received' (the server's receipt time) has its own column at 1200 px and wider.
-    expect(header.map((h) => h.toLowerCase())).toEqual(['s/n', 'field user', 'field user email', 'date', 'received', 'outlet name', 'products in stock', 'website']);
+    expect(header.map((h) => h.toLowerCase())).toEqual(['', 's/n', 'field user', 'field user email', 'date', 'received', 'status', 'outlet name', 'products in stock', 'website']);
     const mama = insight.rows().filter({ hasText: 'Mama Nkechi Provisions' });
     expect(await mama.innerText()).toContain('Rice, Beans');
     expect(await mama.getByRole('link').getAttribute('href')).toBe('https://example.com/mama');

@@ -14,12 +14,14 @@ export const paths = {
   orgCreateSurvey: '/survey-bird/organization/create',
   orgFieldUsers: '/survey-bird/organization/field-users',
   orgSupervisors: '/survey-bird/organization/supervisors',
+  orgPayouts: '/survey-bird/organization/payouts',
   /** The spec also lists the organization's field-user screen under this path. */
   orgFieldUsersAlias: '/survey-bird/field-user/manage',
   /** Listed under supervisor routes; by analogy with the alias above it is the organization's supervisors screen. */
   orgSupervisorsAlias: '/survey-bird/supervisor/manage',
   supervisorInsight: '/survey-bird/supervisor/insight',
   supervisorFieldUsers: '/survey-bird/supervisor/field-user/manage',
+  supervisorPayouts: '/survey-bird/supervisor/payouts',
   fieldUser: '/survey-bird/field-user',
   fieldUserResponse: '/survey-bird/field-user/response',
   masterAdmin: '/survey-bird/master-admin',

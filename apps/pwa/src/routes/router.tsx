@@ -95,12 +95,14 @@ const organizationRoutes = [
   createRoute({ getParentRoute: () => organization, path: paths.orgFieldUsersAlias, component: orgFieldUsers }),
   createRoute({ getParentRoute: () => organization, path: paths.orgSupervisors, component: orgSupervisors }),
   createRoute({ getParentRoute: () => organization, path: paths.orgSupervisorsAlias, component: orgSupervisors }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgPayouts, component: lazyRouteComponent(() => import('../features/payouts/PayoutsPage'), 'PayoutsPage') }),
 ] as const;
 
 const supervisor = createRoute({ getParentRoute: () => rootRoute, id: 'supervisor', component: () => <AppShell role={Role.supervisor} /> });
 const supervisorRoutes = [
   createRoute({ getParentRoute: () => supervisor, path: paths.supervisorInsight, component: lazyRouteComponent(() => import('../features/supervisor/InsightPage'), 'InsightPage') }),
   createRoute({ getParentRoute: () => supervisor, path: paths.supervisorFieldUsers, component: lazyRouteComponent(() => import('../features/supervisor/FieldUsersPage'), 'FieldUsersPage') }),
+  createRoute({ getParentRoute: () => supervisor, path: paths.supervisorPayouts, component: lazyRouteComponent(() => import('../features/payouts/PayoutsPage'), 'SupervisorPayoutsPage') }),
 ] as const;
 
 const fieldUser = createRoute({ getParentRoute: () => rootRoute, id: 'field-user', component: () => <AppShell role={Role.fieldUser} /> });

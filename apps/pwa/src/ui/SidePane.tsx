@@ -3,7 +3,7 @@ import { Link, useRouterState } from '@tanstack/react-router';
 import type { ComponentType } from 'react';
 import { paths } from '../routes/paths';
 import {
-  FieldUsersIcon, InsightIcon, MailIcon, OrganizationIcon, QuestionsIcon, SettingsIcon, SupervisorsIcon, SurveysIcon, UsersIcon,
+  FieldUsersIcon, InsightIcon, MailIcon, OrganizationIcon, QuestionsIcon, SettingsIcon, SupervisorsIcon, SurveysIcon, UsersIcon, WalletIcon,
 } from './icons';
 
 type Item = {
@@ -22,6 +22,7 @@ export const NAV: Record<ShellRole, Item[]> = {
     { label: 'Surveys', short: 'Surveys', Icon: SurveysIcon, to: paths.orgSurveys, also: [paths.orgCreateSurvey] },
     { label: 'Manage Supervisors', short: 'Supervisors', Icon: SupervisorsIcon, to: paths.orgSupervisors, also: [paths.orgSupervisorsAlias] },
     { label: 'Manage Field Users', short: 'Field users', Icon: FieldUsersIcon, to: paths.orgFieldUsers, also: [paths.orgFieldUsersAlias] },
+    { label: 'Payouts', short: 'Payouts', Icon: WalletIcon, to: paths.orgPayouts },
   ],
   [Role.fieldUser]: [
     { label: 'Questions', short: 'Questions', Icon: QuestionsIcon, to: paths.fieldUser, also: [paths.fieldUserResponse] },
@@ -30,6 +31,7 @@ export const NAV: Record<ShellRole, Item[]> = {
   [Role.supervisor]: [
     { label: 'Insight', short: 'Insight', Icon: InsightIcon, to: paths.supervisorInsight },
     { label: 'Manage Field Users', short: 'Field users', Icon: FieldUsersIcon, to: paths.supervisorFieldUsers },
+    { label: 'Payouts', short: 'Payouts', Icon: WalletIcon, to: paths.supervisorPayouts },
   ],
   [Role.masterAdmin]: [
     { label: 'Organization', short: 'Orgs', Icon: OrganizationIcon, to: paths.masterAdmin },

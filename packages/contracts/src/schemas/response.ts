@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Limits } from '../constants.js';
 import { Msg } from '../messages.js';
 import { ClientId, Id, IsoDate, Naira, PageQuery, Paging } from './common.js';
+import { RESPONSE_STATUSES } from './review.js';
 
 /** Text, a location string or an image reference; a list for checkboxes. Objects are refused. */
 export const Answer = z.union([
@@ -75,6 +76,8 @@ export const ResponseRow = z.object({
   fieldUser: z.object({ fullName: z.string(), email: z.string() }),
   createdAt: z.string(),
   capturedAt: z.string().nullable(),
+  /** The review status (issue 16); the detail view has the comment and audit trail. */
+  status: z.enum(RESPONSE_STATUSES),
 });
 export type ResponseRow = z.infer<typeof ResponseRow>;
 
@@ -90,6 +93,8 @@ export type ResponseListReply = z.infer<typeof ResponseListReply>;
 export const ResponsesQuery = PageQuery.extend({
   /** The previous page's nextCursor (same searchQuery); without it `page` is counted from the start. */
   after: ResponsesCursor.optional(),
+  /** Only responses with this review status (with the search, if any). */
+  status: z.enum(RESPONSE_STATUSES, { error: 'status must be approved, pending, returned or rejected' }).optional(),
 });
 
 /** The caller's export: none, running, or waiting with its place in line (1 = next). */

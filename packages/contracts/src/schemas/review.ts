@@ -46,6 +46,14 @@ export type ReviewAudit = z.infer<typeof ReviewAudit>;
 export const ResponseIdParams = z.object({ id: Id });
 export type ResponseIdParams = z.infer<typeof ResponseIdParams>;
 
+export const ResponseRevision = z.object({
+  revision: z.number().int(),
+  answers: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+  submittedAt: z.string(),
+  status: z.enum(RESPONSE_STATUSES),
+});
+export type ResponseRevision = z.infer<typeof ResponseRevision>;
+
 /** A response's detail view: its answers, status and every status change, oldest first. */
 export const ResponseDetailReply = z.object({
   _id: z.string(),
@@ -57,6 +65,10 @@ export const ResponseDetailReply = z.object({
   paid: z.boolean(),
   createdAt: z.string(),
   audit: z.array(ReviewAudit),
+  /** The revision shown in `answers` (1 = as first submitted); set once revisions exist (issue 16). */
+  revision: z.number().int().optional(),
+  /** Every revision, oldest first. */
+  revisions: z.array(ResponseRevision).optional(),
 });
 export type ResponseDetailReply = z.infer<typeof ResponseDetailReply>;
 

@@ -1,6 +1,6 @@
 import { Kysely, SqliteDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Limits, Msg, Role } from '@survey-bird/contracts';
+import { Limits, Msg, Role, type ResponseStatus } from '@survey-bird/contracts';
 import { addMember, addResponse, createOrganization, createSurvey } from '../../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
 import { pageOf } from '../../http/paging.js';
@@ -24,7 +24,7 @@ async function member(surveyId: string, fullName: string, opts: { role?: typeof 
   return { ...m, fullName };
 }
 /** A response whose search text carries the member's real name and e-mail, as ingest writes it. */
-function respond(m: Member, surveyId: string, opts: { answers?: Record<string, string | string[]>; createdAt?: number; rate?: number; organizationId?: string } = {}) {
+function respond(m: Member, surveyId: string, opts: { answers?: Record<string, string | string[]>; createdAt?: number; rate?: number; organizationId?: string; status?: ResponseStatus } = {}) {
   return addResponse(t.app, m, { id: surveyId, organizationId: opts.organizationId ?? org.id }, { ...opts, fullName: m.fullName, email: m.email });
 }
 async function many<T>(n: number, make: (i: number) => Promise<T>): Promise<T[]> {
@@ -60,6 +60,7 @@ describe('responses table', () => {
         fieldUser: { fullName: 'Ada Obi', email: 'ada.obi@team.ng' },
         createdAt: new Date(createdAt).toISOString(),
         capturedAt: null,
+        status: 'approved',
       }],
       page: 1,
       totalCount: 1,
@@ -194,7 +195,7 @@ describe('responses table', () => {
     });
   });
 
-  it('gives every search plan the same rows as a plain substring scan', { timeout: 120_000 }, async () => {
+  it('gives every search plan, with and without a status filter, the same rows as a plain substring scan', { timeout: 240_000 }, async () => {
     // Tiny thresholds so one small data set goes through every plan: the probe's hits, all trigram
     // hits, the newest-rows window (a term guessed rare and one guessed common), the fallback when
     // the window does not fill the page, and the capped count.
@@ -210,34 +211,36 @@ describe('responses table', () => {
     const a = await member(busy.id, 'Busy Bee');
     const b = await member(quiet.id, 'Quiet Mouse');
     const base = Date.UTC(2026, 9, 1);
-    await many(30, (i) => respond(a, busy.id, { answers: { 'Name of outlet': `ubiquitous ${i}${i % 3 === 0 ? ' third' : ''}` }, createdAt: base + Math.floor(i / 2) }));
+    const statusOf = (i: number): ResponseStatus | undefined => (i % 3 === 1 ? 'pending' : i % 7 === 0 ? 'returned' : undefined);
+    await many(30, (i) => respond(a, busy.id, { answers: { 'Name of outlet': `ubiquitous ${i}${i % 3 === 0 ? ' third' : ''}` }, createdAt: base + Math.floor(i / 2), status: statusOf(i) }));
     await respond(b, quiet.id, { answers: { 'Name of outlet': 'ubiquitous one' }, createdAt: base + 100 });
     await respond(b, quiet.id, { answers: { 'Name of outlet': 'old ubiquitous two' }, createdAt: base });
-    for (let i = 0; i < 30; i++) await respond(b, quiet.id, { answers: { 'Name of outlet': `filler ${i}` }, createdAt: base + 200 + i });
+    for (let i = 0; i < 30; i++) await respond(b, quiet.id, { answers: { 'Name of outlet': `filler ${i}` }, createdAt: base + 200 + i, status: statusOf(i) });
 
     // Most rows through the indexes (SQLite), the last few through the scan of rows not indexed yet.
     if (t.app.db.sqlite) new SearchIndexer(t.app.db.sqlite).drain();
     await respond(b, quiet.id, { answers: { 'Name of outlet': 'late ubiquitous zq' }, createdAt: base + 50 });
-    const all = await t.app.db.kysely.selectFrom('responses').select(['id', 'survey_id', 'created_at', 'search_text']).where('survey_id', 'in', [busy.id, quiet.id]).execute();
+    const all = await t.app.db.kysely.selectFrom('responses').select(['id', 'survey_id', 'created_at', 'search_text', 'status']).where('survey_id', 'in', [busy.id, quiet.id]).execute();
     // PostgreSQL has one plan whatever the tuning.
     for (const [plan, tuning] of (t.app.db.sqlite ? tunings : tunings.slice(0, 1)).entries()) {
       const repo = new InsightRepository(t.app.db, tuning);
-      for (const surveyId of [busy.id, quiet.id]) {
-        for (const term of ['ubiquitous', 'UBIQUITOUS 1', 'third', 'ubiquitous two', 'bee', 'zzz', 'ub', '3', 'zq', 'q', 'o t', 'two']) {
+      for (const [surveyId, status] of [busy.id, quiet.id].flatMap((id) => ([undefined, 'pending', 'returned'] as const).map((s) => [id, s] as const))) {
+        for (const term of ['', 'ubiquitous', 'UBIQUITOUS 1', 'third', 'ubiquitous two', 'bee', 'zzz', 'ub', '3', 'zq', 'q', 'o t', 'two']) {
           const expected = all
-            .filter((r) => r.survey_id === surveyId && r.search_text.includes(term.toLowerCase()))
+            .filter((r) => r.survey_id === surveyId && r.search_text.includes(term.toLowerCase()) && (!status || r.status === status))
             .sort((x, y) => Number(y.created_at) - Number(x.created_at) || (x.id < y.id ? 1 : -1))
             .map((r) => r.id);
           let after: Key | null = null;
           for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9]) {
             const page = pageOf(n, 4);
-            const got = await repo.listResponses({ surveyId, supervisorMemberId: null }, term, page);
+            const scope = { surveyId, supervisorMemberId: null, status };
+            const got = await repo.listResponses(scope, term, page);
             // Page n again by keyset, from page n - 1's last row.
-            const keyed = await repo.listResponses({ surveyId, supervisorMemberId: null }, term, page, after);
+            const keyed = await repo.listResponses(scope, term, page, after);
             const last = got.rows.at(-1);
             after = last ? { created_at: Number(last.created_at), id: last.id } : after;
             for (const [how, r] of [['offset', got], ['keyset', keyed]] as const) {
-              const label = `tuning ${plan}: ${surveyId === busy.id ? 'busy' : 'quiet'} "${term}" page ${n} by ${how}`;
+              const label = `tuning ${plan}: ${surveyId === busy.id ? 'busy' : 'quiet'} "${term}" ${status ?? 'any status'} page ${n} by ${how}`;
               expect(r.rows.map((x) => x.id), label).toEqual(expected.slice(page.offset, page.offset + 4));
               expect(r.hasNextPage, label).toBe(page.offset + 4 < expected.length);
               if (expected.length <= tuning.countCap) expect(r.totalCount, label).toBe(expected.length);
@@ -338,7 +341,7 @@ describe('supervisor scoping', () => {
     const nobody = await member(surveyId, 'Unassigned One');
     const now = Date.now();
     await respond(mine, surveyId, { answers: { 'Name of outlet': 'Shared Name' }, createdAt: now - 1000 });
-    for (let i = 0; i < 4; i++) await respond(theirs, surveyId, { answers: { 'Name of outlet': 'Shared Name' }, createdAt: now - i });
+    for (let i = 0; i < 4; i++) await respond(theirs, surveyId, { answers: { 'Name of outlet': 'Shared Name' }, createdAt: now - i, status: i === 0 ? 'pending' : undefined });
     await respond(nobody, surveyId, { answers: { 'Name of outlet': 'Shared Name' }, createdAt: now });
   });
 
@@ -354,6 +357,21 @@ describe('supervisor scoping', () => {
     expect(other.responses.map((r: { fullName: string }) => r.fullName)).toEqual(['Theirs Only', 'Theirs Only', 'Theirs Only', 'Theirs Only']);
     const all = (await get(org.token, `/survey/organization/response/${surveyId}`)).json();
     expect(all.totalCount).toBe(6);
+  });
+
+  it('filters by review status within the supervisor\'s scope, and refuses an unknown status', async () => {
+    const pending = (q: string) => `/supervisor/response/${surveyId}?status=pending&searchQuery=${q}`;
+    for (const q of ['', 'shared', 'sh']) {
+      expect((await get(sup.token, pending(q))).json()).toMatchObject({ responses: [], totalCount: 0 });
+      const theirs = (await get(otherSup.token, pending(q))).json();
+      expect(theirs.responses.map((r: { status: string; fullName: string }) => [r.fullName, r.status])).toEqual([['Theirs Only', 'pending']]);
+      expect(theirs.totalCount).toBe(1);
+    }
+    const org6 = (await get(org.token, `/survey/organization/response/${surveyId}?status=approved`)).json();
+    expect(org6.totalCount).toBe(5);
+    const bad = await get(org.token, `/survey/organization/response/${surveyId}?status=paid`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ msg: 'status must be approved, pending, returned or rejected' });
   });
 
   it("limits the supervisor's cards to their field users", async () => {

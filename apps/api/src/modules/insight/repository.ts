@@ -1,5 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
-import { Role } from '@survey-bird/contracts';
+import { Role, type ResponseStatus } from '@survey-bird/contracts';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { likePattern, type Page } from '../../http/paging.js';
@@ -10,6 +10,8 @@ export interface Scope {
   surveyId: string;
   /** The supervisor's member row on this survey; null when the organization is asking. */
   supervisorMemberId: string | null;
+  /** Only responses with this review status (the table's status filter); absent: every status. */
+  status?: ResponseStatus;
 }
 
 export interface ScopedSurvey {
@@ -30,6 +32,7 @@ export interface ListedResponse {
   captured_at: number | null;
   full_name: string;
   email: string;
+  status: string;
 }
 
 export interface ResponsePage {
@@ -125,7 +128,9 @@ export class InsightRepository {
    */
   async listResponses(scope: Scope, search: string, page: Page, after: Key | null = null): Promise<ResponsePage> {
     const term = search.toLowerCase();
-    if (term === '') return this.listAll(scope, page, after);
+    // A status filter has no index of its own (one would cost every ingested row an entry): it
+    // walks the survey's newest rows like a search, with the search's capped count.
+    if (term === '') return scope.status ? this.listMatching(scope, term, page, null, after) : this.listAll(scope, page, after);
     if (this.db.engine !== 'sqlite') return this.listMatching(scope, term, page, null, after);
     const short = [...term].length < 3;
     if (!short) {
@@ -304,7 +309,7 @@ export class InsightRepository {
     return this.k
       .selectFrom('responses as r')
       .innerJoin('members as m', 'm.id', 'r.member_id')
-      .select(['r.id', 'r.survey_id', 'r.organization_id', 'r.answers', 'r.created_at', 'r.captured_at', 'm.full_name', 'm.email'])
+      .select(['r.id', 'r.survey_id', 'r.organization_id', 'r.answers', 'r.created_at', 'r.captured_at', 'r.status', 'm.full_name', 'm.email'])
       .where((eb) => this.inScope(eb as unknown as Eb, scope))
       .orderBy('r.created_at', 'desc')
       .orderBy('r.id', 'desc');
@@ -319,7 +324,7 @@ export class InsightRepository {
   }
 
   private inScope(eb: Eb, scope: Scope): Expression<SqlBool> {
-    const survey = eb('r.survey_id', '=', scope.surveyId);
+    const survey = scope.status ? eb.and([eb('r.survey_id', '=', scope.surveyId), eb('r.status', '=', scope.status)]) : eb('r.survey_id', '=', scope.surveyId);
     if (scope.supervisorMemberId === null) return survey;
     const theirs = eb
       .selectFrom('members as fu')
@@ -335,6 +340,7 @@ export class InsightRepository {
 
   /** search_text is lower-cased at ingest; the term is matched literally ('%' and '_' included). */
   private matches(eb: Eb, term: string): Expression<SqlBool> {
+    if (term === '') return sql<SqlBool>`1 = 1`;
     if (this.db.engine === 'sqlite') return sql<SqlBool>`instr(${eb.ref('r.search_text')}, ${term}) > 0`;
     return sql<SqlBool>`${eb.ref('r.search_text')} like ${likePattern(term)} escape '\\'`;
   }

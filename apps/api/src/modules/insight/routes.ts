@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ResponseStatus } from '@survey-bird/contracts';
 import { route } from '../../http/route.js';
 import { SearchIndexer } from './search-indexer.js';
 import { XLSX_MIME, attachmentHeader } from './download.js';
@@ -47,9 +48,9 @@ export async function insightRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // An export waits for its turn (export-queue.ts) with the request open, then streams.
-  const queued = async (req: FastifyRequest, reply: FastifyReply, survey: ScopedSurvey, search: string) => {
+  const queued = async (req: FastifyRequest, reply: FastifyReply, survey: ScopedSurvey, query: { searchQuery: string; status?: ResponseStatus }) => {
     const release = await exports.acquire(req.auth!.user.id, (listener) => req.raw.socket?.once('close', listener));
-    const stream = insight.export(survey, search);
+    const stream = insight.export({ ...survey, scope: { ...survey.scope, ...(query.status ? { status: query.status } : {}) } }, query.searchQuery);
     stream.once('close', release);
     return reply.type(XLSX_MIME).header('content-disposition', attachmentHeader(survey.title)).send(stream);
   };
@@ -58,11 +59,11 @@ export async function insightRoutes(app: FastifyInstance): Promise<void> {
 
   route(app, 'organizationExport', async (req, reply) => {
     const survey = await ofOrganization(req.params.surveyId, req.auth.organizationId);
-    return queued(req as unknown as FastifyRequest, reply, survey, req.query.searchQuery);
+    return queued(req as unknown as FastifyRequest, reply, survey, req.query);
   });
 
   route(app, 'supervisorExport', async (req, reply) => {
     const survey = await ofSupervisor(req.params.surveyId, req.auth.user.id);
-    return queued(req as unknown as FastifyRequest, reply, survey, req.query.searchQuery);
+    return queued(req as unknown as FastifyRequest, reply, survey, req.query);
   });
 }

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { Limits, Msg, WeekDay, type ByWeeksReply, type ResponseListReply, type ResponseRow, type StoredQuestion, type TopPerformerReply } from '@survey-bird/contracts';
+import { Limits, Msg, WeekDay, type ByWeeksReply, type ResponseListReply, type ResponseStatus, type ResponseRow, type StoredQuestion, type TopPerformerReply } from '@survey-bird/contracts';
 import { badRequest, notFound } from '../../http/errors.js';
 import { pageOf, pagingReply } from '../../http/paging.js';
 import { exportInWorker } from './export.js';
@@ -29,9 +29,9 @@ export class InsightService {
     return survey;
   }
 
-  async responses(scope: Scope, query: { page: number; searchQuery: string; after?: string }): Promise<ResponseListReply> {
+  async responses(scope: Scope, query: { page: number; searchQuery: string; after?: string; status?: ResponseStatus }): Promise<ResponseListReply> {
     const page = pageOf(query.page);
-    const result = await this.repo.listResponses(scope, query.searchQuery, page, query.after ? keyOf(query.after) : null);
+    const result = await this.repo.listResponses(query.status ? { ...scope, status: query.status } : scope, query.searchQuery, page, query.after ? keyOf(query.after) : null);
     const last = result.rows.at(-1);
     return {
       responses: result.rows.map(toResponseRow),
@@ -98,5 +98,6 @@ function toResponseRow(r: ListedResponse): ResponseRow {
     fieldUser,
     createdAt: new Date(Number(r.created_at)).toISOString(),
     capturedAt: r.captured_at === null ? null : new Date(Number(r.captured_at)).toISOString(),
+    status: r.status as ResponseStatus,
   };
 }

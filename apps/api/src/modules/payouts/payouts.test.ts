@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import ExcelJS from 'exceljs';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '@survey-bird/contracts';
 import { buildTestApp, call, lastMail, type TestApp } from '../../../test/helpers.js';
@@ -124,6 +125,33 @@ describe('POST /payouts', () => {
     expect((await post(sup.token, `/api/v1/payouts/${second._id}/cancel`)).statusCode).toBe(403);
     expect((await get(other.token, `/api/v1/payouts/${second._id}`)).statusCode).toBe(404);
     expect((await get(other.token, `/api/v1/payouts?survey_id=${survey.id}`)).statusCode).toBe(404);
+  });
+
+  it("gives a supervisor only their field users' share, totals included, and nothing once withdrawn", async () => {
+    const { survey, ada, bayo, sup } = await team('Shares');
+    await addResponse(t.app, ada, survey, { rate: 100 });
+    await addResponse(t.app, bayo, survey, { rate: 250 });
+    expect((await create({ survey_id: survey.id, key: randomUUID() })).statusCode).toBe(200);
+    expect((await get(org.token, `/api/v1/payouts?survey_id=${survey.id}`)).json()).toMatchObject({ totals: { draft: 350, paid: 0 }, payouts: [{ total: 350, fieldUserCount: 2 }] });
+    expect((await get(sup.token, `/api/v1/payouts?survey_id=${survey.id}`)).json()).toMatchObject({ totals: { draft: 100, paid: 0 }, payouts: [{ total: 100, fieldUserCount: 1 }] });
+    await k().updateTable('members').set({ withdrawn_at: Date.now() }).where('id', '=', sup.id).execute();
+    expect((await get(sup.token, `/api/v1/payouts?survey_id=${survey.id}`)).statusCode).toBe(404);
+  });
+
+  it('marks a payout paid even when its e-mails cannot be recorded (sent after the commit, never failing the request)', async () => {
+    const { survey, ada } = await team('Mail down');
+    await addResponse(t.app, ada, survey, { rate: 100 });
+    const payout = (await create({ survey_id: survey.id, key: randomUUID() })).json().payout;
+    await sql`alter table mail_outbox rename to mail_outbox_away`.execute(k());
+    try {
+      const paid = await post(org.token, `/api/v1/payouts/${payout._id}/paid`, { reference: 'TRF-MAIL' });
+      expect(paid.statusCode).toBe(200);
+      expect(paid.json().payout.status).toBe('paid');
+    } finally {
+      await sql`alter table mail_outbox_away rename to mail_outbox`.execute(k());
+    }
+    const row = await k().selectFrom('payouts').select(['status', 'reference']).where('id', '=', payout._id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'paid', reference: 'TRF-MAIL' });
   });
 
   it('downloads the bank file as xlsx (account numbers as text, responses sheet) and csv, formula-safe', async () => {

@@ -43,7 +43,7 @@ export class PayoutsRepository {
 
   /** The caller's supervisor rows on the survey (empty: not a supervisor there). */
   async supervisorRows(surveyId: string, userId: string): Promise<string[]> {
-    const rows = await this.db.selectFrom('members').select('id').where('survey_id', '=', surveyId).where('user_id', '=', userId).where('role', '=', Role.supervisor).execute();
+    const rows = await this.db.selectFrom('members').select('id').where('survey_id', '=', surveyId).where('user_id', '=', userId).where('role', '=', Role.supervisor).where('withdrawn_at', 'is', null).execute();
     return rows.map((r) => r.id);
   }
 
@@ -152,10 +152,15 @@ export class PayoutsRepository {
   async list(surveyId: string, page: Page, memberIds?: string[]) {
     let q = this.db.selectFrom('payouts as p').where('p.survey_id', '=', surveyId);
     if (memberIds) q = q.where((eb) => eb.exists(eb.selectFrom('payout_lines as l').select('l.member_id').whereRef('l.payout_id', '=', 'p.id').where('l.member_id', 'in', memberIds.length ? memberIds : [''])));
+    // A supervisor's totals are of their field users' lines, over every payout, not just the page.
+    const sums = memberIds
+      ? this.db.selectFrom('payout_lines as l').innerJoin('payouts as p', 'p.id', 'l.payout_id').where('p.survey_id', '=', surveyId).where('l.member_id', 'in', memberIds.length ? memberIds : [''])
+        .select(['p.status', (eb) => eb.fn.sum<number>('l.amount').as('total')]).groupBy('p.status').execute()
+      : q.select(['p.status', (eb) => eb.fn.sum<number>('p.total').as('total')]).groupBy('p.status').execute();
     const [rows, total, totals] = await Promise.all([
       q.selectAll('p').orderBy('p.created_at', 'desc').orderBy('p.id', 'desc').limit(page.limit).offset(page.offset).execute(),
       q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      q.select(['p.status', (eb) => eb.fn.sum<number>('p.total').as('total')]).groupBy('p.status').execute(),
+      sums,
     ]);
     return { rows, total: Number(total.n), totals: new Map(totals.map((t) => [t.status, Number(t.total)])) };
   }

@@ -124,8 +124,7 @@ export class PayoutsService {
     const memberIds = await this.scope(this.viewer(auth), surveyId);
     const { rows, total, totals } = await this.repo.list(surveyId, p, memberIds);
     const payouts = await Promise.all(rows.map(async (r) => summaryOf(r, await this.repo.lines(r.id, memberIds))));
-    const sum = (status: string) => (memberIds ? payouts.filter((x) => x.status === status).reduce((n, x) => n + x.total, 0) : totals.get(status) ?? 0);
-    return { payouts, totals: { draft: sum(PayoutStatus.draft), paid: sum(PayoutStatus.paid) }, ...pagingReply(p, total) };
+    return { payouts, totals: { draft: totals.get(PayoutStatus.draft) ?? 0, paid: totals.get(PayoutStatus.paid) ?? 0 }, ...pagingReply(p, total) };
   }
 
   async detail(auth: AuthContext, id: string): Promise<PayoutDetail> {
@@ -169,9 +168,11 @@ export class PayoutsService {
   }
 
   private async mailPaid(detail: PayoutDetail): Promise<void> {
+    // After the commit: the payment stands whatever the mail does, so a failure is logged, never answered.
     for (const line of detail.lines) {
       const n = line.responseCount;
-      await this.app.mailer.send({ to: line.email, subject: 'Survey Bird: you have been paid', text: `You have been paid ${naira(line.amount)} for ${n} ${n === 1 ? 'response' : 'responses'}. Transfer reference: ${detail.reference ?? ''}` });
+      const text = `You have been paid ${naira(line.amount)} for ${n} ${n === 1 ? 'response' : 'responses'}. Transfer reference: ${detail.reference ?? ''}`;
+      await this.app.mailer.send({ to: line.email, subject: 'Survey Bird: you have been paid', text }).catch((err: Error) => this.app.log.error({ err: err.message, payoutId: detail._id }, 'paid mail failed'));
     }
   }
 }

@@ -25,12 +25,12 @@ const CHUNK = 500;
 export class ReviewRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** The responses the reviewer may see; a supervisor's are those of field users assigned to them. */
+  /** The responses the reviewer may see; a supervisor's are those of field users assigned to them (none once withdrawn). */
   private visible(reviewer: Reviewer, db: Kysely<Database> = this.db) {
     let q = db.selectFrom('responses as r');
     if (reviewer.role === Role.organization) return q.where('r.organization_id', '=', reviewer.organizationId ?? '');
     q = q.where('r.member_id', 'in', (eb) =>
-      eb.selectFrom('members as f').innerJoin('members as s', 's.id', 'f.supervisor_id').select('f.id').where('s.user_id', '=', reviewer.userId).where('s.role', '=', Role.supervisor));
+      eb.selectFrom('members as f').innerJoin('members as s', 's.id', 'f.supervisor_id').select('f.id').where('s.user_id', '=', reviewer.userId).where('s.role', '=', Role.supervisor).where('s.withdrawn_at', 'is', null));
     return q;
   }
 
@@ -53,7 +53,7 @@ export class ReviewRepository {
   async canSeeSurvey(reviewer: Reviewer, surveyId: string): Promise<boolean> {
     let q = this.db.selectFrom('surveys as s').select('s.id').where('s.id', '=', surveyId);
     if (reviewer.role === Role.organization) q = q.where('s.organization_id', '=', reviewer.organizationId ?? '');
-    else q = q.where((eb) => eb.exists(eb.selectFrom('members as m').select('m.id').whereRef('m.survey_id', '=', 's.id').where('m.user_id', '=', reviewer.userId).where('m.role', '=', Role.supervisor)));
+    else q = q.where((eb) => eb.exists(eb.selectFrom('members as m').select('m.id').whereRef('m.survey_id', '=', 's.id').where('m.user_id', '=', reviewer.userId).where('m.role', '=', Role.supervisor).where('m.withdrawn_at', 'is', null)));
     return (await q.executeTakeFirst()) !== undefined;
   }
 

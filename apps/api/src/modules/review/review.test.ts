@@ -112,6 +112,19 @@ describe('POST /responses/review', () => {
     expect(audit.json().audit).toEqual([expect.objectContaining({ from: 'pending', to: 'approved', role: Role.supervisor, by: 'Sup Ada' })]);
   });
 
+  it('a withdrawn supervisor reviews and sees nothing any more (404)', async () => {
+    const s4 = { id: (await createSurvey(t.app, org.id, { title: 'Withdrawn' })).id, organizationId: org.id };
+    const gone = await addMember(t.app, s4.id, org.id, { role: Role.supervisor, fullName: 'Gone Sup' });
+    const fu = await addMember(t.app, s4.id, org.id, { fullName: 'Left Behind', supervisorId: gone.id });
+    const r = await addResponse(t.app, fu, s4, { status: 'pending' });
+    expect((await call(t.app, gone.token, { method: 'GET', url: `/api/v1/responses/${r.id}` })).statusCode).toBe(200);
+    await t.app.db.kysely.updateTable('members').set({ withdrawn_at: Date.now() }).where('id', '=', gone.id).execute();
+    expect((await review(gone.token, { responseIds: [r.id], status: 'approved' })).json().results[0].status).toBe(404);
+    expect((await review(gone.token, { survey_id: s4.id, status: 'approved' })).statusCode).toBe(404);
+    expect((await call(t.app, gone.token, { method: 'GET', url: `/api/v1/responses/${r.id}` })).statusCode).toBe(404);
+    expect(await statusOf(r.id)).toBe('pending');
+  });
+
   it('a paid response cannot be returned (409), and the reply says why', async () => {
     const paid = await addResponse(t.app, ada, survey, { paid: true });
     const res = await review(org.token, { responseIds: [paid.id], status: 'returned', comment: 'too late' });

@@ -1,5 +1,5 @@
-import { Limits, answerOf, type ResponseRow, type RouteName, type Survey } from '@survey-bird/contracts';
-import { useId, useState } from 'react';
+import { Limits, RESPONSE_STATUSES, answerOf, type ResponseRow, type ResponseStatus, type RouteName, type Survey } from '@survey-bird/contracts';
+import { useId, useState, type MouseEvent } from 'react';
 import { formatResponseDate } from '../../ui/format';
 import { ScrollFrame } from '../../ui/ScrollFrame';
 import { capturedOrReceived, orderByCaptureWithinBatches } from './capture-order';
@@ -8,6 +8,9 @@ import type { ExportRoute } from './download';
 import { ExportButton } from './ExportButton';
 import { ChevronLeftIcon, ChevronRightIcon, ExternalIcon, ImageIcon, MonitorIcon, RefreshIcon, SearchIcon } from './icons';
 import { useDebounced, useResponses } from './use-insight';
+import { ResponseDetail } from '../review/ResponseDetail';
+import { ReviewBar } from '../review/ReviewBar';
+import { StatusChip, STATUS_LABEL } from '../review/StatusChip';
 
 type ResponsesRoute = Extract<RouteName, 'organizationResponses' | 'supervisorResponses'>;
 
@@ -22,18 +25,28 @@ interface ResponsesTableProps {
 const SKELETON_ROWS = 6;
 
 /**
- * The Responses table (spec screens 1 and 9): refresh, 'Search anything...', Export, a page
- * indicator with arrows, and columns S/N, Field user, Field user email, Date (captured on the
- * phone; receipt time on hover and, on wide screens, in a Received column), then one per question.
+ * The Responses table (spec screens 1 and 9): refresh, 'Search anything...', the status filter,
+ * Export, a page indicator with arrows, and columns: a check box (bulk review, issue 16), S/N,
+ * Field user, Field user email, Date (captured on the phone; receipt time on hover and, on wide
+ * screens, in a Received column), Status, then one per question. A row opens its detail view.
  * Key it by survey id so another survey starts on page 1 with an empty search.
  */
 export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }: ResponsesTableProps) {
   const [search, setSearch] = useState('');
   const query = useDebounced(search.trim());
-  const [paging, setPaging] = useState({ query: '', page: 1 });
-  const page = paging.query === query ? paging.page : 1;
-  const { data, loading } = useResponses(route, survey._id, query, page, reload);
+  const [status, setStatus] = useState<ResponseStatus | ''>('');
+  const list = `${query}|${status}`;
+  const [paging, setPaging] = useState({ list: '|', page: 1 });
+  const page = paging.list === list ? paging.page : 1;
+  // A verdict reloads the rows (their chips change) without the parent's refresh.
+  const [reviewed, setReviewed] = useState(0);
+  const { data, loading } = useResponses(route, survey._id, query, page, reload + reviewed, status || undefined);
+  const [selection, setSelection] = useState<{ key: string; ids: Set<string> }>({ key: '', ids: new Set() });
+  const selectionKey = `${list}|${page}|${reload}|${reviewed}`;
+  const selected = selection.key === selectionKey ? selection.ids : new Set<string>();
+  const [open, setOpen] = useState<string | null>(null);
   const searchId = useId();
+  const statusId = useId();
   const titleId = useId();
   const now = new Date();
 
@@ -58,9 +71,23 @@ export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }
             <SearchIcon size={18} className="insight-search__icon" />
             <input id={searchId} type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Search anything..." autoComplete="off" enterKeyHint="search" />
           </div>
-          <ExportButton route={exportRoute} surveyId={survey._id} title={survey.title} searchQuery={query} />
+          <label htmlFor={statusId} className="insight-sr">Status</label>
+          <select id={statusId} className="responses__status-filter" value={status} onChange={(e) => setStatus(e.target.value as ResponseStatus | '')}>
+            <option value="">All statuses</option>
+            {RESPONSE_STATUSES.map((s) => <option key={s} value={s}>{STATUS_LABEL[s]}</option>)}
+          </select>
+          <ExportButton route={exportRoute} surveyId={survey._id} title={survey.title} searchQuery={query} status={status || undefined} />
         </div>
       </div>
+
+      <ReviewBar
+        surveyId={survey._id}
+        searchQuery={query}
+        selected={[...selected]}
+        pendingFilter={status === 'pending' && (data?.totalCount ?? 0) > 0}
+        onDone={() => setReviewed((n) => n + 1)}
+        onClear={() => setSelection({ key: '', ids: new Set() })}
+      />
 
       <p className="responses__notice">
         <MonitorIcon size={18} />
@@ -71,11 +98,16 @@ export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }
         <table className="responses__table" aria-busy={loading}>
           <thead>
             <tr>
+              <th scope="col" className="responses__pick">
+                <input type="checkbox" aria-label="Select every response on this page" checked={rows.length > 0 && rows.every((r) => selected.has(r._id))}
+                  onChange={(e) => setSelection({ key: selectionKey, ids: e.target.checked ? new Set(rows.map((r) => r._id)) : new Set() })} />
+              </th>
               <th scope="col" className="responses__sn">S/N</th>
               <th scope="col">Field user</th>
               <th scope="col">Field user email</th>
               <th scope="col">Date</th>
               <th scope="col" className="responses__received">Received</th>
+              <th scope="col">Status</th>
               {questions.map((q) => <th key={q.text} scope="col">{q.text}</th>)}
             </tr>
           </thead>
@@ -83,17 +115,24 @@ export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }
             {loading
               ? Array.from({ length: SKELETON_ROWS }, (_, i) => (
                   <tr key={`skeleton-${i}`} className="responses__skeleton" aria-hidden="true">
-                    {Array.from({ length: 5 + questions.length }, (_, j) => <td key={j} className={j === 4 ? 'responses__received' : undefined}><span className="insight-skeleton" /></td>)}
+                    {Array.from({ length: 7 + questions.length }, (_, j) => <td key={j} className={j === 5 ? 'responses__received' : undefined}><span className="insight-skeleton" /></td>)}
                   </tr>
                 ))
               : rows.map((row, i) => (
-                  <ResponseTableRow key={row._id} row={row} sn={from + i} questions={questions} now={now} />
+                  <ResponseTableRow key={row._id} row={row} sn={from + i} questions={questions} now={now} picked={selected.has(row._id)}
+                    onPick={(on) => {
+                      const ids = new Set(selected);
+                      if (on) ids.add(row._id);
+                      else ids.delete(row._id);
+                      setSelection({ key: selectionKey, ids });
+                    }}
+                    onOpen={() => setOpen(row._id)} />
                 ))}
           </tbody>
         </table>
         {!loading && rows.length === 0 && (
           <p className="responses__empty">
-            {query ? `No response matches "${query}".` : 'No responses yet. They appear here as soon as field users submit them.'}
+            {query || status ? `No ${status ? `${STATUS_LABEL[status].toLowerCase()} ` : ''}response${query ? ` matches "${query}"` : ''}.` : 'No responses yet. They appear here as soon as field users submit them.'}
           </p>
         )}
       </ScrollFrame>
@@ -103,27 +142,39 @@ export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }
           {rows.length ? `Showing ${from} - ${to} of ${(data?.totalCount ?? 0).toLocaleString('en-NG')}` : loading ? 'Loading…' : 'Showing 0 of 0'}
         </span>
         <div className="responses__arrows">
-          <button type="button" className="icon-btn" aria-label="Previous page" disabled={loading || !data?.hasPreviousPage} onClick={() => setPaging({ query, page: shownPage - 1 })}>
+          <button type="button" className="icon-btn" aria-label="Previous page" disabled={loading || !data?.hasPreviousPage} onClick={() => setPaging({ list, page: shownPage - 1 })}>
             <ChevronLeftIcon />
           </button>
           <span className="responses__page">Page {shownPage}</span>
-          <button type="button" className="icon-btn" aria-label="Next page" disabled={loading || !data?.hasNextPage} onClick={() => setPaging({ query, page: shownPage + 1 })}>
+          <button type="button" className="icon-btn" aria-label="Next page" disabled={loading || !data?.hasNextPage} onClick={() => setPaging({ list, page: shownPage + 1 })}>
             <ChevronRightIcon />
           </button>
         </div>
       </div>
+      {open && <ResponseDetail id={open} survey={survey} onClose={() => setOpen(null)} onChanged={() => setReviewed((n) => n + 1)} />}
     </section>
   );
 }
 
-function ResponseTableRow({ row, sn, questions, now }: { row: ResponseRow; sn: number; questions: Survey['questions']; now: Date }) {
+/** Opens the detail view unless the click was on a control or link inside the row. */
+function openUnlessControl(e: MouseEvent, open: () => void) {
+  if ((e.target as HTMLElement).closest('a, button, input, label')) return;
+  open();
+}
+
+function ResponseTableRow({ row, sn, questions, now, picked, onPick, onOpen }: {
+  row: ResponseRow; sn: number; questions: Survey['questions']; now: Date; picked: boolean; onPick: (on: boolean) => void; onOpen: () => void;
+}) {
+  const name = row.fieldUser?.fullName || row.fullName || 'N/A';
   return (
-    <tr>
+    <tr className="responses__row" onClick={(e) => openUnlessControl(e, onOpen)}>
+      <td className="responses__pick"><input type="checkbox" aria-label={`Select response ${sn}`} checked={picked} onChange={(e) => onPick(e.target.checked)} /></td>
       <td className="responses__sn">{sn}</td>
-      <td className="responses__name">{row.fieldUser?.fullName || row.fullName || 'N/A'}</td>
+      <td className="responses__name"><button type="button" className="responses__open" onClick={onOpen} title="Open this response">{name}</button></td>
       <td>{row.fieldUser?.email || row.email || 'N/A'}</td>
       <td className="responses__date" title={`Received by the server ${formatResponseDate(row.createdAt, now, true)}`}>{formatResponseDate(capturedOrReceived(row), now, true)}</td>
       <td className="responses__date responses__received">{formatResponseDate(row.createdAt, now, true)}</td>
+      <td><StatusChip status={row.status} /></td>
       {questions.map((q) => <td key={q.text}><CellView cell={formatCell(answerOf(row.answers, q.text))} /></td>)}
     </tr>
   );

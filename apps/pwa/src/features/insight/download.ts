@@ -1,4 +1,4 @@
-import { Msg, type RouteName } from '@survey-bird/contracts';
+import { Msg, type ResponseStatus, type RouteName } from '@survey-bird/contracts';
 import table from 'virtual:route-table';
 import { ApiError, classifyFailure, fillPath, withQuery, type Failure } from '../../api/client';
 import { handleFailure } from '../../api/failures';
@@ -10,6 +10,8 @@ export interface ExportRequest {
   route: ExportRoute;
   surveyId: string;
   searchQuery: string;
+  /** The table's status filter, if any. */
+  status?: ResponseStatus;
   /** Bytes received so far, and the total when the server announced one. */
   onProgress?: (received: number, total: number | null) => void;
   signal?: AbortSignal;
@@ -20,8 +22,8 @@ export interface ExportRequest {
  * body so the Export button can show bytes received. Failures go through the app's failure
  * handler (toast with the server's msg, or the re-login redirect) like any other call.
  */
-export async function fetchExport({ route, surveyId, searchQuery, onProgress, signal }: ExportRequest): Promise<Blob> {
-  const url = withQuery(fillPath(table[route].path, { surveyId }), { searchQuery: searchQuery || undefined });
+export async function fetchExport({ route, surveyId, searchQuery, status, onProgress, signal }: ExportRequest): Promise<Blob> {
+  const url = withQuery(fillPath(table[route].path, { surveyId }), { searchQuery: searchQuery || undefined, status });
   const token = activeAccount()?.token;
   const fail = (status: number, msg: string): never => {
     const failure: Failure = { route, status, msg, kind: classifyFailure(route, status, msg), args: { params: { surveyId } } };

@@ -1,4 +1,4 @@
-import type { ResponseListReply, RouteName, TopPerformerReply } from '@survey-bird/contracts';
+import type { ResponseListReply, ResponseStatus, RouteName, TopPerformerReply } from '@survey-bird/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { api } from '../../api';
 
@@ -48,14 +48,14 @@ export function useCards(route: CardsRoute, surveyId: string | null, reload: num
  * (`after` = that page's nextCursor), so a deep page costs the server what page 1 does; the
  * cursors are kept per list (survey, search, reload) and forgotten when it changes.
  */
-export function useResponses(route: ResponsesRoute, surveyId: string | null, searchQuery: string, page: number, reload: number): Loadable<ResponseListReply> {
+export function useResponses(route: ResponsesRoute, surveyId: string | null, searchQuery: string, page: number, reload: number, status?: ResponseStatus): Loadable<ResponseListReply> {
   const cursors = useRef({ list: '', byPage: new Map<number, string>() });
-  const list = `${route}|${surveyId}|${searchQuery}|${reload}`;
-  return useLoad(surveyId, `${route}|${searchQuery}|${page}|${reload}`, async (signal) => {
+  const list = `${route}|${surveyId}|${searchQuery}|${status ?? ''}|${reload}`;
+  return useLoad(surveyId, `${route}|${searchQuery}|${status ?? ''}|${page}|${reload}`, async (signal) => {
     if (cursors.current.list !== list) cursors.current = { list, byPage: new Map() };
     const known = cursors.current;
     const after = known.byPage.get(page);
-    const reply = await api.call(route, { params: { surveyId: surveyId! }, query: { page, searchQuery, ...(after ? { after } : {}) }, signal });
+    const reply = await api.call(route, { params: { surveyId: surveyId! }, query: { page, searchQuery, ...(status ? { status } : {}), ...(after ? { after } : {}) }, signal });
     if (reply.nextCursor) known.byPage.set(page + 1, reply.nextCursor);
     return reply;
   });

@@ -1,0 +1,105 @@
+import { answerOf, type Answer, type ResponseDetailReply, type Survey } from '@survey-bird/contracts';
+import { useEffect, useState } from 'react';
+import { api } from '../../api';
+import { formatResponseDate } from '../../ui/format';
+import { Modal } from '../../ui/Modal';
+import { PageLoading } from '../../ui/Spinner';
+import { toast } from '../../ui/toast-store';
+import { formatCell } from '../insight/cells';
+import { ReviewActions } from './ReviewActions';
+import { outcomeText, reviewIds, type Verdict } from './review-calls';
+import { StatusChip, STATUS_LABEL } from './StatusChip';
+
+/**
+ * A response's detail view (issue 16): answers and photos, status, the reviewer's comment, earlier
+ * revisions when the server sends them, and the audit trail oldest first, with the review buttons.
+ * `onChanged` lets the table reload its rows after a verdict.
+ */
+export function ResponseDetail({ id, survey, onClose, onChanged }: { id: string; survey: Survey; onClose: () => void; onChanged: () => void }) {
+  const [detail, setDetail] = useState<ResponseDetailReply | null>(null);
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    const controller = new AbortController();
+    api.call('responseDetail', { params: { id }, signal: controller.signal }).then((d) => setDetail(d), () => undefined);
+    return () => controller.abort();
+  }, [id, version]);
+
+  async function verdict(status: Verdict, comment?: string) {
+    const outcome = await reviewIds([id], status, comment);
+    if (outcome.failed.length) toast.error(outcome.failed[0]!.msg);
+    else toast.success(outcomeText(outcome, status));
+    setVersion((v) => v + 1);
+    onChanged();
+  }
+
+  const locked = detail ? detail.paid || detail.status === 'rejected' : true;
+  return (
+    <Modal open title="Response" onClose={onClose} className="response-detail">
+      {!detail ? <PageLoading /> : (
+        <div className="response-detail__body modal__body">
+          <div className="response-detail__meta">
+            <StatusChip status={detail.status} />
+            {detail.paid && <span className="badge badge--brand">Paid</span>}
+            <span>{detail.fieldUser.fullName} ({detail.fieldUser.email})</span>
+            <span>Received {formatResponseDate(detail.createdAt, new Date(), true)}</span>
+            {detail.revision !== undefined && <span>Revision {detail.revision}</span>}
+          </div>
+          {detail.comment && <p className="response-detail__comment"><strong>Reviewer's comment:</strong> {detail.comment}</p>}
+          {!locked && <ReviewActions onVerdict={verdict} size="md" />}
+          <section className="response-detail__section">
+            <h3>Answers</h3>
+            <Answers answers={detail.answers} survey={survey} />
+          </section>
+          {detail.revisions && detail.revisions.length > 0 && (
+            <section className="response-detail__section">
+              <h3>Revisions</h3>
+              {detail.revisions.map((r) => (
+                <details key={r.revision} className="response-detail__revision">
+                  <summary>Revision {r.revision}, {STATUS_LABEL[r.status]}, submitted {formatResponseDate(r.submittedAt, new Date(), true)}</summary>
+                  <Answers answers={r.answers} survey={survey} />
+                </details>
+              ))}
+            </section>
+          )}
+          <section className="response-detail__section">
+            <h3>Review history</h3>
+            {detail.audit.length === 0 ? <p className="form__hint">No review yet.</p> : (
+              <ol className="response-detail__audit">
+                {detail.audit.map((a, i) => (
+                  <li key={i}>
+                    {STATUS_LABEL[a.from]} → <strong>{STATUS_LABEL[a.to]}</strong> by {a.by} ({a.role})
+                    <small>{formatResponseDate(a.at, new Date(), true)}</small>
+                    {a.comment && <div>{a.comment}</div>}
+                  </li>
+                ))}
+              </ol>
+            )}
+          </section>
+        </div>
+      )}
+    </Modal>
+  );
+}
+
+/** The survey's questions in order, then any answer to a question no longer in it. */
+function Answers({ answers, survey }: { answers: Record<string, Answer>; survey: Survey }) {
+  const texts = survey.questions.map((q) => q.text);
+  const extra = Object.keys(answers).filter((k) => !texts.includes(k));
+  return (
+    <dl className="response-detail__answers">
+      {[...texts, ...extra].map((text) => {
+        const cell = formatCell(answerOf(answers, text));
+        return [
+          <dt key={`q-${text}`}>{text}</dt>,
+          <dd key={`a-${text}`}>
+            {cell.kind === 'photo' ? (
+              <a href={cell.href} target="_blank" rel="noopener noreferrer"><img className="response-detail__photo" src={cell.href} alt={`Photo: ${text}`} loading="lazy" /></a>
+            ) : cell.kind === 'link' ? (
+              <a href={cell.href} target="_blank" rel="noopener noreferrer">{cell.text}</a>
+            ) : cell.kind === 'missing' ? <span className="resp-na">{cell.text}</span> : cell.text}
+          </dd>,
+        ];
+      })}
+    </dl>
+  );
+}

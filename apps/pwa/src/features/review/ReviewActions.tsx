@@ -1,0 +1,61 @@
+import { useId, useState } from 'react';
+import { Limits } from '@survey-bird/contracts';
+import { Modal } from '../../ui/Modal';
+import type { Verdict } from './review-calls';
+import './review.css';
+
+const ASK: Record<Exclude<Verdict, 'approved'>, { title: string; label: string; action: string }> = {
+  returned: { title: 'Return for fixing', label: 'What needs fixing?', action: 'Return' },
+  rejected: { title: 'Reject', label: 'Why is it rejected? (final)', action: 'Reject' },
+};
+
+/**
+ * Approve / Return / Reject. Return and Reject first ask for the comment the server requires;
+ * `onVerdict` does the call (and its toast) and the buttons wait for it.
+ */
+export function ReviewActions({ onVerdict, disabled, size = 'sm' }: { onVerdict: (status: Verdict, comment?: string) => Promise<void>; disabled?: boolean; size?: 'sm' | 'md' }) {
+  const [asking, setAsking] = useState<Exclude<Verdict, 'approved'> | null>(null);
+  const [comment, setComment] = useState('');
+  const [busy, setBusy] = useState(false);
+  const fieldId = useId();
+  const cls = size === 'sm' ? ' btn--sm' : '';
+
+  async function run(status: Verdict, text?: string) {
+    setBusy(true);
+    try {
+      await onVerdict(status, text);
+      setAsking(null);
+      setComment('');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="review-actions">
+      <button type="button" className={`btn btn--primary${cls}`} disabled={disabled || busy} onClick={() => void run('approved')}>Approve</button>
+      <button type="button" className={`btn btn--ghost${cls}`} disabled={disabled || busy} onClick={() => setAsking('returned')}>Return</button>
+      <button type="button" className={`btn btn--danger-outline${cls}`} disabled={disabled || busy} onClick={() => setAsking('rejected')}>Reject</button>
+      <Modal open={asking !== null} title={asking ? ASK[asking].title : ''} onClose={() => setAsking(null)} className="comment-dialog">
+        {asking && (
+          <form
+            className="form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (comment.trim()) void run(asking, comment.trim());
+            }}
+          >
+            <div className="field">
+              <label htmlFor={fieldId}>{ASK[asking].label}</label>
+              <textarea id={fieldId} value={comment} maxLength={Limits.maxReviewComment} required autoFocus onChange={(e) => setComment(e.target.value)} />
+            </div>
+            <div className="comment-dialog__buttons">
+              <button type="button" className="btn btn--ghost btn--sm" onClick={() => setAsking(null)}>Cancel</button>
+              <button type="submit" className={`btn btn--sm ${asking === 'rejected' ? 'btn--danger' : 'btn--primary'}`} disabled={busy || !comment.trim()}>{ASK[asking].action}</button>
+            </div>
+          </form>
+        )}
+      </Modal>
+    </div>
+  );
+}
