@@ -57,6 +57,15 @@ export const ResponseDetailReply = z.object({
   paid: z.boolean(),
   createdAt: z.string(),
   audit: z.array(ReviewAudit),
+  /** Which revision `answers` is: 1 for an original, +1 per fix and resubmit. */
+  revision: z.number().int().optional(),
+  /** Every revision, oldest first; the last is `answers` with the response's own status. */
+  revisions: z.array(z.object({
+    revision: z.number().int(),
+    answers: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+    submittedAt: z.string(),
+    status: z.enum(RESPONSE_STATUSES),
+  })).optional(),
 });
 export type ResponseDetailReply = z.infer<typeof ResponseDetailReply>;
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { route } from '../../http/route.js';
+import { ReturnDigest } from './return-digest.js';
 import { EarningsService } from './service.js';
 
 export async function earningsRoutes(app: FastifyInstance): Promise<void> {
@@ -8,4 +9,8 @@ export async function earningsRoutes(app: FastifyInstance): Promise<void> {
   route(app, 'myResponseChanges', async (req) => earnings.changes(req.auth.user.id, req.query.since));
 
   route(app, 'myEarnings', async (req) => earnings.earnings(req.auth.user.id));
+
+  const digest = new ReturnDigest(app.db.kysely, app.mailer, app.log);
+  digest.start();
+  app.addHook('onClose', async () => digest.stop());
 }
