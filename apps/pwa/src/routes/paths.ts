@@ -22,6 +22,7 @@ export const paths = {
   supervisorFieldUsers: '/survey-bird/supervisor/field-user/manage',
   fieldUser: '/survey-bird/field-user',
   fieldUserResponse: '/survey-bird/field-user/response',
+  fieldUserEarnings: '/survey-bird/field-user/earnings',
   masterAdmin: '/survey-bird/master-admin',
   masterAdminUsers: '/survey-bird/master-admin/users',
   masterAdminFieldUsers: '/survey-bird/master-admin/field-users',

@@ -3,7 +3,7 @@ import { Link, useRouterState } from '@tanstack/react-router';
 import type { ComponentType } from 'react';
 import { paths } from '../routes/paths';
 import {
-  FieldUsersIcon, InsightIcon, MailIcon, OrganizationIcon, QuestionsIcon, SettingsIcon, SupervisorsIcon, SurveysIcon, UsersIcon,
+  FieldUsersIcon, InsightIcon, MailIcon, OrganizationIcon, QuestionsIcon, SettingsIcon, SupervisorsIcon, SurveysIcon, UsersIcon, WalletIcon,
 } from './icons';
 
 type Item = {
@@ -25,6 +25,7 @@ export const NAV: Record<ShellRole, Item[]> = {
   ],
   [Role.fieldUser]: [
     { label: 'Questions', short: 'Questions', Icon: QuestionsIcon, to: paths.fieldUser, also: [paths.fieldUserResponse] },
+    { label: 'Earnings', short: 'Earnings', Icon: WalletIcon, to: paths.fieldUserEarnings },
     { label: 'Field user settings', short: 'Settings', Icon: SettingsIcon, action: 'settings' },
   ],
   [Role.supervisor]: [
