@@ -55,9 +55,9 @@ export { listOutbox, counts, lastSyncAt, getRecord, deliveryLabel, updateAnswers
 export { readPhoto, readPhotos } from './photo-store';
 export { liveCounts, coalescedLiveQuery, type Live } from './live';
 export type { OutboxRecord, OutboxStatus, StatusRow, EarningsSnapshot } from './db';
-
-// Earnings screen: statuses from the changes feed and the last earnings reply.
-export { earningsLines, earningsSnapshot, listStatuses, type EarningsLine } from './statuses';
+// The Earnings screen's reads (statuses from the changes feed, the last earnings reply) are the
+// entry offline/earnings.ts, like the sync engine's offline/sync.ts: kept out of the form's chunk.
+export type { EarningsLine } from './statuses';
 
 // Syncing: the engine itself is offline/sync.ts, loaded after the first paint (app-sync.ts), so a
 // screen that only captures never waits for it. Types are free to share.

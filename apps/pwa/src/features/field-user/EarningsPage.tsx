@@ -1,7 +1,8 @@
 import type { Survey } from '@survey-bird/contracts';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { earningsLines, earningsSnapshot, getCachedSurveys, type EarningsLine } from '../../offline';
+import { getCachedSurveys, type EarningsLine } from '../../offline';
+import { earningsLines, earningsSnapshot } from '../../offline/earnings';
 import { formatNaira, formatResponseDate } from '../../ui/format';
 import { PageLoading } from '../../ui/Spinner';
 import { useOnline } from '../../ui/useOnline';
