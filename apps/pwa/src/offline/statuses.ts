@@ -59,7 +59,7 @@ export interface EarningsLine {
 }
 
 /**
- * The account's responses for the Earnings screen: every one the server reported a change for,
+ * The account's responses for the Earnings screen, those returned to fix first: every one the server reported a change for,
  * then those this phone sent that nobody has reviewed yet (as the survey received them:
  * `pending` when it pays after review, else `approved`), then those still waiting to be sent.
  */
@@ -83,5 +83,7 @@ export async function earningsLines(account: string, payAfterReview: (surveyId: 
       comment: null, revision: 1, paid: false, at: r.capturedAt, answers: { ...r.answers, ...r.photoRefs }, fixQueued: false,
     });
   }
-  return lines;
+  // What needs the field user comes first: responses returned to fix and not fixed yet.
+  const needsFix = (l: EarningsLine) => (l.status === 'returned' && !l.fixQueued ? 0 : 1);
+  return lines.sort((a, b) => needsFix(a) - needsFix(b));
 }
