@@ -5,6 +5,10 @@ import { EarningsService } from './service.js';
 
 export async function earningsRoutes(app: FastifyInstance): Promise<void> {
   const earnings = new EarningsService(app);
+  // Server time of each reply, for the changes feed's benchmark (scripts/bench/changes-feed.ts).
+  app.addHook('onSend', async (_req, reply) => {
+    reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(1)}`);
+  });
 
   route(app, 'myResponseChanges', async (req) => earnings.changes(req.auth.user.id, req.query.since));
 
