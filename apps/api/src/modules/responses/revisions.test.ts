@@ -85,6 +85,24 @@ describe('fix and resubmit', () => {
     expect(batch.results[0].status).toBe(404);
   });
 
+  it('lets one of two racing fixes win and stores a fix sent twice at once once', async () => {
+    const id = await returned('Race Shop');
+    const body = (name: string, clientId = uuidv7()) => ({ survey_id: survey.id, organization_id: org.id, answers: { 'Name of outlet': name, 'Outlet type': 'Kiosk' }, clientId, revisionOf: id });
+    const post = (payload: object) => call(t.app, ada.token, { method: 'POST', url: '/api/v1/survey/respond', payload });
+    const racing = await Promise.all([post(body('Race Shop A')), post(body('Race Shop B'))]);
+    expect(racing.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect((await detail(id)).revisions).toHaveLength(2);
+
+    await review([id], 'returned', 'Still wrong');
+    const same = body('Race Shop C');
+    const twice = await Promise.all([post(same), post(same), sync(ada.token!, [same])]);
+    expect(twice.slice(0, 2).map((r) => r.statusCode)).toEqual([200, 200]);
+    expect(twice[2]!.json().results[0].status).toBe(200);
+    const d = await detail(id);
+    expect(d.revisions.map((r: { revision: number }) => r.revision)).toEqual([1, 2, 3]);
+    expect(d).toMatchObject({ revision: 3, status: 'pending', answers: { 'Name of outlet': 'Race Shop C' } });
+  });
+
   it('keeps lists, counts, cards and the export on the latest revision, one response each', async () => {
     const s = { id: (await createSurvey(t.app, org.id)).id, organizationId: org.id };
     const cleo = await addMember(t.app, s.id, org.id, { fullName: 'Cleo Count', rate: 200 });
