@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { benchBundle } from './bundle.js';
+import { benchChangesFeed } from './changes-feed.js';
 import { benchDashboard } from './dashboard.js';
 import { benchExport } from './export.js';
 import { benchIngest } from './ingest.js';
@@ -23,6 +24,7 @@ const suites: Record<string, () => Promise<{ findings: Finding[]; lines: string[
   ingest: benchIngest,
   search: benchSearch,
   dashboard: benchDashboard,
+  'changes-feed': benchChangesFeed,
   export: benchExport,
   'offline-queue': benchOfflineQueue,
   lighthouse: benchLighthouse,

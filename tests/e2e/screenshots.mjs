@@ -35,6 +35,16 @@ try {
   };
   const as = (...list) => list.map(([user, token]) => ({ user: user.email, token }));
 
+  // The field user's earnings: one response paid, one approved, one returned with a comment.
+  const { organization_id: orgId } = (await (await fetch(`${env.baseUrl}/api/v1/survey/field-user`, { headers: { authorization: `Bearer ${tokens.fieldUser}` } })).json()).survey[0];
+  const sent = [];
+  for (const answer of ['Yes', 'No', 'Yes']) sent.push((await users.apiPost(env, '/survey/respond', { survey_id: surveyId, organization_id: orgId, answers: { 'Is the pump working?': answer }, clientId: crypto.randomUUID() }, tokens.fieldUser))._id);
+  await users.apiPost(env, '/responses/review', { responseIds: [sent[1]], status: 'returned', comment: 'The pump in the photo is the one at the school, not this water point: answer for this pump.' }, tokens.org);
+  const payout = await users.apiPost(env, '/payouts', { survey_id: surveyId, key: crypto.randomUUID() }, tokens.org);
+  await users.apiPost(env, `/payouts/${payout.payout._id}/paid`, { reference: 'TRF-0001' }, tokens.org);
+  await users.apiPost(env, '/survey/respond', { survey_id: surveyId, organization_id: orgId, answers: { 'Is the pump working?': 'No' }, clientId: crypto.randomUUID() }, tokens.fieldUser);
+  const earningsLoaded = (p) => p.locator('.earn-status--returned').first().waitFor({ timeout: 15_000 });
+
   /** name, path, accounts to store (first is active), optional action before the shot. */
   const shots = [
     ['landing', '/', []],
@@ -59,6 +69,11 @@ try {
     ['field-user', '/survey-bird/field-user', as([fieldUser, tokens.fieldUser])],
     ['field-user-settings', '/survey-bird/field-user', as([fieldUser, tokens.fieldUser]), (p) => p.getByRole('button', { name: /Field user settings|Settings/ }).click()],
     ['field-user-response', '/survey-bird/field-user/response', as([fieldUser, tokens.fieldUser])],
+    ['field-user-earnings', '/survey-bird/field-user/earnings', as([fieldUser, tokens.fieldUser]), earningsLoaded],
+    ['field-user-fix', '/survey-bird/field-user/earnings', as([fieldUser, tokens.fieldUser]), async (p) => {
+      await earningsLoaded(p);
+      await p.getByRole('button', { name: 'Fix and resubmit' }).click();
+    }],
     ['master-admin', '/survey-bird/master-admin', as([admin, tokens.admin])],
     ['master-admin-users', '/survey-bird/master-admin/users', as([admin, tokens.admin])],
     ['master-admin-field-users', '/survey-bird/master-admin/field-users', as([admin, tokens.admin])],

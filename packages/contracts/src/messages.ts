@@ -69,6 +69,10 @@ export const Msg = {
   withdrawnFromSurvey: 'Your access to this survey has been withdrawn',
   duplicateQuestion: 'Question texts must be unique within a survey',
   responseConflict: 'A different response was already received under this id',
+  /** A fix sent for a response that is not (or no longer) returned to its field user. */
+  revisionNotReturned: 'Only a response returned to you for fixing can be sent again',
+  /** revisionOf names no response of the caller's on that survey. */
+  revisionNotFound: 'Response not found',
   responseReceived: 'response received',
   unsupportedImage: 'Only JPEG, PNG or WebP images are accepted',
   surveyNotFound: 'Survey not found',

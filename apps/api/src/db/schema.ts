@@ -105,6 +105,33 @@ export interface ResponsesTable {
   payout_id: string | null;
   /** Last review or payment change, the field user's changes feed cursor; null until the first. */
   changed_at: number | null;
+  /** Which revision `answers` holds: 1 for an original, +1 per fix and resubmit. */
+  revision: Generated<number>;
+}
+
+/** Every submitted revision of a fixed response (revision 1 copied in when the first fix arrives). */
+export interface ResponseRevisionsTable {
+  id: string;
+  response_id: string;
+  survey_id: string;
+  /** The revision's own clientId: a replayed resubmit finds its row by it. */
+  client_id: string;
+  user_id: string;
+  revision: number;
+  answers: string;
+  body_hash: string;
+  captured_at: number | null;
+  submitted_at: number;
+}
+
+/** The claim of one field user's "responses need a fix" mail for one UTC day. */
+export interface ReturnDigestsTable {
+  user_id: string;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  returned: number;
+  created_at: number;
+  mailed_at: number | null;
 }
 
 /** One status change of a response: who, in which role, when, from, to, why. */
@@ -239,6 +266,8 @@ export interface Database {
   dataset_options: DatasetOptionsTable;
   responses: ResponsesTable;
   response_reviews: ResponseReviewsTable;
+  response_revisions: ResponseRevisionsTable;
+  return_digests: ReturnDigestsTable;
   payouts: PayoutsTable;
   payout_lines: PayoutLinesTable;
   response_counts: ResponseCountsTable;

@@ -1,4 +1,4 @@
-import type { Answers, Survey } from '@survey-bird/contracts';
+import type { Answers, EarningsReply, ResponseStatus, Survey } from '@survey-bird/contracts';
 import { Dexie, type Table } from 'dexie';
 import { indexedDbName } from '../storage-keys';
 
@@ -48,6 +48,31 @@ export interface OutboxRecord {
   /** The server's id once received. */
   serverId?: string;
   syncedAt?: number;
+  /** Fix and resubmit: the server `_id` of the returned response this record revises. */
+  revisionOf?: string;
+}
+
+/** What the server last said about one of the account's responses (the changes feed). */
+export interface StatusRow {
+  account: string;
+  /** The response's server `_id`. */
+  id: string;
+  clientId: string;
+  surveyId: string;
+  status: ResponseStatus;
+  comment: string | null;
+  revision: number;
+  paid: boolean;
+  /** ISO, the server's time of the change. */
+  changedAt: string;
+  /** A returned response's answers (its latest revision), to open it for fixing. */
+  answers?: Answers;
+}
+
+/** The account's totals as the server last answered them, and when (meta `earnings:<account>`). */
+export interface EarningsSnapshot {
+  reply: EarningsReply;
+  at: number;
 }
 
 /** A photo's bytes: a Blob, or an ArrayBuffer copy where the browser cannot keep Blobs (see photo-store.ts). */
@@ -111,6 +136,7 @@ export class SurveyBirdDb extends Dexie {
   photos!: Table<PhotoRow, [string, string]>;
   accounts!: Table<AccountRow, string>;
   meta!: Table<MetaRow, string>;
+  statuses!: Table<StatusRow, [string, string]>;
 
   constructor(name = indexedDbName) {
     super(name);
@@ -123,6 +149,8 @@ export class SurveyBirdDb extends Dexie {
       accounts: '&account',
       meta: '&key',
     });
+    // Issue 16: review statuses from the changes feed, per account.
+    this.version(2).stores({ statuses: '&[account+id], account' });
   }
 }
 
@@ -131,5 +159,9 @@ export const db = new SurveyBirdDb();
 export const metaKey = {
   lease: (account: string) => `lease:${account}`,
   lastSyncAt: (account: string) => `lastSyncAt:${account}`,
+  /** The changes feed's cursor: `since` of the next pull. */
+  changesCursor: (account: string) => `changesCursor:${account}`,
+  /** EarningsSnapshot of GET /me/earnings. */
+  earnings: (account: string) => `earnings:${account}`,
   photoMode: 'photoMode',
 } as const;

@@ -11,7 +11,10 @@
  *   photos    photo bytes of drafts and of unsent responses (a Blob, or an ArrayBuffer copy on
  *             browsers that lose Blobs); deleted once the server has the response
  *   accounts  a mirror of the signed-in accounts and tokens, for the service worker
- *   meta      sync leases, last sync time per account, the photo storage mode
+ *   statuses  what the server said became of each sent response (status, reviewer's comment,
+ *             revision, paid), from the changes feed; a returned one with its answers to fix
+ *   meta      sync leases, last sync time per account, the photo storage mode, the changes
+ *             feed's cursor and the last earnings reply (with its time: "as of ...")
  * - localStorage: small values, each listed with what it holds and who writes it in
  *   storage-keys.ts. The signed-in account list ('accounts', features/accounts) is the one this
  *   layer reads: mirrorAccounts copies it into IndexedDB (the scheduler does this before every run).
@@ -28,6 +31,9 @@
  *     -> failed   the server refused it (4xx): lastError holds its msg; the user fixes it
  *                 (updateAnswers) and retry()s, after a 409 resendAsNew()s it if it really is
  *                 another response, or exportFailed()s and discard()s it
+ *   A fix of a returned response is a new record with `revisionOf` (the server _id) and a fresh
+ *   clientId, through the same states. After delivering, every run pulls the changes feed and the
+ *   earnings (statuses.ts), so the Earnings screen renders offline.
  *   No answer, 408, 429 and 5xx put it back to queued with backoff (2 s doubling to 5 min,
  *   jittered, forever). A 401 pauses the account until it signs in again. A run that dies leaves
  *   `sending` records that the next run puts back in the queue. Nothing is deleted automatically
@@ -48,7 +54,10 @@ export { cacheFieldUserSurveys, getCachedSurveys, searchDataset, type CacheOptio
 export { listOutbox, counts, lastSyncAt, getRecord, deliveryLabel, updateAnswers, retry, resendAsNew, discard, exportFailed, OutboxError, type OutboxCounts } from './outbox';
 export { readPhoto, readPhotos } from './photo-store';
 export { liveCounts, coalescedLiveQuery, type Live } from './live';
-export type { OutboxRecord, OutboxStatus } from './db';
+export type { OutboxRecord, OutboxStatus, StatusRow, EarningsSnapshot } from './db';
+// The Earnings screen's reads (statuses from the changes feed, the last earnings reply) are the
+// entry offline/earnings.ts, like the sync engine's offline/sync.ts: kept out of the form's chunk.
+export type { EarningsLine } from './statuses';
 
 // Syncing: the engine itself is offline/sync.ts, loaded after the first paint (app-sync.ts), so a
 // screen that only captures never waits for it. Types are free to share.

@@ -27,6 +27,8 @@ export interface EnqueueInput {
   photos?: Record<string, Blob>;
   /** The draft's clientId (loadDraft), so a double tap on submit queues one response. */
   clientId?: string;
+  /** Fix and resubmit: the server `_id` of the returned response; the survey's draft is left alone. */
+  revisionOf?: string;
 }
 
 export type OutboxCounts = Record<OutboxStatus, number>;
@@ -69,6 +71,7 @@ export async function enqueueResponse(input: EnqueueInput): Promise<string> {
     nextAttemptAt: Math.min(now, Date.now()),
     photoQuestions: photos.map(([question]) => question),
     photoRefs: {},
+    ...(input.revisionOf ? { revisionOf: input.revisionOf } : {}),
   };
   try {
     // Issued together, applied in order: one round trip. A clientId queued already (a second tap)
@@ -76,8 +79,10 @@ export async function enqueueResponse(input: EnqueueInput): Promise<string> {
     await db.transaction('rw', db.outbox, db.photos, db.drafts, () => Promise.all([
       db.outbox.add(record),
       db.photos.bulkPut(rows),
-      db.drafts.delete([account, input.surveyId]),
-      db.photos.where('owner').equals(draftOwner(account, input.surveyId)).delete(),
+      ...(input.revisionOf ? [] : [
+        db.drafts.delete([account, input.surveyId]),
+        db.photos.where('owner').equals(draftOwner(account, input.surveyId)).delete(),
+      ]),
     ]));
   } catch (err) {
     if ((err as Error | undefined)?.name === 'ConstraintError' && (await db.outbox.get(id))) return id;

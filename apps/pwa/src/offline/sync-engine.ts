@@ -1,9 +1,10 @@
-import { Limits, Msg, PHOTO_FILE_NAME, type CurrentUserReply, type RespondBody, type RespondReply, type SyncItem, type SyncResponsesReply, type UploadImageReply } from '@survey-bird/contracts';
+import { Limits, Msg, PHOTO_FILE_NAME, type ChangesReply, type CurrentUserReply, type EarningsReply, type RespondBody, type RespondReply, type SyncItem, type SyncResponsesReply, type UploadImageReply } from '@survey-bird/contracts';
 import { rejectToken, isTokenRejected } from './accounts';
 import { accountKey, type OutboxRecord } from './db';
 import { LEASE_MS, withSyncLock, type SyncLock } from './lock';
 import { claimDue, counts, markFailed, markRetry, markSynced, recordPhotoRef, recoverStuck, release, setLastSyncAt, touchClaims } from './outbox';
 import { PhotoUnreadableError, readPhoto } from './photo-store';
+import { applyChanges, changesCursor, saveEarnings } from './statuses';
 import table from './route-table';
 import { classify, classifyError, NO_ANSWER, type Verdict } from './retry-policy';
 
@@ -91,7 +92,9 @@ export async function syncAccount(options: SyncAccountOptions): Promise<SyncSumm
           lock,
           summary,
         };
-        await runLocked(ctx);
+        const reachable = await runLocked(ctx);
+        // Then what became of the responses already sent (review, fix, payment) and the earnings.
+        if (reachable && !summary.authRequired) await pullStatuses(ctx);
         return true;
       },
       now,
@@ -107,14 +110,15 @@ export async function pendingCount(account: string): Promise<number> {
   return queued + sending;
 }
 
-async function runLocked(ctx: Ctx): Promise<void> {
+/** Delivers the due records; answers false when the server could not be reached (no point pulling). */
+async function runLocked(ctx: Ctx): Promise<boolean> {
   const { account, lock } = ctx;
   await recoverStuck(account, lock.run, ctx.now(), LEASE_MS, lock.holdingWebLock);
   const tried = new Set<string>();
   let verified = false;
   for (;;) {
     const claimed = await claimDue(account, { run: lock.run, at: ctx.now(), locked: lock.holdingWebLock }, ctx.now(), BATCH_SIZE, tried);
-    if (claimed.length === 0) return;
+    if (claimed.length === 0) return true;
     for (const r of claimed) tried.add(r.id);
     const open = new Map(claimed.map((r) => [r.id, r]));
     const attempt = async (): Promise<Step | RetryVerdict> => {
@@ -155,10 +159,40 @@ async function runLocked(ctx: Ctx): Promise<void> {
     } else if (typeof step === 'object') {
       // No answer or an overloaded server: everything still claimed would fare the same; back off.
       for (const id of rest) await markRetry(id, lock.run, step, ctx.now(), ctx.random);
+      return false;
     }
     // 'lost': another run owns these records now; leave them alone.
+    return false;
+  }
+}
+
+/**
+ * Pulls the changes feed from the stored cursor (page after page while `hasMore`), then the
+ * earnings. With nothing changed that is two small requests; any trouble simply ends the pull,
+ * and the next run starts again from the cursor stored with the last page applied.
+ */
+async function pullStatuses(ctx: Ctx): Promise<void> {
+  const check = await verifyToken(ctx);
+  if (check === 'auth') {
+    ctx.summary.authRequired = true;
+    await rejectToken(ctx.account, ctx.token);
     return;
   }
+  if (check !== 'go') return;
+  for (let page = 0; page < 1000; page++) {
+    if (!(await ctx.lock.renew(ctx.now()))) return;
+    const since = await changesCursor(ctx.account);
+    const query = since ? `?since=${encodeURIComponent(since)}` : '';
+    const { verdict, body } = await request(ctx, { method: table.myResponseChanges.method, path: table.myResponseChanges.path + query }, {}, REQUEST_TIMEOUT_MS);
+    if (verdict.kind !== 'ok') return;
+    const reply = body as Partial<ChangesReply> | undefined;
+    if (!reply || !Array.isArray(reply.changes) || typeof reply.cursor !== 'string') return;
+    await applyChanges(ctx.account, reply as ChangesReply);
+    if (!reply.hasMore) break;
+  }
+  const { verdict, body } = await request(ctx, table.myEarnings, {}, REQUEST_TIMEOUT_MS);
+  const earnings = body as Partial<EarningsReply> | undefined;
+  if (verdict.kind === 'ok' && earnings?.owed && earnings.paid && earnings.awaitingReview && earnings.returned && earnings.rejected) await saveEarnings(ctx.account, earnings as EarningsReply, ctx.now());
 }
 
 async function keepAlive(ctx: Ctx): Promise<boolean> {
@@ -259,6 +293,7 @@ function toBody(ctx: Ctx, record: OutboxRecord): SyncItem {
     answers: { ...record.answers, ...record.photoRefs },
     clientId: record.id,
     capturedAt: record.capturedAt,
+    ...(record.revisionOf ? { revisionOf: record.revisionOf } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import { IMAGE_QUESTION_TYPES, Msg, QuestionType, routes, type Answers, type Survey, type SyncItem, type SyncResult } from '@survey-bird/contracts';
+import { IMAGE_QUESTION_TYPES, Msg, QuestionType, routes, type Answers, type EarningsReply, type ResponseChange, type Survey, type SyncItem, type SyncResult } from '@survey-bird/contracts';
 import { vi } from 'vitest';
 import { db } from './db';
 import { resetPhotoModeCache } from './photo-store';
@@ -52,6 +52,10 @@ export class FakeServer {
   /** Per-clientId status for the next batch that contains it. */
   readonly itemOverrides = new Map<string, { status: number; msg: string }>();
   batchRoute = true;
+  /** The changes feed, oldest first; its cursor is `{index}_`, pages of 2 so paging is exercised. */
+  readonly changes: ResponseChange[] = [];
+  /** GET /me/earnings; null answers 404 (a server before issue 16). */
+  earnings: EarningsReply | null = null;
   /** Called before answering; lets a test run something "during" a request. */
   onRequest?: (req: LoggedRequest) => Promise<void> | void;
   private nextId = 1;
@@ -119,6 +123,15 @@ export class FakeServer {
         const size = 2;
         return json(200, { survey: all.slice((page - 1) * size, page * size), page, totalCount: all.length, hasNextPage: page * size < all.length, hasPreviousPage: page > 1 });
       }
+      case `GET ${routes.myResponseChanges.path}`: {
+        if (this.earnings === null) return json(404, { msg: Msg.routeNotFound });
+        const since = url.searchParams.get('since');
+        const start = since ? Number(since.split('_')[0]) : 0;
+        const page = this.changes.slice(start, start + 2);
+        return json(200, { changes: page, cursor: `${start + page.length}_`, hasMore: start + page.length < this.changes.length });
+      }
+      case `GET ${routes.myEarnings.path}`:
+        return this.earnings === null ? json(404, { msg: Msg.routeNotFound }) : json(200, this.earnings);
       case `GET ${routes.datasetExport.path}`: {
         const question = url.searchParams.get('question') ?? '';
         return json(200, { question, options: this.datasets.get(`${url.searchParams.get('survey_id')}|${question}`) ?? [] });

@@ -24,6 +24,7 @@ export const paths = {
   supervisorPayouts: '/survey-bird/supervisor/payouts',
   fieldUser: '/survey-bird/field-user',
   fieldUserResponse: '/survey-bird/field-user/response',
+  fieldUserEarnings: '/survey-bird/field-user/earnings',
   masterAdmin: '/survey-bird/master-admin',
   masterAdminUsers: '/survey-bird/master-admin/users',
   masterAdminFieldUsers: '/survey-bird/master-admin/field-users',

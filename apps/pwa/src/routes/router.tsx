@@ -109,6 +109,7 @@ const fieldUser = createRoute({ getParentRoute: () => rootRoute, id: 'field-user
 const fieldUserRoutes = [
   createRoute({ getParentRoute: () => fieldUser, path: paths.fieldUser, component: lazyRouteComponent(() => import('../features/field-user/QuestionsPage'), 'QuestionsPage') }),
   createRoute({ getParentRoute: () => fieldUser, path: paths.fieldUserResponse, component: lazyRouteComponent(() => import('../features/field-user/ResponsesPage'), 'ResponsesPage') }),
+  createRoute({ getParentRoute: () => fieldUser, path: paths.fieldUserEarnings, component: lazyRouteComponent(() => import('../features/field-user/EarningsPage'), 'EarningsPage') }),
 ] as const;
 
 const masterAdmin = createRoute({ getParentRoute: () => rootRoute, id: 'master-admin', component: () => <AppShell role={Role.masterAdmin} /> });

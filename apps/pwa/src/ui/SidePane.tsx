@@ -26,6 +26,7 @@ export const NAV: Record<ShellRole, Item[]> = {
   ],
   [Role.fieldUser]: [
     { label: 'Questions', short: 'Questions', Icon: QuestionsIcon, to: paths.fieldUser, also: [paths.fieldUserResponse] },
+    { label: 'Earnings', short: 'Earnings', Icon: WalletIcon, to: paths.fieldUserEarnings },
     { label: 'Field user settings', short: 'Settings', Icon: SettingsIcon, action: 'settings' },
   ],
   [Role.supervisor]: [

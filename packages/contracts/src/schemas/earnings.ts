@@ -16,6 +16,8 @@ export const ResponseChange = z.object({
   revision: z.number().int(),
   paid: z.boolean(),
   changedAt: z.string(),
+  /** A returned response's answers (its latest revision), so the phone can open it for fixing. */
+  answers: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
 });
 export type ResponseChange = z.infer<typeof ResponseChange>;
 

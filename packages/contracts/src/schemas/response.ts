@@ -36,6 +36,8 @@ export const RespondBody = z.object({
   clientId: ClientId.optional(),
   /** When the field user pressed submit, on the phone's clock. */
   capturedAt: IsoDate.optional(),
+  /** Fix and resubmit: the `_id` of the caller's returned response this body revises (with a fresh clientId). */
+  revisionOf: Id.optional(),
 });
 export type RespondBody = z.infer<typeof RespondBody>;
 

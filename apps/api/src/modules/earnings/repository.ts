@@ -13,7 +13,9 @@ export class EarningsRepository {
    */
   changes(userId: string, after: { changedAt: number; id: string }, limit: number) {
     return this.db.selectFrom('responses')
-      .select(['id', 'client_id', 'survey_id', 'status', 'review_comment', 'paid_at', 'changed_at'])
+      .select(['id', 'client_id', 'survey_id', 'status', 'review_comment', 'paid_at', 'changed_at', 'revision',
+        // A returned response's answers travel with it, so the phone can open it for fixing.
+        sql<string | null>`case when status = 'returned' then answers else null end`.as('returned_answers')])
       .where('user_id', '=', userId)
       .where('changed_at', 'is not', null)
       .where((eb) => eb.or([eb('changed_at', '>', after.changedAt), eb.and([eb('changed_at', '=', after.changedAt), eb('id', '>', after.id)])]))

@@ -18,7 +18,8 @@ export class EarningsService {
     return {
       changes: page.map((r) => ({
         _id: r.id, clientId: r.client_id, survey_id: r.survey_id, status: r.status as ResponseStatus, comment: r.review_comment,
-        revision: 1, paid: r.paid_at !== null, changedAt: new Date(Number(r.changed_at)).toISOString(),
+        revision: Number(r.revision), paid: r.paid_at !== null, changedAt: new Date(Number(r.changed_at)).toISOString(),
+        ...(r.returned_answers !== null ? { answers: JSON.parse(r.returned_answers) as Record<string, string | string[]> } : {}),
       })),
       cursor: last ? `${Number(last.changed_at)}_${last.id}` : since ?? '0_',
       hasMore: rows.length > CHANGES_PAGE,

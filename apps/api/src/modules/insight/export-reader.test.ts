@@ -34,10 +34,10 @@ async function readAll(job: Omit<ExportJob, 'db' | 'questions' | 'publicUrl'>, s
   const rows: string[][] = [];
   for await (const batch of readRowBatches(source, { ...job, db: dbOptions(), questions, publicUrl: 'http://sb.test' }, size)) {
     const cells = batch.cells.split(CELL_SEP);
-    const width = 8 + questions.length;
+    const width = 9 + questions.length;
     expect(cells).toHaveLength(batch.count * width);
     // The review cells (status, reviewed by, reviewed at, payout reference) are checked in export.test.ts.
-    for (let i = 0; i < cells.length; i += width) rows.push([...cells.slice(i, i + 4), ...cells.slice(i + 8, i + width)]);
+    for (let i = 0; i < cells.length; i += width) rows.push([...cells.slice(i, i + 5), ...cells.slice(i + 9, i + width)]);
   }
   return rows;
 }
@@ -54,10 +54,10 @@ describe('export reader', () => {
     const expected = [...ids].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1)).map((r) => `Outlet ${ids.indexOf(r)}`);
 
     const rows = await readAll({ scope: { surveyId: survey.id, supervisorMemberId: null }, search: '' }, 3);
-    expect(rows.map((r) => r[4])).toEqual(expected);
+    expect(rows.map((r) => r[5])).toEqual(expected);
     // No capture time stored: empty; the receipt time follows it.
-    expect(rows[0]!.slice(0, 4)).toEqual(['Batch Person', fu.email, '', String(at + 5000)]);
-    expect(rows[0]![5]).toBe('N/A');
+    expect(rows[0]!.slice(0, 5)).toEqual(['Batch Person', fu.email, '', String(at + 5000), '1']);
+    expect(rows[0]![6]).toBe('N/A');
     expect(await readAll({ scope: { surveyId: survey.id, supervisorMemberId: null }, search: '' }, 1000)).toEqual(rows);
   });
 
@@ -73,9 +73,9 @@ describe('export reader', () => {
 
     const all = { surveyId: survey.id, supervisorMemberId: null };
     // '%' and '_' are literal, as in the responses table's search.
-    expect((await readAll({ scope: all, search: '50%_OFF' }, 1)).map((r) => r[4]).sort()).toEqual(['50%_off', '50%_off too']);
+    expect((await readAll({ scope: all, search: '50%_OFF' }, 1)).map((r) => r[5]).sort()).toEqual(['50%_off', '50%_off too']);
     const theirs = await readAll({ scope: { surveyId: survey.id, supervisorMemberId: sup.id }, search: '50%_off' }, 2);
-    expect(theirs).toEqual([['Mine', mine.email, String(Date.UTC(2026, 10, 1, 12, 50, 17)), expect.any(String), '50%_off', `${LINK_MARK}http://sb.test/api/v1/files/image/p1.jpg`]]);
+    expect(theirs).toEqual([['Mine', mine.email, String(Date.UTC(2026, 10, 1, 12, 50, 17)), expect.any(String), '1', '50%_off', `${LINK_MARK}http://sb.test/api/v1/files/image/p1.jpg`]]);
   });
 
   it('leaves no separator inside a cell, whatever the answer holds', async () => {
@@ -85,6 +85,6 @@ describe('export reader', () => {
     const fu = await addMember(t.app, survey.id, org.id, { fullName: 'Ctrl\u0001Name' });
     await addResponse(t.app, fu, { id: survey.id, organizationId: org.id }, { answers: { Outlet: `${nul}=1\u0001`, Photo: [`a${nul}b`, '\u0001'] } });
     const rows = await readAll({ scope: { surveyId: survey.id, supervisorMemberId: null }, search: '' }, 10);
-    expect(rows).toEqual([['Ctrl\uFFFDName', fu.email, '', expect.any(String), '\uFFFD=1\uFFFD', 'a\uFFFDb, \uFFFD']]);
+    expect(rows).toEqual([['Ctrl\uFFFDName', fu.email, '', expect.any(String), '1', '\uFFFD=1\uFFFD', 'a\uFFFDb, \uFFFD']]);
   });
 });

@@ -83,24 +83,24 @@ function deflated(pipe: Backlogged, out: Writable): Promise<void> {
 export async function writeResponsesWorkbook(out: Writable, input: WorkbookInput): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Responses', { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = [{ width: 6 }, { width: 24 }, { width: 28 }, { width: 20 }, { width: 20 }, { width: 11 }, { width: 22 }, { width: 20 }, { width: 20 }, ...input.questions.map(() => ({ width: 24 }))];
-  const header = sheet.addRow(['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', ...REVIEW_HEADER, ...input.questions.map((q) => plainText(q.text))]);
+  sheet.columns = [{ width: 6 }, { width: 24 }, { width: 28 }, { width: 20 }, { width: 20 }, { width: 10 }, { width: 11 }, { width: 22 }, { width: 20 }, { width: 20 }, ...input.questions.map(() => ({ width: 24 }))];
+  const header = sheet.addRow(['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', 'Revision', ...REVIEW_HEADER, ...input.questions.map((q) => plainText(q.text))]);
   header.font = { bold: true };
   header.commit();
 
-  const width = 4 + REVIEW_HEADER.length + input.questions.length;
+  const width = 5 + REVIEW_HEADER.length + input.questions.length;
   let serial = 0;
   for await (const batch of input.rows) {
     const cells = batch.count === 0 ? [] : batch.cells.split(CELL_SEP);
     if (cells.length !== batch.count * width) throw new Error(`export: a batch of ${batch.count} rows came with ${cells.length} cells`);
     for (let i = 0; i < cells.length; i += width) {
       const captured = cells[i + 2] ? new Date(Number(cells[i + 2])) : MISSING;
-      const reviewed = cells[i + 6] ? new Date(Number(cells[i + 6])) : '';
-      const values: ExcelJS.CellValue[] = [++serial, cells[i], cells[i + 1], captured, new Date(Number(cells[i + 3])), cells[i + 4], cells[i + 5], reviewed, cells[i + 7]];
-      for (let c = i + 8; c < i + width; c++) values.push(cellValue(cells[c]!));
+      const reviewed = cells[i + 7] ? new Date(Number(cells[i + 7])) : '';
+      const values: ExcelJS.CellValue[] = [++serial, cells[i], cells[i + 1], captured, new Date(Number(cells[i + 3])), Number(cells[i + 4]), cells[i + 5], cells[i + 6], reviewed, cells[i + 8]];
+      for (let c = i + 9; c < i + width; c++) values.push(cellValue(cells[c]!));
       const row = sheet.addRow(values);
       row.getCell(1).style = STYLES.number;
-      for (let c = 2; c <= values.length; c++) row.getCell(c).style = c === 5 || (c === 4 && captured !== MISSING) || (c === 8 && reviewed !== '') ? STYLES.date : STYLES.text;
+      for (let c = 2; c <= values.length; c++) row.getCell(c).style = c === 5 || (c === 4 && captured !== MISSING) || (c === 9 && reviewed !== '') ? STYLES.date : STYLES.text;
       row.commit();
     }
     if (out.destroyed) throw new Error('export aborted: the client went away');

@@ -3,7 +3,8 @@ import { Limits, Msg, QuestionType, ResponseStatus, SyncItem, type Answers, type
 import { uuidv7 } from '@survey-bird/contracts/ids';
 import type { Db } from '../../db/database.js';
 import { RowCache } from '../../db/row-cache.js';
-import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { HttpError, badRequest, forbidden, notFound } from '../../http/errors.js';
+import { RevisionsRepository, type ReviseOutcome } from './revisions-repository.js';
 import { keyOf, responsesRepository, type IngestMember, type ResponseInsert, type ResponsesRepository, type StoredRef } from './responses-repository.js';
 import { searchTextOf } from './search-text.js';
 import { SurveyCache, type IngestSurvey } from './survey-cache.js';
@@ -43,7 +44,7 @@ const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.i
 const NOT_AN_OBJECT = { success: false as const, error: { issues: [{ path: [] as PropertyKey[], message: 'Each queued response must be an object' }] } };
 const tooManyAnswers = { success: false as const, error: { issues: [{ path: [] as PropertyKey[], message: Msg.tooManyAnswers }] } };
 
-type Prepared = { clientId: string; row: ResponseInsert } | { clientId: string; error: HttpError };
+type Prepared = { clientId: string; row: ResponseInsert; revisionOf?: string; actorName: string } | { clientId: string; error: HttpError };
 type Access = { member: IngestMember; survey: IngestSurvey };
 
 /**
@@ -54,11 +55,13 @@ type Access = { member: IngestMember; survey: IngestSurvey };
 export class IngestService {
   readonly repo: ResponsesRepository;
   readonly surveys: SurveyCache;
+  readonly revisions: RevisionsRepository;
   /** The caller's member row per survey; members, and the rows it cascades from, invalidate it. */
   private readonly members: RowCache<IngestMember | undefined>;
 
   constructor(db: Db) {
     this.repo = responsesRepository(db);
+    this.revisions = new RevisionsRepository(db.kysely);
     this.surveys = new SurveyCache(this.repo, () => db.writes.generation(['surveys']));
     this.members = new RowCache(db.writes, ['members', 'surveys', 'organizations', 'users']);
   }
@@ -81,9 +84,8 @@ export class IngestService {
   async respond(userId: string, body: RespondBody): Promise<RespondReply> {
     const prepared = this.prepare(userId, body, Date.now(), await this.access(userId, body.survey_id));
     if ('error' in prepared) throw prepared.error;
-    const stored = await this.repo.insert([prepared.row]);
-    const result = verdict(prepared.row, stored);
-    if (result.status !== 200) throw conflict(result.msg);
+    const result = prepared.revisionOf !== undefined ? await this.revise(prepared) : verdict(prepared.row, await this.repo.insert([prepared.row]));
+    if (result.status !== 200) throw new HttpError(result.status, result.msg);
     return { msg: result.msg, _id: result._id!, clientId: prepared.clientId };
   }
 
@@ -109,9 +111,23 @@ export class IngestService {
       const clientId = (items[i] as { clientId?: unknown } | null)?.clientId;
       return { clientId: typeof clientId === 'string' ? clientId.slice(0, 100) : '', error: badRequest(issueText(p.error.issues[0])) };
     });
-    const rows = prepared.flatMap((p) => ('row' in p ? [p.row] : []));
+    const rows = prepared.flatMap((p) => ('row' in p && p.revisionOf === undefined ? [p.row] : []));
     const stored = rows.length > 0 ? await this.repo.insert(rows) : new Map<string, StoredRef>();
-    return prepared.map((p) => ('error' in p ? { clientId: p.clientId, status: p.error.statusCode, msg: p.error.message } : { clientId: p.clientId, ...verdict(p.row, stored) }));
+    // Fixes are rare: each in its own transaction once the new responses are written.
+    const revised = new Map<Prepared, { status: number; msg: string; _id?: string }>();
+    for (const p of prepared) if ('row' in p && p.revisionOf !== undefined) revised.set(p, await this.revise(p));
+    return prepared.map((p) => ('error' in p ? { clientId: p.clientId, status: p.error.statusCode, msg: p.error.message } : { clientId: p.clientId, ...(revised.get(p) ?? verdict(p.row, stored)) }));
+  }
+
+  /** Fix and resubmit: a new revision of the caller's returned response, stored once per clientId. */
+  private async revise(p: Extract<Prepared, { row: ResponseInsert }>): Promise<{ status: number; msg: string; _id?: string }> {
+    const outcome: ReviseOutcome = await this.revisions.revise({ row: p.row, responseId: p.revisionOf!, actorName: p.actorName });
+    switch (outcome.kind) {
+      case 'ok': return { status: 200, msg: Msg.responseSent, _id: outcome.id };
+      case 'conflict': return { status: 409, msg: Msg.responseConflict };
+      case 'notFound': return { status: 404, msg: Msg.revisionNotFound };
+      case 'notReturned': return { status: 409, msg: Msg.revisionNotReturned };
+    }
   }
 
   /** The row to store for `body`, or the error that answers it, given the caller's access to its survey. */
@@ -124,6 +140,8 @@ export class IngestService {
     if (problem) return { clientId, error: badRequest(problem) };
     return {
       clientId,
+      ...(body.revisionOf !== undefined ? { revisionOf: body.revisionOf } : {}),
+      actorName: member.fullName || member.email,
       row: {
         id: uuidv7(now),
         client_id: clientId,

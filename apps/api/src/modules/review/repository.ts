@@ -89,13 +89,18 @@ export class ReviewRepository {
   async detail(reviewer: Reviewer, id: string) {
     return this.visible(reviewer)
       .innerJoin('members as m', 'm.id', 'r.member_id')
-      .select(['r.id', 'r.survey_id', 'r.answers', 'r.status', 'r.review_comment', 'r.paid_at', 'r.created_at', 'm.full_name', 'm.email'])
+      .select(['r.id', 'r.survey_id', 'r.answers', 'r.status', 'r.review_comment', 'r.paid_at', 'r.created_at', 'r.revision', 'm.full_name', 'm.email'])
       .where('r.id', '=', id)
       .executeTakeFirst();
   }
 
   audit(responseId: string) {
     return this.db.selectFrom('response_reviews').selectAll().where('response_id', '=', responseId).orderBy('created_at').orderBy(sql`id`).execute();
+  }
+
+  /** Every revision of a response, oldest first (none for a response never fixed). */
+  revisions(responseId: string) {
+    return this.db.selectFrom('response_revisions').select(['revision', 'answers', 'submitted_at']).where('response_id', '=', responseId).orderBy('revision').execute();
   }
 
   async reviewerName(userId: string): Promise<string> {

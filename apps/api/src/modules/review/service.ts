@@ -66,18 +66,28 @@ export class ReviewService {
   async detail(reviewer: Reviewer, id: string): Promise<ResponseDetailReply> {
     const row = await this.repo.detail(reviewer, id);
     if (!row) throw notFound(ReviewMsg.responseNotFound);
-    const audit = await this.repo.audit(row.id);
+    const [audit, stored] = await Promise.all([this.repo.audit(row.id), this.repo.revisions(row.id)]);
     const fieldUser = { fullName: row.full_name, email: row.email };
+    const status = row.status as ResponseStatus;
+    const revision = Number(row.revision);
+    type Answers = ResponseDetailReply['answers'];
+    // A response never fixed is its own revision 1; a fixed one has every revision stored, and
+    // each before the latest was superseded while returned (only a returned response is fixed).
+    const revisions = stored.length === 0
+      ? [{ revision: 1, answers: JSON.parse(row.answers) as Answers, submittedAt: new Date(Number(row.created_at)).toISOString(), status }]
+      : stored.map((r) => ({ revision: Number(r.revision), answers: JSON.parse(r.answers) as Answers, submittedAt: new Date(Number(r.submitted_at)).toISOString(), status: Number(r.revision) === revision ? status : ResponseStatus.returned }));
     return {
       _id: row.id,
       survey_id: row.survey_id,
       answers: JSON.parse(row.answers) as ResponseDetailReply['answers'],
       fieldUser,
-      status: row.status as ResponseStatus,
+      status,
       comment: row.review_comment,
       paid: row.paid_at !== null,
       createdAt: new Date(Number(row.created_at)).toISOString(),
       audit: audit.map((a) => ({ by: a.actor_name, role: a.actor_role, at: new Date(Number(a.created_at)).toISOString(), from: a.from_status as ResponseStatus, to: a.to_status as ResponseStatus, comment: a.comment })),
+      revision,
+      revisions,
     };
   }
 }

@@ -1,0 +1,145 @@
+import type { Survey } from '@survey-bird/contracts';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { getCachedSurveys, type EarningsLine } from '../../offline';
+import { earningsLines, earningsSnapshot } from '../../offline/earnings';
+import { formatNaira, formatResponseDate } from '../../ui/format';
+import { PageLoading } from '../../ui/Spinner';
+import { useOnline } from '../../ui/useOnline';
+import { useActiveSurvey } from '../surveys/active-survey';
+import { answerText } from './form-logic';
+import { useAccount, useSyncController } from './use-sync';
+import './field-user.css';
+import './earnings.css';
+
+const ReviseDialog = lazy(() => import('./ReviseDialog'));
+
+/** How each status reads on the phone. */
+const STATUS_LABEL: Record<EarningsLine['status'], string> = {
+  approved: 'Approved',
+  pending: 'Awaiting review',
+  returned: 'Returned to fix',
+  rejected: 'Rejected',
+  sending: 'Not sent yet',
+};
+
+/** /survey-bird/field-user/earnings: what the field user has earned, and what needs a fix; offline too. */
+export function EarningsPage() {
+  const account = useAccount();
+  if (!account) return <PageLoading />;
+  return <Earnings account={account.key} />;
+}
+
+function Earnings({ account }: { account: string }) {
+  const online = useOnline();
+  const { syncNow, running } = useSyncController();
+  const cached = useLiveQuery(() => getCachedSurveys(account), [account]);
+  const { surveys: listed } = useActiveSurvey();
+  const surveys = useMemo(() => new Map<string, Survey>([...(cached ?? []), ...listed].map((s) => [s._id, s])), [cached, listed]);
+  const snapshot = useLiveQuery(() => earningsSnapshot(account), [account]);
+  const lines = useLiveQuery(() => earningsLines(account, (id) => surveys.get(id)?.payAfterReview === true), [account, surveys]);
+  const [fixing, setFixing] = useState<EarningsLine | null>(null);
+
+  // Opening the screen with signal asks for what changed since the last sync.
+  useEffect(() => {
+    if (online) void syncNow();
+  }, [online, syncNow]);
+
+  if (snapshot === undefined || lines === undefined) return <PageLoading />;
+  const e = snapshot?.reply;
+  const toFix = lines.filter((l) => l.status === 'returned' && !l.fixQueued);
+
+  return (
+    <div className="fu earn">
+      <div className="fu-list__head">
+        <h1 className="screen__title">Earnings</h1>
+        <button type="button" className="btn btn--ghost" onClick={() => void syncNow()} disabled={!online || running}>{running ? 'Syncing…' : 'Sync now'}</button>
+      </div>
+      <p className="earn__asof" data-testid="earnings-as-of">
+        {snapshot ? `As of ${formatResponseDate(new Date(snapshot.at).toISOString())}` : 'Not synced yet: open Survey Bird with signal to see your earnings.'}
+        {!online && snapshot && ' · offline, showing what this phone last heard'}
+      </p>
+      {e && (
+        <dl className="earn__cards" aria-label="Your earnings">
+          <div className="earn-card earn-card--owed">
+            <dt>Approved, to be paid</dt>
+            <dd><strong>{formatNaira(e.owed.amount)}</strong><span>{count(e.owed.count)}</span></dd>
+          </div>
+          <div className="earn-card earn-card--pending">
+            <dt>Awaiting review</dt>
+            <dd><strong>{formatNaira(e.awaitingReview.amount)}</strong><span>{count(e.awaitingReview.count)}</span></dd>
+          </div>
+          <div className="earn-card earn-card--paid">
+            <dt>Paid</dt>
+            <dd><strong>{formatNaira(e.paid.amount)}</strong><span>{count(e.paid.count)}{e.paid.lastPaidAt && ` · last paid ${formatResponseDate(e.paid.lastPaidAt)}`}</span></dd>
+          </div>
+          <div className="earn-card earn-card--returned">
+            <dt>Returned to fix</dt>
+            <dd><strong>{formatNaira(e.returned.amount)}</strong><span>{count(e.returned.count)}</span></dd>
+          </div>
+        </dl>
+      )}
+      {toFix.length > 0 && <p className="earn__alert" role="status">{toFix.length === 1 ? '1 response needs a fix' : `${toFix.length} responses need a fix`}: read the comment, fix and send it again.</p>}
+      <h2 className="earn__subtitle">Your responses</h2>
+      {lines.length === 0 ? (
+        <div className="placeholder">No responses yet. Each response you send is listed here with what the reviewer decided.</div>
+      ) : (
+        <ul className="fu-list" aria-label="Your responses and their status">
+          {lines.map((l) => {
+            const survey = surveys.get(l.surveyId);
+            const preview = Object.entries(l.answers ?? {}).filter(([, a]) => !String(a).includes('/files/image/')).slice(0, 2);
+            const status = l.paid ? 'paid' : l.status;
+            return (
+              <li key={l.id} className={`fu-rec earn-rec earn-rec--${status}`} data-status={status}>
+                <div className="fu-rec__top">
+                  <span className="fu-rec__title">{survey?.title ?? 'Survey'}</span>
+                  <span className={`earn-status earn-status--${status}`}>{l.paid ? 'Paid' : l.fixQueued ? 'Fix waiting to send' : STATUS_LABEL[l.status]}</span>
+                </div>
+                <p className="fu-rec__meta">
+                  {l.paid ? `Paid ${formatResponseDate(l.at)}` : `${l.status === 'sending' || l.revision === 1 && l.status !== 'returned' && l.status !== 'rejected' ? 'Submitted' : 'Updated'} ${formatResponseDate(l.at)}`}
+                  {l.revision > 1 && ` · revision ${l.revision}`}
+                </p>
+                {preview.length > 0 && (
+                  <dl className="fu-rec__answers">
+                    {preview.map(([q, a]) => (
+                      <div key={q}>
+                        <dt>{q}</dt>
+                        <dd>{answerText(a) || '—'}</dd>
+                      </div>
+                    ))}
+                  </dl>
+                )}
+                {l.comment && (l.status === 'returned' || l.status === 'rejected') && (
+                  <p className="earn-rec__comment" role="note"><strong>Reviewer:</strong> {l.comment}</p>
+                )}
+                {l.status === 'returned' && !l.fixQueued && (
+                  <div className="fu-rec__actions">
+                    {survey && l.answers
+                      ? <button type="button" className="btn btn--primary" onClick={() => setFixing(l)}>Fix and resubmit</button>
+                      : <p className="fu-rec__meta">Open Survey Bird with signal once to download this survey, then fix it here.</p>}
+                  </div>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {fixing && surveys.get(fixing.surveyId) && (
+        <Suspense fallback={null}>
+          <ReviseDialog
+            line={fixing}
+            survey={surveys.get(fixing.surveyId)!}
+            account={account}
+            onClose={() => setFixing(null)}
+            onQueued={() => {
+              setFixing(null);
+              void syncNow();
+            }}
+          />
+        </Suspense>
+      )}
+    </div>
+  );
+}
+
+const count = (n: number) => (n === 1 ? '1 response' : `${n} responses`);

@@ -1,0 +1,6 @@
+/**
+ * The Earnings screen's entry into the offline layer: what the server said became of each sent
+ * response (statuses.ts) and the last earnings reply. A separate entry, like sync.ts, so the
+ * field-user form's chunk does not carry it (scripts/bench/budget.mjs).
+ */
+export { earningsLines, earningsSnapshot, listStatuses } from './statuses';
