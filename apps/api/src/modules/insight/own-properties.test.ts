@@ -41,8 +41,8 @@ describe('questions named like Object.prototype members', () => {
     expect(res.statusCode).toBe(200);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
-    // After S/N, field user, e-mail, captured, received and the four review columns.
-    const values = (workbook.getWorksheet('Responses')!.getRow(2).values as unknown[]).slice(10);
+    // After S/N, field user, e-mail, captured, received, the revision and the four review columns.
+    const values = (workbook.getWorksheet('Responses')!.getRow(2).values as unknown[]).slice(11);
     expect(values).toEqual(['proto answer', 'N/A', 'N/A', 'N/A', 'Kiosk']);
   });
 
