@@ -143,15 +143,15 @@ describe('review columns (issue 16)', () => {
 
     const { sheet } = await download(org.token, `/survey/organization/response/download/${survey.id}`);
     expect(rowValues(sheet, 1)).toEqual(HEADERS);
-    const [status, by, at, reference] = rowValues(sheet, 2).slice(5, 9);
+    const [status, by, at, reference] = rowValues(sheet, 2).slice(6, 10);
     expect([status, by, reference]).toEqual(['returned', 'Export Org', undefined]);
     expect(at).toBeInstanceOf(Date);
-    expect(sheet.getRow(2).getCell(8).numFmt).toBe('dd/mm/yyyy hh:mm:ss');
-    expect(rowValues(sheet, 3).slice(5, 9)).toEqual(['approved', undefined, undefined, "'=TRF 42"]);
+    expect(sheet.getRow(2).getCell(9).numFmt).toBe('dd/mm/yyyy hh:mm:ss');
+    expect(rowValues(sheet, 3).slice(6, 10)).toEqual(['approved', undefined, undefined, "'=TRF 42"]);
 
     const onlyReturned = await download(org.token, `/survey/organization/response/download/${survey.id}?status=returned`);
     expect(onlyReturned.sheet.actualRowCount).toBe(2);
-    expect(onlyReturned.sheet.getRow(2).getCell(10).value).toBe('Returned one');
+    expect(onlyReturned.sheet.getRow(2).getCell(11).value).toBe('Returned one');
   });
 });
 

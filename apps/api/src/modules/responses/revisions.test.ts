@@ -131,7 +131,8 @@ describe('fix and resubmit', () => {
     expect(sheet.actualRowCount).toBe(2);
     expect(sheet.getRow(1).getCell(6).value).toBe('Revision');
     expect(sheet.getRow(2).getCell(6).value).toBe(2);
-    expect(sheet.getRow(2).getCell(7).value).toBe('New name');
+    // After the revision: status, reviewed by, reviewed at, payout reference, then the questions.
+    expect(sheet.getRow(2).getCell(11).value).toBe('New name');
   });
 
   it('mails a field user at most once a day when responses were returned, and again after a restart', async () => {
