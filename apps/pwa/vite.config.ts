@@ -2,9 +2,12 @@ import { routes } from '@survey-bird/contracts';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { readFileSync } from 'node:fs';
 import { slimRoutes } from './src/api/route-table';
 
 const THEME = '#0f766e';
+/** The version a phone reports (issue 18): the package's, with the build's UTC date so two builds of one version differ. */
+const APP_VERSION = `${(JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string }).version}+${new Date().toISOString().slice(0, 10)}`;
 
 /** `virtual:route-table`: the contracts route table without its zod schemas (src/api/route-table.ts). */
 function routeTable(): Plugin {
@@ -49,6 +52,7 @@ export default defineConfig({
       },
     }),
   ],
+  define: { __APP_VERSION__: JSON.stringify(APP_VERSION) },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

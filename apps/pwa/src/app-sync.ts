@@ -1,4 +1,5 @@
 import { getAccounts, subscribeAccounts } from './features/accounts/account-storage';
+import { deviceId } from './features/accounts/device-id';
 import type { SyncController } from './offline';
 
 let started: Promise<SyncController> | undefined;
@@ -15,7 +16,7 @@ const startedLater = new Promise<SyncController>((resolve) => {
  */
 export function appSync(): Promise<SyncController> {
   started ??= import('./offline/sync').then(({ startSync, requestPersistence }) => {
-    const sync = startSync({ getAccounts });
+    const sync = startSync({ getAccounts, device: { id: deviceId(), appVersion: typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev' } });
     let askedPersistence = false;
     // Queued responses live only on this phone: once someone signs in, ask the browser to keep them.
     const afterSignIn = () => {

@@ -4,3 +4,6 @@ declare module 'virtual:route-table' {
   const table: import('./api/route-table').RouteTable;
   export default table;
 }
+
+/** The app's version and build date (vite.config.ts), reported to the office at each sync. */
+declare const __APP_VERSION__: string;

@@ -4,6 +4,7 @@ import { db } from './db';
 import { coalescedLiveQuery } from './live';
 import { counts, lastSyncAt, type OutboxCounts } from './outbox';
 import { syncAccount } from './sync-engine';
+import type { DeviceInfo } from './device-report';
 import { SYNC_TAG } from './sw-sync';
 
 /**
@@ -37,6 +38,8 @@ export interface StartSyncOptions {
   getAccounts: () => readonly StoredAccount[] | Promise<readonly StoredAccount[]>;
   baseUrl?: string;
   fetch?: typeof fetch;
+  /** This phone's id and app version, reported at the end of each run (issue 18). */
+  device?: DeviceInfo;
   /** Least time between the end of a run and the timer's next one. */
   minIntervalMs?: number;
 }
@@ -128,7 +131,7 @@ export function startSync(options: StartSyncOptions): SyncController {
     for (const { user, token } of accounts) {
       if (stopped) return;
       try {
-        const summary = await syncAccount({ account: user, token, baseUrl: options.baseUrl, fetch: options.fetch });
+        const summary = await syncAccount({ account: user, token, baseUrl: options.baseUrl, fetch: options.fetch, device: options.device });
         if (summary.busy) sawBusy = true;
       } catch (err) {
         // A bug or a broken database must not stop the other accounts; the timer tries again.

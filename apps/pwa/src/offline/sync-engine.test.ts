@@ -121,6 +121,38 @@ describe('delivering', () => {
   });
 });
 
+describe('device report (issue 18)', () => {
+  const device = { id: 'phone-ada', appVersion: '0.1.0+2026-11-25' };
+
+  it("ends a run with what is still on the phone: waiting, refused and their photos", async () => {
+    await queue({ Name: 'sent' });
+    await sync();
+    server.override(P, { status: 503, msg: Msg.serviceUnavailable, retryAfter: '1' });
+    await queue({ Name: 'held' }, { photos: { Photo: photoBlob(2) } });
+    await syncAccount({ account: ADA, token: 'tok-ada', fetch: server.fetch, device });
+    expect(server.paths(routes.reportDevice.path)).toHaveLength(0);
+
+    const refused = await queue({ Name: 'refused' });
+    server.itemOverrides.set(refused, { status: 400, msg: 'Kindly fill all compulsory fields' });
+    const before = Date.now();
+    await syncAccount({ account: ADA, token: 'tok-ada', fetch: server.fetch, device });
+    const [report] = server.paths(routes.reportDevice.path);
+    // 'held' is backing off after the 503, with its photo; 'refused' came back failed.
+    expect(report?.body).toMatchObject({ deviceId: 'phone-ada', appVersion: '0.1.0+2026-11-25', waiting: 1, failed: 1, photosWaiting: 1 });
+    expect(Date.parse((report?.body as { lastSyncAt: string }).lastSyncAt)).toBeGreaterThanOrEqual(before);
+  });
+
+  it('is not sent by a run without device details (the service worker), nor when the server is unreachable', async () => {
+    await queue({ Name: 'x' });
+    await sync();
+    expect(server.paths(routes.reportDevice.path)).toHaveLength(0);
+    await queue({ Name: 'y' });
+    server.override(P, 'network');
+    await syncAccount({ account: ADA, token: 'tok-ada', fetch: server.fetch, device });
+    expect(server.paths(routes.reportDevice.path)).toHaveLength(0);
+  });
+});
+
 describe('retrying', () => {
   it('uploads a photo once across a retry after a 503 on the batch', async () => {
     const id = await queue({ Name: 'Ada' }, { photos: { Photo: photoBlob(1), Selfie: photoBlob(2) } });

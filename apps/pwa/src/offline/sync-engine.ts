@@ -5,6 +5,7 @@ import { LEASE_MS, withSyncLock, type SyncLock } from './lock';
 import { claimDue, counts, markFailed, markRetry, markSynced, recordPhotoRef, recoverStuck, release, setLastSyncAt, touchClaims } from './outbox';
 import { PhotoUnreadableError, readPhoto } from './photo-store';
 import { applyChanges, changesCursor, saveEarnings } from './statuses';
+import { deviceReport, type DeviceInfo } from './device-report';
 import table from './route-table';
 import { classify, classifyError, NO_ANSWER, type Verdict } from './retry-policy';
 
@@ -35,6 +36,8 @@ export interface SyncAccountOptions {
   fetch?: typeof fetch;
   now?: () => number;
   random?: () => number;
+  /** The page's device id and app version: the run ends with a device report (issue 18). The service worker has none and skips it. */
+  device?: DeviceInfo;
 }
 
 export interface SyncSummary {
@@ -95,6 +98,7 @@ export async function syncAccount(options: SyncAccountOptions): Promise<SyncSumm
         const reachable = await runLocked(ctx);
         // Then what became of the responses already sent (review, fix, payment) and the earnings.
         if (reachable && !summary.authRequired) await pullStatuses(ctx);
+        if (reachable && !summary.authRequired && options.device) await reportDevice(ctx, options.device);
         return true;
       },
       now,
@@ -193,6 +197,12 @@ async function pullStatuses(ctx: Ctx): Promise<void> {
   const { verdict, body } = await request(ctx, table.myEarnings, {}, REQUEST_TIMEOUT_MS);
   const earnings = body as Partial<EarningsReply> | undefined;
   if (verdict.kind === 'ok' && earnings?.owed && earnings.paid && earnings.awaitingReview && earnings.returned && earnings.rejected) await saveEarnings(ctx.account, earnings as EarningsReply, ctx.now());
+}
+
+/** Tells the office what is still on this phone; a failure is left for the next run to retry. */
+async function reportDevice(ctx: Ctx, device: DeviceInfo): Promise<void> {
+  const body = await deviceReport(ctx.account, device, ctx.now());
+  await request(ctx, table.reportDevice, { json: body }, REQUEST_TIMEOUT_MS);
 }
 
 async function keepAlive(ctx: Ctx): Promise<boolean> {

@@ -132,6 +132,8 @@ export class FakeServer {
       }
       case `GET ${routes.myEarnings.path}`:
         return this.earnings === null ? json(404, { msg: Msg.routeNotFound }) : json(200, this.earnings);
+      case `POST ${routes.reportDevice.path}`:
+        return json(200, { msg: 'Device status saved' });
       case `GET ${routes.datasetExport.path}`: {
         const question = url.searchParams.get('question') ?? '';
         return json(200, { question, options: this.datasets.get(`${url.searchParams.get('survey_id')}|${question}`) ?? [] });
