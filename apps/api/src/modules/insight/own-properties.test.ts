@@ -41,7 +41,7 @@ describe('questions named like Object.prototype members', () => {
     expect(res.statusCode).toBe(200);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
-    const values = (workbook.getWorksheet('Responses')!.getRow(2).values as unknown[]).slice(6);
+    const values = (workbook.getWorksheet('Responses')!.getRow(2).values as unknown[]).slice(7);
     expect(values).toEqual(['proto answer', 'N/A', 'N/A', 'N/A', 'Kiosk']);
   });
 
