@@ -16,6 +16,7 @@ import * as fileStore from './migrations/20261126610000_file_store.js';
 import * as searchGrams from './migrations/20261126500000_search_grams.js';
 import * as reviewPayouts from './migrations/20261126400000_review_payouts.js';
 import * as memberWithdrawn from './migrations/20261126310000_member_withdrawn.js';
+import * as surveyVersions from './migrations/20261127400000_survey_versions.js';
 import type { Database } from './schema.js';
 import { WriteWatch } from './write-watch.js';
 
@@ -102,6 +103,7 @@ const migrations: Record<string, Migration> = {
   '20261126610000_file_store': fileStore,
   '20261126500000_search_grams': searchGrams,
   '20261126400000_review_payouts': reviewPayouts,
+  '20261127400000_survey_versions': surveyVersions,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -35,6 +35,8 @@ export const RespondBody = z.object({
   clientId: ClientId.optional(),
   /** When the field user pressed submit, on the phone's clock. */
   capturedAt: IsoDate.optional(),
+  /** The survey version the form was filled against (issue 17); absent = 1. */
+  version: z.number({ error: 'version must be a whole number' }).int('version must be a whole number').min(1, 'version must be a whole number').max(1_000_000).optional(),
 });
 export type RespondBody = z.infer<typeof RespondBody>;
 

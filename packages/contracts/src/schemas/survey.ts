@@ -69,6 +69,12 @@ export const Survey = z.object({
   /** Always sent by the API; optional for surveys a phone cached before it existed. */
   payAfterReview: z.boolean().optional(),
   createdAt: z.string(),
+  /** The latest published version (issue 17); always sent by the API, absent in older phone caches (= 1). */
+  version: z.number().int().optional(),
+  /** Closed to new responses (issue 17); always sent by the API. */
+  closed: z.boolean().optional(),
+  /** When it was closed, null while open. */
+  closedAt: z.string().nullable().optional(),
 });
 export type Survey = z.infer<typeof Survey>;
 
@@ -94,3 +100,37 @@ export const DatasetExportQuery = z.object({ survey_id: Id, question: z.string()
 export type DatasetExportQuery = z.infer<typeof DatasetExportQuery>;
 export const DatasetExportReply = z.object({ question: z.string(), options: z.array(z.string()) });
 export type DatasetExportReply = z.infer<typeof DatasetExportReply>;
+
+/** One published version of a survey, as Manage Survey lists them (newest first). */
+export const SurveyVersion = z.object({
+  version: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  questions: z.array(StoredQuestion),
+  createdAt: z.string(),
+});
+export type SurveyVersion = z.infer<typeof SurveyVersion>;
+export const SurveyVersionListReply = z.object({ versions: z.array(SurveyVersion), ...Paging });
+export type SurveyVersionListReply = z.infer<typeof SurveyVersionListReply>;
+
+/** A row, column or cell of an imported XLSForm that was not carried over, and why. */
+export const XlsformUnsupported = z.object({
+  sheet: z.string(),
+  /** The spreadsheet's row number (1 is the header row). */
+  row: z.number().int(),
+  /** The column's header, or '' for a whole row. */
+  column: z.string(),
+  reason: z.string(),
+});
+export type XlsformUnsupported = z.infer<typeof XlsformUnsupported>;
+
+/** What the builder opens: a CreateSurveyBody not yet published, and what could not come over. */
+export const XlsformImportReply = z.object({
+  draft: z.object({
+    title: z.string(),
+    description: z.string(),
+    questions: z.array(Question),
+  }),
+  unsupported: z.array(XlsformUnsupported),
+});
+export type XlsformImportReply = z.infer<typeof XlsformImportReply>;

@@ -6,7 +6,7 @@ import type { ExportJob } from './export-job.js';
 import { CELL_SEP, FIELD_USER_ROLE, answerCell, plainText, type RowBatch } from './export-rows.js';
 
 type Key = { created_at: number; id: string };
-type RawRow = [member_id: string, answers: string, created_at: number | string, id: string, captured_at: number | string | null];
+type RawRow = [member_id: string, answers: string, created_at: number | string, id: string, captured_at: number | string | null, version: number | string];
 type Query = { text: string; values: unknown[] };
 
 /**
@@ -58,14 +58,16 @@ export async function* readRowBatches(source: ExportSource, job: ExportJob, size
     const rows = (await source.all(batchQuery(source, job, after, size))) as RawRow[];
     const cells: string[] = [];
     let count = 0;
-    for (const [memberId, answers, createdAt, , capturedAt] of rows) {
+    for (const [memberId, answers, createdAt, , capturedAt, version] of rows) {
       const fieldUser = members.get(memberId);
       if (fieldUser === undefined) continue;
       const parsed = JSON.parse(answers) as Record<string, Answer>;
-      // Captured on the phone (empty when an old phone did not say), then received by the server.
-      cells.push(fieldUser, capturedAt === null ? '' : String(capturedAt), String(createdAt));
+      // Captured on the phone (empty when an old phone did not say), then received by the server, then the version.
+      cells.push(fieldUser, capturedAt === null ? '' : String(capturedAt), String(createdAt), String(version));
+      // The answer keys of the response's own version (a version unknown here reads as the latest).
+      const keys = job.columns.keys[Number(version)] ?? job.columns.keys[job.columns.latest] ?? [];
       // Own properties only: a question named constructor or toString has no inherited answer.
-      for (const q of job.questions) cells.push(answerCell(Object.hasOwn(parsed, q.text) ? parsed[q.text] : undefined, job.publicUrl));
+      for (const key of keys) cells.push(answerCell(key !== null && Object.hasOwn(parsed, key) ? parsed[key] : undefined, job.publicUrl));
       count++;
     }
     if (count > 0) yield { count, cells: cells.join(CELL_SEP) };
@@ -95,6 +97,6 @@ function batchQuery(source: ExportSource, job: ExportJob, after: Key | null, siz
     if (supervisorMemberId !== null) where.push(`member_id in (select id from members where survey_id = ${p(surveyId)} and role = ${p(FIELD_USER_ROLE)} and supervisor_id = ${p(supervisorMemberId)})`);
     if (term !== '') where.push(source.engine === 'postgres' ? `search_text like ${p(`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)} escape '\\'` : `instr(search_text, ${p(term)}) > 0`);
     if (after !== null) where.push(`(created_at, id) < (${p(after.created_at)}, ${p(after.id)})`);
-    return `select member_id, answers, created_at, id, captured_at from responses where ${where.join(' and ')} order by created_at desc, id desc limit ${size}`;
+    return `select member_id, answers, created_at, id, captured_at, version from responses where ${where.join(' and ')} order by created_at desc, id desc limit ${size}`;
   });
 }

@@ -48,6 +48,46 @@ export function linkOf(value: string, publicUrl: string): string | null {
   return httpsHref(value);
 }
 
+/**
+ * The export's question columns across every version of a survey (issue 17): one per question,
+ * identified by its stable id (its text for a question stored before ids), headed by its latest
+ * text; the latest version's order first, then questions removed since (newest version first).
+ * `keys[v][c]` is the answer key (question text) of column c in version v, null when version v did
+ * not have that question, so a renamed question stays one column.
+ */
+export interface ExportColumns {
+  headers: string[];
+  keys: Record<number, (string | null)[]>;
+  latest: number;
+}
+
+export interface VersionQuestions {
+  version: number;
+  questions: readonly { id?: string | undefined; text: string }[];
+}
+
+const columnId = (q: { id?: string | undefined; text: string }) => q.id ?? `\u0000${q.text}`;
+
+export function exportColumns(versions: readonly VersionQuestions[]): ExportColumns {
+  const newestFirst = [...versions].sort((a, b) => b.version - a.version);
+  const order: string[] = [];
+  const headers = new Map<string, string>();
+  for (const v of newestFirst) {
+    for (const q of v.questions) {
+      const id = columnId(q);
+      if (headers.has(id)) continue;
+      headers.set(id, q.text);
+      order.push(id);
+    }
+  }
+  const keys: ExportColumns['keys'] = {};
+  for (const v of versions) {
+    const textOf = new Map(v.questions.map((q) => [columnId(q), q.text]));
+    keys[v.version] = order.map((id) => textOf.get(id) ?? null);
+  }
+  return { headers: order.map((id) => headers.get(id)!), keys, latest: newestFirst[0]?.version ?? 1 };
+}
+
 /** One answer's cell: N/A when missing, a checkbox list joined by commas, a link marked by LINK_MARK. */
 export function answerCell(answer: Answer | undefined, publicUrl: string): string {
   if (answer === undefined || answer === null) return MISSING;

@@ -50,7 +50,13 @@ export async function insightRoutes(app: FastifyInstance): Promise<void> {
   // An export waits for its turn (export-queue.ts) with the request open, then streams.
   const queued = async (req: FastifyRequest, reply: FastifyReply, survey: ScopedSurvey, search: string) => {
     const release = await exports.acquire(req.auth!.user.id, (listener) => req.raw.socket?.once('close', listener));
-    const stream = insight.export(survey, search);
+    let stream;
+    try {
+      stream = await insight.export(survey, search);
+    } catch (err) {
+      release();
+      throw err;
+    }
     stream.once('close', release);
     return reply.type(XLSX_MIME).header('content-disposition', attachmentHeader(survey.title)).send(stream);
   };

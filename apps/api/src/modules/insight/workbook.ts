@@ -1,6 +1,5 @@
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import type { StoredQuestion } from '@survey-bird/contracts';
 import { CELL_SEP, LINK_MARK, MISSING, plainText, type RowBatch } from './export-rows.js';
 
 export { XLSX_MIME, attachmentHeader } from './download.js';
@@ -21,7 +20,8 @@ function cellValue(cell: string): ExcelJS.CellValue {
 }
 
 export interface WorkbookInput {
-  questions: StoredQuestion[];
+  /** The question columns' headers (export-rows.ts exportColumns). */
+  columns: string[];
   /** The rows, formatted by the reader (export-rows.ts). */
   rows: AsyncIterable<RowBatch>;
   /** Called after each batch, once the writer may go on, with the bytes still waiting for deflate (tests). */
@@ -80,23 +80,24 @@ function deflated(pipe: Backlogged, out: Writable): Promise<void> {
 export async function writeResponsesWorkbook(out: Writable, input: WorkbookInput): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Responses', { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = [{ width: 6 }, { width: 24 }, { width: 28 }, { width: 20 }, { width: 20 }, ...input.questions.map(() => ({ width: 24 }))];
-  const header = sheet.addRow(['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', ...input.questions.map((q) => plainText(q.text))]);
+  sheet.columns = [{ width: 6 }, { width: 24 }, { width: 28 }, { width: 20 }, { width: 20 }, { width: 9 }, ...input.columns.map(() => ({ width: 24 }))];
+  const header = sheet.addRow(['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', 'Version', ...input.columns.map((text) => plainText(text))]);
   header.font = { bold: true };
   header.commit();
 
-  const width = 4 + input.questions.length;
+  const width = 5 + input.columns.length;
   let serial = 0;
   for await (const batch of input.rows) {
     const cells = batch.count === 0 ? [] : batch.cells.split(CELL_SEP);
     if (cells.length !== batch.count * width) throw new Error(`export: a batch of ${batch.count} rows came with ${cells.length} cells`);
     for (let i = 0; i < cells.length; i += width) {
       const captured = cells[i + 2] ? new Date(Number(cells[i + 2])) : MISSING;
-      const values: ExcelJS.CellValue[] = [++serial, cells[i], cells[i + 1], captured, new Date(Number(cells[i + 3]))];
-      for (let c = i + 4; c < i + width; c++) values.push(cellValue(cells[c]!));
+      const values: ExcelJS.CellValue[] = [++serial, cells[i], cells[i + 1], captured, new Date(Number(cells[i + 3])), Number(cells[i + 4])];
+      for (let c = i + 5; c < i + width; c++) values.push(cellValue(cells[c]!));
       const row = sheet.addRow(values);
       row.getCell(1).style = STYLES.number;
-      for (let c = 2; c <= values.length; c++) row.getCell(c).style = c === 5 || (c === 4 && captured !== MISSING) ? STYLES.date : STYLES.text;
+      row.getCell(6).style = STYLES.number;
+      for (let c = 2; c <= values.length; c++) if (c !== 6) row.getCell(c).style = c === 5 || (c === 4 && captured !== MISSING) ? STYLES.date : STYLES.text;
       row.commit();
     }
     if (out.destroyed) throw new Error('export aborted: the client went away');

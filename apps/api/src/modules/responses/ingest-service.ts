@@ -6,7 +6,7 @@ import { RowCache } from '../../db/row-cache.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import { keyOf, responsesRepository, type IngestMember, type ResponseInsert, type ResponsesRepository, type StoredRef } from './responses-repository.js';
 import { searchTextOf } from './search-text.js';
-import { SurveyCache, type IngestSurvey } from './survey-cache.js';
+import { SurveyCache, type IngestForm, type IngestSurvey } from './survey-cache.js';
 
 /** SHA-256 of {survey_id, answers} with answer keys sorted: equal for a replay, different for another body. */
 export function bodyHashOf(surveyId: string, answers: Answers): string {
@@ -23,8 +23,28 @@ export function hasMoreKeysThan(value: unknown, max: number): boolean {
   return false;
 }
 
-/** The answers' problem against the survey's questions (spec section 5 first), or null. */
-export function answersProblem(survey: IngestSurvey, answers: Answers): string | null {
+/**
+ * How far ahead of the server's clock a phone's clock may run and still have a response it made
+ * before the close accepted (its clientId's UUIDv7 time is the phone's clock at creation).
+ */
+export const CLOSE_CLOCK_SKEW_MS = 5 * 60_000;
+
+/** The creation time a UUIDv7 carries (ms), or null for any other UUID (a version 4 from an old phone). */
+export function uuidv7Time(id: string): number | null {
+  if (id.length !== 36 || id[14] !== '7') return null;
+  const ms = Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** A closed survey takes only responses made on the phone before it closed (allowing for clock skew). */
+export function refusedAsClosed(survey: IngestSurvey, clientId: string | undefined): boolean {
+  if (survey.closedAt === null) return false;
+  const made = clientId === undefined ? null : uuidv7Time(clientId);
+  return made === null || made > survey.closedAt + CLOSE_CLOCK_SKEW_MS;
+}
+
+/** The answers' problem against one version's questions (spec section 5 first), or null. */
+export function answersProblem(survey: IngestForm, answers: Answers): string | null {
   // Before any per-key work: more keys than questions cannot all be answers (400,000 keys stalled the server).
   if (hasMoreKeysThan(answers, survey.questions.size)) return Msg.tooManyAnswers;
   // Spec: only the presence of the key is checked, not whether the answer is empty.
@@ -45,6 +65,7 @@ const tooManyAnswers = { success: false as const, error: { issues: [{ path: [] a
 
 type Prepared = { clientId: string; row: ResponseInsert } | { clientId: string; error: HttpError };
 type Access = { member: IngestMember; survey: IngestSurvey };
+const formKey = (surveyId: string, version: number) => `${surveyId}\u0000${version}`;
 
 /**
  * Receiving responses: who submitted, what they are paid and when it arrived come from the token
@@ -79,7 +100,8 @@ export class IngestService {
   }
 
   async respond(userId: string, body: RespondBody): Promise<RespondReply> {
-    const prepared = this.prepare(userId, body, Date.now(), await this.access(userId, body.survey_id));
+    const access = await this.access(userId, body.survey_id);
+    const prepared = this.prepare(userId, body, Date.now(), access, await this.surveys.form(access.survey, body.version ?? 1));
     if ('error' in prepared) throw prepared.error;
     const stored = await this.repo.insert([prepared.row]);
     const result = verdict(prepared.row, stored);
@@ -104,8 +126,17 @@ export class IngestService {
         access.set(surveyId, err);
       }
     }));
+    // Then the forms of the versions the items were filled against (usually just the latest).
+    const forms = new Map<string, IngestForm | undefined>();
+    for (const p of parsed) {
+      if (!p.success) continue;
+      const survey = access.get(p.data.survey_id);
+      const key = formKey(p.data.survey_id, p.data.version ?? 1);
+      if (survey instanceof HttpError || forms.has(key)) continue;
+      forms.set(key, await this.surveys.form(survey!.survey, p.data.version ?? 1));
+    }
     const prepared = parsed.map((p, i): Prepared => {
-      if (p.success) return this.prepare(userId, p.data, now, access.get(p.data.survey_id)!);
+      if (p.success) return this.prepare(userId, p.data, now, access.get(p.data.survey_id)!, forms.get(formKey(p.data.survey_id, p.data.version ?? 1)));
       const clientId = (items[i] as { clientId?: unknown } | null)?.clientId;
       return { clientId: typeof clientId === 'string' ? clientId.slice(0, 100) : '', error: badRequest(issueText(p.error.issues[0])) };
     });
@@ -114,13 +145,18 @@ export class IngestService {
     return prepared.map((p) => ('error' in p ? { clientId: p.clientId, status: p.error.statusCode, msg: p.error.message } : { clientId: p.clientId, ...verdict(p.row, stored) }));
   }
 
-  /** The row to store for `body`, or the error that answers it, given the caller's access to its survey. */
-  private prepare(userId: string, body: RespondBody, now: number, access: Access | HttpError): Prepared {
+  /**
+   * The row to store for `body`, or the error that answers it, given the caller's access to its
+   * survey and the form of the version it was filled against (undefined: no such version).
+   */
+  private prepare(userId: string, body: RespondBody, now: number, access: Access | HttpError, form: IngestForm | undefined): Prepared {
     const clientId = body.clientId ?? uuidv7(now);
     if (access instanceof HttpError) return { clientId, error: access };
     const { member, survey } = access;
     if (body.organization_id !== survey.organizationId) return { clientId, error: badRequest(Msg.organizationMismatch) };
-    const problem = answersProblem(survey, body.answers);
+    if (refusedAsClosed(survey, body.clientId)) return { clientId, error: forbidden(Msg.surveyClosed) };
+    if (!form) return { clientId, error: badRequest(Msg.unknownSurveyVersion) };
+    const problem = answersProblem(form, body.answers);
     if (problem) return { clientId, error: badRequest(problem) };
     return {
       clientId,
@@ -138,6 +174,7 @@ export class IngestService {
         captured_at: body.capturedAt ? Date.parse(body.capturedAt) : null,
         created_at: now,
         status: survey.payAfterReview ? ResponseStatus.pending : ResponseStatus.approved,
+        version: body.version ?? 1,
       },
     };
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { Limits, Msg, OPTION_QUESTION_TYPES, QuestionType, type CreateSurveyBody, type LargeDatasetQuery, type StoredQuestion, type Survey } from '@survey-bird/contracts';
+import { Limits, Msg, OPTION_QUESTION_TYPES, QuestionType, type CreateSurveyBody, type LargeDatasetQuery, type StoredQuestion, type Survey, type SurveySettingsBody } from '@survey-bird/contracts';
 import type { z } from 'zod';
 import type { SurveyRow } from '../../db/schema.js';
 import { badRequest, notFound } from '../../http/errors.js';
@@ -21,16 +21,7 @@ export class SurveysService {
    * dataset_options (duplicates dropped) and only their count in the stored question.
    */
   async create(organizationId: string, body: CreateSurvey): Promise<Survey> {
-    const datasets: Dataset[] = [];
-    const questions: StoredQuestion[] = body.questions.map((q) => {
-      const options = q.options.filter((o) => o.length > 0);
-      if (q.type === QuestionType.largeSelect) {
-        const unique = [...new Set(options)];
-        datasets.push({ question: q.text, options: unique });
-        return { text: q.text, type: q.type, compulsory: q.compulsory, options: [], optionCount: unique.length };
-      }
-      return { text: q.text, type: q.type, compulsory: q.compulsory, options: OPTION_QUESTION_TYPES.includes(q.type) ? options : [] };
-    });
+    const { questions, datasets } = storedQuestions(body.questions);
     const row: SurveyRow = {
       id: randomUUID(),
       organization_id: organizationId,
@@ -40,15 +31,39 @@ export class SurveysService {
       questions: JSON.stringify(questions),
       pay_after_review: body.payAfterReview ? 1 : 0,
       created_at: Date.now(),
+      version: 1,
+      closed_at: null,
     };
     await this.repo.create(row, datasets);
     return toSurvey(row);
   }
 
+  /**
+   * Publishes version n+1 of the caller's survey from a create body. Pay after review is a setting
+   * (PATCH .../settings), not part of a version, so the body's is ignored here.
+   */
+  async update(surveyId: string, organizationId: string, body: CreateSurvey): Promise<Survey> {
+    const { questions, datasets } = storedQuestions(body.questions);
+    const next = { title: body.title, description: body.description, expected_response_count: body.expectedResponseCount ?? null, questions: JSON.stringify(questions) };
+    const row = await this.repo.publishVersion(surveyId, organizationId, next, datasets, Date.now());
+    if (!row) throw notFound(Msg.surveyNotFound);
+    return toSurvey(row);
+  }
+
+  async versions(surveyId: string, organizationId: string, page: Page) {
+    if (!(await this.repo.findOwn(surveyId, organizationId))) throw notFound(Msg.surveyNotFound);
+    const { rows, total } = await this.repo.listVersions(surveyId, page);
+    return {
+      rows: rows.map((r) => ({ version: Number(r.version), title: r.title, description: r.description, questions: JSON.parse(r.questions) as StoredQuestion[], createdAt: new Date(Number(r.created_at)).toISOString() })),
+      total,
+    };
+  }
+
   /** Only the caller's organization's survey; another's is simply not found. */
-  async setPayAfterReview(surveyId: string, organizationId: string, payAfterReview: boolean): Promise<boolean> {
-    if (!(await this.repo.setPayAfterReview(surveyId, organizationId, payAfterReview))) throw notFound(Msg.surveyNotFound);
-    return payAfterReview;
+  async setSettings(surveyId: string, organizationId: string, settings: SurveySettingsBody): Promise<{ payAfterReview: boolean; closed: boolean }> {
+    const row = await this.repo.setSettings(surveyId, organizationId, settings, Date.now());
+    if (!row) throw notFound(Msg.surveyNotFound);
+    return { payAfterReview: Number(row.pay_after_review) === 1, closed: row.closed_at !== null };
   }
 
   async list(caller: Caller, page: Page, search: string) {
@@ -67,6 +82,21 @@ export class SurveysService {
     const found = largeSelect(await this.repo.findAccessible(caller, { surveyId }), questionText);
     return { question: found.question, options: await this.repo.allOptions(found.surveyId, found.question) };
   }
+}
+
+/** The questions as stored, and the option lists of the large selects (kept apart, in dataset_options). */
+function storedQuestions(input: CreateSurvey['questions']): { questions: StoredQuestion[]; datasets: Dataset[] } {
+  const datasets: Dataset[] = [];
+  const questions: StoredQuestion[] = input.map((q) => {
+    const options = q.options.filter((o) => o.length > 0);
+    if (q.type === QuestionType.largeSelect) {
+      const unique = [...new Set(options)];
+      datasets.push({ question: q.text, options: unique });
+      return { text: q.text, type: q.type, compulsory: q.compulsory, options: [], optionCount: unique.length };
+    }
+    return { text: q.text, type: q.type, compulsory: q.compulsory, options: OPTION_QUESTION_TYPES.includes(q.type) ? options : [] };
+  });
+  return { questions, datasets };
 }
 
 /** The survey's large-select question of that text (case and outer spaces ignored); 404 for anything else. */
@@ -88,5 +118,8 @@ export function toSurvey(row: SurveyRow): Survey {
     questions: JSON.parse(row.questions) as StoredQuestion[],
     payAfterReview: Number(row.pay_after_review) === 1,
     createdAt: new Date(Number(row.created_at)).toISOString(),
+    version: Number(row.version ?? 1),
+    closed: row.closed_at !== null && row.closed_at !== undefined,
+    closedAt: row.closed_at === null || row.closed_at === undefined ? null : new Date(Number(row.closed_at)).toISOString(),
   };
 }
