@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { Limits, Msg, OPTION_QUESTION_TYPES, QuestionType, type CreateSurveyBody, type LargeDatasetQuery, type StoredQuestion, type Survey } from '@survey-bird/contracts';
+import { Limits, Msg, OPTION_QUESTION_TYPES, QuestionType, withQuestionIds, type CreateSurveyBody, type LargeDatasetQuery, type StoredQuestion, type Survey } from '@survey-bird/contracts';
 import type { z } from 'zod';
 import type { SurveyRow } from '../../db/schema.js';
 import { badRequest, notFound } from '../../http/errors.js';
@@ -22,14 +22,15 @@ export class SurveysService {
    */
   async create(organizationId: string, body: CreateSurvey): Promise<Survey> {
     const datasets: Dataset[] = [];
-    const questions: StoredQuestion[] = body.questions.map((q) => {
+    const questions: StoredQuestion[] = withQuestionIds(body.questions).map((q) => {
       const options = q.options.filter((o) => o.length > 0);
+      const rules = { ...(q.showIf ? { showIf: q.showIf } : {}), ...(q.constraint ? { constraint: q.constraint } : {}) };
       if (q.type === QuestionType.largeSelect) {
         const unique = [...new Set(options)];
         datasets.push({ question: q.text, options: unique });
-        return { text: q.text, type: q.type, compulsory: q.compulsory, options: [], optionCount: unique.length };
+        return { id: q.id, text: q.text, type: q.type, compulsory: q.compulsory, options: [], optionCount: unique.length, ...rules };
       }
-      return { text: q.text, type: q.type, compulsory: q.compulsory, options: OPTION_QUESTION_TYPES.includes(q.type) ? options : [] };
+      return { id: q.id, text: q.text, type: q.type, compulsory: q.compulsory, options: OPTION_QUESTION_TYPES.includes(q.type) ? options : [], ...rules };
     });
     const row: SurveyRow = {
       id: randomUUID(),
@@ -85,7 +86,8 @@ export function toSurvey(row: SurveyRow): Survey {
     description: row.description,
     organization_id: row.organization_id,
     expectedResponseCount: row.expected_response_count === null ? null : Number(row.expected_response_count),
-    questions: JSON.parse(row.questions) as StoredQuestion[],
+    // Questions stored before ids (issue 17) get theirs by position: stable, as they never move.
+    questions: withQuestionIds(JSON.parse(row.questions) as StoredQuestion[]),
     payAfterReview: Number(row.pay_after_review) === 1,
     createdAt: new Date(Number(row.created_at)).toISOString(),
   };
