@@ -1,4 +1,4 @@
-import { StoredQuestion, type StoredQuestion as Question } from '@survey-bird/contracts';
+import { StoredQuestion, TYPED_QUESTION_TYPES, withQuestionIds, type StoredQuestion as Question } from '@survey-bird/contracts';
 import { z } from 'zod';
 import type { IngestSurveyRow, ResponsesRepository } from './responses-repository.js';
 
@@ -7,12 +7,20 @@ export interface IngestSurvey {
   id: string;
   organizationId: string;
   questions: Map<string, Question>;
-  compulsory: string[];
+  /** In form order, each with its id: what the evaluator (issue 17) reads. */
+  ordered: Question[];
+  /** The compulsory questions, in form order. */
+  compulsory: Question[];
+  /** Some question carries a show-if condition (else every question is shown). */
+  hasShowIf: boolean;
+  /** Some question's answer is normalised when stored (phone, e-mail, numbers, dates). */
+  hasTyped: boolean;
   /** New responses arrive pending (true) or approved. */
   payAfterReview: boolean;
 }
 
-const Questions = z.array(StoredQuestion);
+// Questions stored before ids (issue 17) have none: they get theirs by position, as the survey reply does.
+const Questions = z.array(StoredQuestion.extend({ id: z.string().optional() }));
 
 /**
  * Surveys of the last few minutes, parsed. Questions are fixed once a survey is published, so a
@@ -50,12 +58,15 @@ export class SurveyCache {
 }
 
 function parse(row: IngestSurveyRow): IngestSurvey {
-  const questions = Questions.parse(JSON.parse(row.questions));
+  const questions = withQuestionIds(Questions.parse(JSON.parse(row.questions)));
   return {
     id: row.id,
     organizationId: row.organizationId,
     questions: new Map(questions.map((q) => [q.text, q])),
-    compulsory: questions.filter((q) => q.compulsory).map((q) => q.text),
+    ordered: questions,
+    compulsory: questions.filter((q) => q.compulsory),
+    hasShowIf: questions.some((q) => q.showIf !== undefined),
+    hasTyped: questions.some((q) => TYPED_QUESTION_TYPES.includes(q.type)),
     payAfterReview: row.payAfterReview,
   };
 }
