@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { Limits, Msg, WeekDay, type ByWeeksReply, type ResponseListReply, type ResponseRow, type StoredQuestion, type TopPerformerReply } from '@survey-bird/contracts';
+import { Limits, Msg, WeekDay, withQuestionIds, type ByWeeksReply, type ResponseListReply, type ResponseRow, type StoredQuestion, type TopPerformerReply } from '@survey-bird/contracts';
 import { badRequest, notFound } from '../../http/errors.js';
 import { pageOf, pagingReply } from '../../http/paging.js';
 import { exportColumns } from './export-rows.js';
@@ -77,7 +77,8 @@ export class InsightService {
         db: { dataDir: config.dataDir, databaseUrl: config.databaseUrl, pgSchema: db.pgSchema, sqliteFile: db.sqlite?.name },
         scope: survey.scope,
         search,
-        columns: exportColumns(versions.map((v) => ({ version: v.version, questions: JSON.parse(v.questions) as StoredQuestion[] }))),
+        // Questions stored before ids get theirs by position in each version, as every reply gives them.
+        columns: exportColumns(versions.map((v) => ({ version: v.version, questions: withQuestionIds(JSON.parse(v.questions) as StoredQuestion[]) }))),
         publicUrl: config.publicUrl,
       },
       (err) => this.app.log.error({ err: err.message, surveyId: survey.id }, 'export failed'),

@@ -1,5 +1,19 @@
 import { hash } from 'node:crypto';
-import { Limits, Msg, QuestionType, ResponseStatus, SyncItem, type Answers, type RespondBody, type RespondReply, type SyncResult } from '@survey-bird/contracts';
+import {
+  Limits,
+  Msg,
+  NO_ANSWER_QUESTION_TYPES,
+  QuestionType,
+  RuleMsg,
+  ResponseStatus,
+  SyncItem,
+  answerOf,
+  answerProblem,
+  isAnswered,
+  normaliseAnswer,
+  visibleQuestions,
+  type Answers,
+  type RuleQuestion, type RespondBody, type RespondReply, type SyncResult } from '@survey-bird/contracts';
 import { uuidv7 } from '@survey-bird/contracts/ids';
 import type { Db } from '../../db/database.js';
 import { RowCache } from '../../db/row-cache.js';
@@ -24,6 +38,7 @@ export function hasMoreKeysThan(value: unknown, max: number): boolean {
 }
 
 /**
+/**
  * How far ahead of the server's clock a phone's clock may run and still have a response it made
  * before the close accepted (its clientId's UUIDv7 time is the phone's clock at creation).
  */
@@ -43,20 +58,53 @@ export function refusedAsClosed(survey: IngestSurvey, clientId: string | undefin
   return made === null || made > survey.closedAt + CLOSE_CLOCK_SKEW_MS;
 }
 
-/** The answers' problem against one version's questions (spec section 5 first), or null. */
-export function answersProblem(survey: IngestForm, answers: Answers): string | null {
+/**
+ * A phone's "today" may be up to 14 hours ahead of the server's clock (UTC+14): "not in the
+ * future" is judged against the latest calendar date anywhere, so no phone's accepted answer is refused.
+ */
+const LATEST_ZONE_MS = 14 * 3_600_000;
+
+/**
+ * The answers' problem against the survey's questions (spec section 5 first), or null. Then the
+ * form's rules (issue 17), by the evaluator the phone runs: a hidden question's answer is refused,
+ * a typed answer must be of its type and within its constraint, each named with its question.
+ */
+export function answersProblem(survey: IngestForm, answers: Answers, now = Date.now()): string | null {
   // Before any per-key work: more keys than questions cannot all be answers (400,000 keys stalled the server).
   if (hasMoreKeysThan(answers, survey.questions.size)) return Msg.tooManyAnswers;
-  // Spec: only the presence of the key is checked, not whether the answer is empty.
-  for (const text of survey.compulsory) if (!Object.hasOwn(answers, text)) return Msg.fillCompulsory;
+  const answerFor = (q: RuleQuestion) => answerOf(answers, q.text);
+  const visible = survey.hasShowIf ? visibleQuestions(survey.ordered, answerFor) : null;
+  // Spec: only the presence of the key is checked, not whether the answer is empty; a hidden question is never compulsory.
+  for (const q of survey.compulsory) if (!Object.hasOwn(answers, q.text) && (visible === null || visible.has(q.id))) return Msg.fillCompulsory;
   for (const [key, value] of Object.entries(answers)) {
     const question = survey.questions.get(key);
     if (!question) return `"${key}" is not a question of this survey`;
     const isList = Array.isArray(value);
     if (question.type === QuestionType.checkbox && !isList) return `The answer to "${key}" must be a list of choices`;
     if (question.type !== QuestionType.checkbox && isList) return `The answer to "${key}" must be text, not a list`;
+    if (NO_ANSWER_QUESTION_TYPES.includes(question.type) && isAnswered(value)) return `"${key}": A note takes no answer`;
+  }
+  const today = new Date(now + LATEST_ZONE_MS);
+  for (const q of survey.ordered) {
+    const answer = answerFor(q);
+    if (!isAnswered(answer)) continue;
+    const message = visible !== null && !visible.has(q.id) ? RuleMsg.hidden : answerProblem(q, answer!, today);
+    if (message !== null) return `"${q.text}": ${message}`;
   }
   return null;
+}
+
+/** The answers as stored: typed answers in their normal form (phone numbers as +234...). */
+export function normaliseAnswers(survey: IngestForm, answers: Answers): Answers {
+  if (!survey.hasTyped) return answers;
+  const out: Answers = {};
+  for (const key of Object.keys(answers)) {
+    const value = answers[key]!;
+    const type = survey.questions.get(key)?.type;
+    // defineProperty keeps a question called `__proto__` an own key.
+    Object.defineProperty(out, key, { value: type === undefined ? value : normaliseAnswer(type, value), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }
 
 const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -156,8 +204,9 @@ export class IngestService {
     if (body.organization_id !== survey.organizationId) return { clientId, error: badRequest(Msg.organizationMismatch) };
     if (refusedAsClosed(survey, body.clientId)) return { clientId, error: forbidden(Msg.surveyClosed) };
     if (!form) return { clientId, error: badRequest(Msg.unknownSurveyVersion) };
-    const problem = answersProblem(form, body.answers);
+    const problem = answersProblem(form, body.answers, now);
     if (problem) return { clientId, error: badRequest(problem) };
+    const answers = normaliseAnswers(form, body.answers);
     return {
       clientId,
       row: {
@@ -167,9 +216,9 @@ export class IngestService {
         organization_id: survey.organizationId,
         member_id: member.id,
         user_id: userId,
-        answers: JSON.stringify(body.answers),
-        body_hash: bodyHashOf(survey.id, body.answers),
-        search_text: searchTextOf(member.fullName, member.email, body.answers),
+        answers: JSON.stringify(answers),
+        body_hash: bodyHashOf(survey.id, answers),
+        search_text: searchTextOf(member.fullName, member.email, answers),
         rate: member.rate,
         captured_at: body.capturedAt ? Date.parse(body.capturedAt) : null,
         created_at: now,

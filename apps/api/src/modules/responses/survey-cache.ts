@@ -1,11 +1,18 @@
-import { StoredQuestion, type StoredQuestion as Question } from '@survey-bird/contracts';
+import { StoredQuestion, TYPED_QUESTION_TYPES, withQuestionIds, type StoredQuestion as Question } from '@survey-bird/contracts';
 import { z } from 'zod';
 import type { IngestSurveyRow, ResponsesRepository } from './responses-repository.js';
 
 /** What validating an answer needs to know about one version of a survey's questions, parsed once. */
 export interface IngestForm {
   questions: Map<string, Question>;
-  compulsory: string[];
+  /** In form order, each with its id: what the evaluator (issue 17) reads. */
+  ordered: Question[];
+  /** The compulsory questions, in form order. */
+  compulsory: Question[];
+  /** Some question carries a show-if condition (else every question is shown). */
+  hasShowIf: boolean;
+  /** Some question's answer is normalised when stored (phone, e-mail, numbers, dates). */
+  hasTyped: boolean;
 }
 
 /** The survey as ingest sees it: its latest version's form, settings, and whether it is closed. */
@@ -20,7 +27,8 @@ export interface IngestSurvey extends IngestForm {
   closedAt: number | null;
 }
 
-const Questions = z.array(StoredQuestion);
+// Questions stored before ids (issue 17) have none: they get theirs by position, as the survey reply does.
+const Questions = z.array(StoredQuestion.extend({ id: z.string().optional() }));
 
 /**
  * Surveys of the last few minutes, parsed. A version's questions never change once published, so a
@@ -76,10 +84,13 @@ export class SurveyCache {
 }
 
 function formOf(json: string): IngestForm {
-  const questions = Questions.parse(JSON.parse(json));
+  const questions = withQuestionIds(Questions.parse(JSON.parse(json)));
   return {
     questions: new Map(questions.map((q) => [q.text, q])),
-    compulsory: questions.filter((q) => q.compulsory).map((q) => q.text),
+    ordered: questions,
+    compulsory: questions.filter((q) => q.compulsory),
+    hasShowIf: questions.some((q) => q.showIf !== undefined),
+    hasTyped: questions.some((q) => TYPED_QUESTION_TYPES.includes(q.type)),
   };
 }
 
