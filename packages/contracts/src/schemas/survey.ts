@@ -201,12 +201,12 @@ export const XlsformUnsupported = z.object({
 });
 export type XlsformUnsupported = z.infer<typeof XlsformUnsupported>;
 
-/** What the builder opens: a CreateSurveyBody not yet published, and what could not come over. */
+/** What the builder opens: a CreateSurveyBody not yet published (a large select with its options), and what could not come over. */
 export const XlsformImportReply = z.object({
   draft: z.object({
     title: z.string(),
     description: z.string(),
-    questions: z.array(Question),
+    questions: z.array(StoredQuestion.omit({ optionCount: true })),
   }),
   unsupported: z.array(XlsformUnsupported),
 });

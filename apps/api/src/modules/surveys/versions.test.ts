@@ -119,6 +119,27 @@ describe('responses on older versions', () => {
   });
 });
 
+describe('stable question ids', () => {
+  it('a renamed question keeps its id and its one export column; a question without an id keeps the id of the same text', async () => {
+    const survey = await publish('Renames');
+    const ids = (survey as unknown as { questions: { id: string; text: string }[] }).questions.map((q) => q.id);
+    const fu = await fieldUser(survey._id);
+    await respond(fu.token!, { survey_id: survey._id, organization_id: org.id, answers: { 'Name of outlet': 'Before rename' } });
+    const renamed = await put(survey._id, { title: 'Renames', questions: [{ ...text('Outlet name', true), id: ids[0] }, { text: 'Outlet type', type: QuestionType.select, compulsory: false, options: ['Kiosk', 'Shop'] }, text('Brand new')] });
+    const questions = renamed.json().survey.questions as { id: string; text: string }[];
+    expect(questions[0]).toMatchObject({ id: ids[0], text: 'Outlet name' });
+    expect(questions[1]!.id).toBe(ids[1]);
+    expect(ids).not.toContain(questions[2]!.id);
+    await respond(fu.token!, { survey_id: survey._id, organization_id: org.id, version: 2, answers: { 'Outlet name': 'After rename' } });
+    const res = await call(t.app, org.token, { method: 'GET', url: `/api/v1/survey/organization/response/download/${survey._id}` });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.getWorksheet('Responses')!;
+    expect((sheet.getRow(1).values as unknown[]).slice(7)).toEqual(['Outlet name', 'Outlet type', 'Brand new', 'Fridge count']);
+    expect([sheet.getRow(2).getCell(7).value, sheet.getRow(3).getCell(7).value]).toEqual(['After rename', 'Before rename']);
+  });
+});
+
 describe('closing a survey', () => {
   it('refuses new responses with 403, but takes those made on the phone before the close', async () => {
     const survey = await publish('Closing soon');

@@ -33,9 +33,6 @@ const TYPES: Record<string, string> = {
   barcode: 'barcode',
 };
 
-/** Columns of the survey sheet read here; any other column with a value is reported cell by cell. */
-const SURVEY_COLUMNS = new Set(['type', 'name', 'label', 'required', 'constraint', 'constraint_message', 'relevant']);
-const CHOICE_COLUMNS = new Set(['list_name', 'list name', 'name', 'label']);
 const YES = new Set(['yes', 'true', 'true()', '1', 'y']);
 
 /** A sheet's header: lower-cased column names, and the index of each. */
@@ -71,7 +68,8 @@ export function parseXlsform(sheets: Sheet[], fallbackTitle: string): XlsformImp
   if (typeCol < 0 || nameCol < 0) throw badRequest('The "survey" sheet needs a "type" and a "name" column in its first row');
   const label = cols.label('label');
   const message = cols.label('constraint_message');
-  const known = new Set([typeCol, nameCol, label.index, message.index, cols.index('required'), cols.index('constraint'), cols.index('relevant')]);
+  // Translations are reported on their own below, so they are "known" to the catch-all.
+  const known = new Set([typeCol, nameCol, label.index, message.index, cols.index('required'), cols.index('constraint'), cols.index('relevant'), ...label.others, ...message.others]);
 
   const unsupported: XlsformUnsupported[] = [];
   const report = (sheetName: string, row: number, column: string, reason: string) => unsupported.push({ sheet: sheetName, row, column, reason });
@@ -293,7 +291,7 @@ const NUMBER = String.raw`(-?\d+(?:\.\d+)?)`;
 /** `. >= n`, `. <= n`, `. > n and . < m`, `string-length(.) <= n`, `. <= today()`; anything else is a reason. */
 export function parseConstraint(expression: string, type: string): { constraint: Constraint; note?: string } | string {
   const out: Constraint = {};
-  let note: string | undefined;
+  const notes: string[] = [];
   const numeric = type === 'number' || type === 'decimal';
   for (const part of splitTop(expression, 'and')) {
     let m: RegExpMatchArray | null;
@@ -301,7 +299,7 @@ export function parseConstraint(expression: string, type: string): { constraint:
       let n = Number(m[2]);
       if (m[1] === '>' || m[1] === '<') {
         if (type === 'number' && Number.isInteger(n)) n += m[1] === '>' ? 1 : -1;
-        else note = `"${part}" was kept as "${m[1]}= ${n}": a decimal's bounds include the limit`;
+        else notes.push(`"${part}" was kept as "${m[1]}= ${n}"`);
       }
       if (m[1]!.startsWith('>')) out.min = n;
       else out.max = n;
@@ -315,7 +313,7 @@ export function parseConstraint(expression: string, type: string): { constraint:
       return `The constraint "${expression}" is not supported (supported: . >= n, . <= n, . > n and . < m, string-length(.) <= n)`;
     }
   }
-  return note === undefined ? { constraint: out } : { constraint: out, note };
+  return notes.length === 0 ? { constraint: out } : { constraint: out, note: `${notes.join(' and ')}: a decimal's limits are included` };
 }
 
 const QUOTED = String.raw`(?:'([^']*)'|"([^"]*)")`;
@@ -360,7 +358,7 @@ export function parseRelevant(expression: string, byName: Map<string, { id: stri
     conditions.push({ question: source.id, ...condition });
   }
   if (conditions.length > 20) return `${unsupported}: more than 20 conditions`;
-  return { combine: ands.length > 1 ? 'all' : 'any', conditions };
+  return { combine: ors.length > 1 ? 'any' : 'all', conditions };
 }
 
 /** The conditions of the enclosing groups and the question's own, all of which must hold. */
