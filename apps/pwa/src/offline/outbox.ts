@@ -27,6 +27,8 @@ export interface EnqueueInput {
   photos?: Record<string, Blob>;
   /** The draft's clientId (loadDraft), so a double tap on submit queues one response. */
   clientId?: string;
+  /** The survey version the form was filled against (issue 17); absent = 1. */
+  version?: number;
 }
 
 export type OutboxCounts = Record<OutboxStatus, number>;
@@ -61,6 +63,7 @@ export async function enqueueResponse(input: EnqueueInput): Promise<string> {
     organizationId: input.organizationId,
     answers,
     capturedAt: new Date(now).toISOString(),
+    ...(input.version !== undefined ? { version: input.version } : {}),
     createdAt: now,
     updatedAt: now,
     status: 'queued',

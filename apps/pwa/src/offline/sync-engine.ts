@@ -259,6 +259,7 @@ function toBody(ctx: Ctx, record: OutboxRecord): SyncItem {
     answers: { ...record.answers, ...record.photoRefs },
     clientId: record.id,
     capturedAt: record.capturedAt,
+    ...(record.version !== undefined ? { version: record.version } : {}),
   };
 }
 

@@ -1,10 +1,12 @@
-import { answerOf, type Survey } from '@survey-bird/contracts';
+import { Msg, answerOf, type Survey } from '@survey-bird/contracts';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { memo, useCallback, useEffect, useRef } from 'react';
 import { api } from '../../api';
 import { cacheFieldUserSurveys, getCachedSurveys, searchDataset } from '../../offline';
 import { whenIdle } from '../../ui/idle';
 import { PageLoading } from '../../ui/Spinner';
+import { toast } from '../../ui/toast-store';
+import { StorageKey } from '../../storage-keys';
 import { useOnline } from '../../ui/useOnline';
 import { getAccounts } from '../accounts/account-storage';
 import { QuestionField } from '../capture/QuestionField';
@@ -51,12 +53,15 @@ function FieldUserQuestions({ account, email }: { account: string; email: string
   const surveys = active.surveys.length > 0 ? active.surveys : (cached ?? []);
   const survey = active.survey ?? surveys[0] ?? null;
   const waiting = !survey && (active.loading || cached === undefined);
+  useUpdatedNotice(account, survey);
 
   return (
     <div className="fu">
       <SyncStrip account={account} email={email} />
       <SurveySwitch online={online} />
-      {survey ? (
+      {survey?.closed ? (
+        <ClosedSurvey survey={survey} />
+      ) : survey ? (
         <SurveyForm key={`${account}/${survey._id}`} account={account} survey={survey} />
       ) : waiting ? (
         <PageLoading />
@@ -69,6 +74,44 @@ function FieldUserQuestions({ account, email }: { account: string; email: string
       )}
     </div>
   );
+}
+
+/** A closed survey: shown greyed, with the reason, and no form to start a new response in. */
+function ClosedSurvey({ survey }: { survey: Survey }) {
+  return (
+    <section className="fu-form fu-form--closed" aria-labelledby="closed-title">
+      <header className="fu-form__head">
+        <h1 id="closed-title" className="fu-form__title">{survey.title}</h1>
+        <p className="fu-closed" role="status">
+          <strong>{Msg.surveyClosed}.</strong> The organization closed it{survey.closedAt ? ` on ${new Date(survey.closedAt).toLocaleDateString('en-NG', { day: 'numeric', month: 'long', year: 'numeric' })}` : ''}, so no new response can be started. Responses you already submitted are still sent.
+        </p>
+      </header>
+    </section>
+  );
+}
+
+/** "This survey was updated", once per new version the phone picks up (the first sight of a survey says nothing). */
+function useUpdatedNotice(account: string, survey: Survey | null): void {
+  const id = survey?._id;
+  const version = survey?.version ?? 1;
+  useEffect(() => {
+    if (!id) return;
+    const key = `${account}/${id}`;
+    let seen: Record<string, number> = {};
+    try {
+      seen = (JSON.parse(localStorage.getItem(StorageKey.seenSurveyVersions) ?? '{}') as Record<string, number> | null) ?? {};
+    } catch {
+      seen = {};
+    }
+    const before = seen[key];
+    if (before === version) return;
+    if (before !== undefined && version > before) toast.success(Msg.surveyUpdated);
+    try {
+      localStorage.setItem(StorageKey.seenSurveyVersions, JSON.stringify({ ...seen, [key]: version }));
+    } catch {
+      // Storage full: the notice may show again, nothing else depends on it.
+    }
+  }, [account, id, version]);
 }
 
 // Memo: the sync strip and the survey list refreshing around it do not render the questions again.

@@ -130,7 +130,7 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
       await saver.flush();
       return (await loadDraft(account, surveyId))?.clientId ?? uuidv7();
     },
-    enqueue: (clientId, a, p) => enqueueResponse({ account, surveyId, organizationId: latest.current.survey.organization_id, answers: a, photos: p, clientId }),
+    enqueue: (clientId, a, p) => enqueueResponse({ account, surveyId, organizationId: latest.current.survey.organization_id, answers: a, photos: p, clientId, version: latest.current.survey.version ?? 1 }),
     syncNow: () => void appSync().then((sync) => sync.syncNow()),
     delivery: deliveryOf,
     online: () => navigator.onLine,
