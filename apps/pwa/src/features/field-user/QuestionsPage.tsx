@@ -1,6 +1,6 @@
 import { Msg, answerOf, type Survey } from '@survey-bird/contracts';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { memo, useCallback, useEffect, useRef } from 'react';
+import { Suspense, lazy, memo, useCallback, useEffect, useRef } from 'react';
 import { api } from '../../api';
 import { cacheFieldUserSurveys, getCachedSurveys, searchDataset } from '../../offline';
 import { whenIdle } from '../../ui/idle';
@@ -17,6 +17,9 @@ import { SyncStrip } from './SyncStrip';
 import { useSurveyForm } from './use-survey-form';
 import { useAccount } from './use-sync';
 import './field-user.css';
+
+// Rare (a closed survey), so out of the form route's budget.
+const ClosedSurvey = lazy(() => import('./ClosedSurvey').then((m) => ({ default: m.ClosedSurvey })));
 
 /** How old the survey list's reply may be for the offline cache to take it instead of asking again. */
 const LIST_REUSE_MS = 60_000;
@@ -60,7 +63,7 @@ function FieldUserQuestions({ account, email }: { account: string; email: string
       <SyncStrip account={account} email={email} />
       <SurveySwitch online={online} />
       {survey?.closed ? (
-        <ClosedSurvey survey={survey} />
+        <Suspense fallback={<PageLoading />}><ClosedSurvey survey={survey} /></Suspense>
       ) : survey ? (
         <SurveyForm key={`${account}/${survey._id}`} account={account} survey={survey} />
       ) : waiting ? (
@@ -73,20 +76,6 @@ function FieldUserQuestions({ account, email }: { account: string; email: string
         </div>
       )}
     </div>
-  );
-}
-
-/** A closed survey: shown greyed, with the reason, and no form to start a new response in. */
-function ClosedSurvey({ survey }: { survey: Survey }) {
-  return (
-    <section className="fu-form fu-form--closed" aria-labelledby="closed-title">
-      <header className="fu-form__head">
-        <h1 id="closed-title" className="fu-form__title">{survey.title}</h1>
-        <p className="fu-closed" role="status">
-          <strong>{Msg.surveyClosed}.</strong> The organization closed it{survey.closedAt ? ` on ${new Date(survey.closedAt).toLocaleDateString('en-NG', { day: 'numeric', month: 'long', year: 'numeric' })}` : ''}, so no new response can be started. Responses you already submitted are still sent.
-        </p>
-      </header>
-    </section>
   );
 }
 
