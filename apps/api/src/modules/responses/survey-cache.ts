@@ -13,8 +13,8 @@ export interface IngestSurvey {
   compulsory: Question[];
   /** Some question carries a show-if condition (else every question is shown). */
   hasShowIf: boolean;
-  /** Some question's answer is normalised when stored (phone, e-mail, numbers, dates). */
-  hasTyped: boolean;
+  /** The questions whose answers are normalised. */
+  typed: Question[];
   /** New responses arrive pending (true) or approved. */
   payAfterReview: boolean;
 }
@@ -66,7 +66,7 @@ function parse(row: IngestSurveyRow): IngestSurvey {
     ordered: questions,
     compulsory: questions.filter((q) => q.compulsory),
     hasShowIf: questions.some((q) => q.showIf !== undefined),
-    hasTyped: questions.some((q) => TYPED_QUESTION_TYPES.includes(q.type)),
+    typed: questions.filter((q) => TYPED_QUESTION_TYPES.includes(q.type)),
     payAfterReview: row.payAfterReview,
   };
 }
