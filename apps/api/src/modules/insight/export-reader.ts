@@ -65,7 +65,7 @@ export async function* readRowBatches(source: ExportSource, job: ExportJob, size
       // Captured on the phone (empty when an old phone did not say), then received by the server.
       cells.push(fieldUser, capturedAt === null ? '' : String(capturedAt), String(createdAt));
       // Own properties only: a question named constructor or toString has no inherited answer.
-      for (const q of job.questions) cells.push(answerCell(Object.hasOwn(parsed, q.text) ? parsed[q.text] : undefined, job.publicUrl));
+      for (const q of job.questions) cells.push(answerCell(Object.hasOwn(parsed, q.text) ? parsed[q.text] : undefined, job.publicUrl, q.type));
       count++;
     }
     if (count > 0) yield { count, cells: cells.join(CELL_SEP) };

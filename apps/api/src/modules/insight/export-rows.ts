@@ -48,11 +48,18 @@ export function linkOf(value: string, publicUrl: string): string | null {
   return httpsHref(value);
 }
 
-/** One answer's cell: N/A when missing, a checkbox list joined by commas, a link marked by LINK_MARK. */
-export function answerCell(answer: Answer | undefined, publicUrl: string): string {
-  if (answer === undefined || answer === null) return MISSING;
+const NUMBER = /^-?(\d+\.?\d*|\.\d+)$/;
+
+/**
+ * One answer's cell: N/A when missing, a checkbox list joined by commas, a link marked by LINK_MARK
+ * (a photo's, a signature's). A number or decimal question's valid answer is kept as written, even
+ * negative: "-5" is no formula, and quoting it would make it text in the sheet. A note has no answer.
+ */
+export function answerCell(answer: Answer | undefined, publicUrl: string, type?: string): string {
+  if (answer === undefined || answer === null || type === 'note') return MISSING;
   if (Array.isArray(answer)) return plainText(answer.join(', '));
   const text = String(answer);
+  if ((type === 'number' || type === 'decimal') && NUMBER.test(text)) return text;
   const link = linkOf(text, publicUrl);
   return link ? `${LINK_MARK}${link}` : plainText(text);
 }
