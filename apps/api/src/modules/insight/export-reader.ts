@@ -67,7 +67,7 @@ export async function* readRowBatches(source: ExportSource, job: ExportJob, size
       // The answer keys of the response's own version (a version unknown here reads as the latest).
       const keys = job.columns.keys[Number(version)] ?? job.columns.keys[job.columns.latest] ?? [];
       // Own properties only: a question named constructor or toString has no inherited answer.
-      for (const key of keys) cells.push(answerCell(key !== null && Object.hasOwn(parsed, key) ? parsed[key] : undefined, job.publicUrl));
+      for (const key of keys) cells.push(answerCell(key !== null && Object.hasOwn(parsed, key.text) ? parsed[key.text] : undefined, job.publicUrl, key?.type));
       count++;
     }
     if (count > 0) yield { count, cells: cells.join(CELL_SEP) };

@@ -11,8 +11,8 @@ export interface IngestForm {
   compulsory: Question[];
   /** Some question carries a show-if condition (else every question is shown). */
   hasShowIf: boolean;
-  /** Some question's answer is normalised when stored (phone, e-mail, numbers, dates). */
-  hasTyped: boolean;
+  /** The questions whose answers are normalised. */
+  typed: Question[];
 }
 
 /** The survey as ingest sees it: its latest version's form, settings, and whether it is closed. */
@@ -90,7 +90,7 @@ function formOf(json: string): IngestForm {
     ordered: questions,
     compulsory: questions.filter((q) => q.compulsory),
     hasShowIf: questions.some((q) => q.showIf !== undefined),
-    hasTyped: questions.some((q) => TYPED_QUESTION_TYPES.includes(q.type)),
+    typed: questions.filter((q) => TYPED_QUESTION_TYPES.includes(q.type)),
   };
 }
 
