@@ -17,7 +17,7 @@ import { ACCOUNTS_STORAGE_KEY } from '@survey-bird/contracts';
  * - surveyDraft + account the organization's survey being built, one per account (+ ':' + survey id
  *                         for an edit of a published survey); features/organization/CreateSurveyPage.tsx
  * - seenSurveyVersions    `{ [accountKey/surveyId]: version }` the version a field user last saw, so
- *                         "This survey was updated" shows once per new version; features/field-user/QuestionsPage.tsx
+ *                         "This survey was updated" shows once per new version; features/field-user/survey-updated.ts
  *
  * IndexedDB database `indexedDbName` (offline/db.ts owns it): tables surveys, datasets, drafts,
  * outbox, photos, accounts, meta; keys of the meta table are `metaKey` in offline/db.ts.

@@ -1,12 +1,10 @@
-import { Msg, answerOf, type Survey } from '@survey-bird/contracts';
+import { answerOf, type Survey } from '@survey-bird/contracts';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Suspense, lazy, memo, useCallback, useEffect, useRef } from 'react';
 import { api } from '../../api';
 import { cacheFieldUserSurveys, getCachedSurveys, searchDataset } from '../../offline';
 import { whenIdle } from '../../ui/idle';
 import { PageLoading } from '../../ui/Spinner';
-import { toast } from '../../ui/toast-store';
-import { StorageKey } from '../../storage-keys';
 import { useOnline } from '../../ui/useOnline';
 import { getAccounts } from '../accounts/account-storage';
 import { QuestionField } from '../capture/QuestionField';
@@ -79,27 +77,12 @@ function FieldUserQuestions({ account, email }: { account: string; email: string
   );
 }
 
-/** "This survey was updated", once per new version the phone picks up (the first sight of a survey says nothing). */
+/** "This survey was updated", once per new version (its code loads on its own: the form route's budget). */
 function useUpdatedNotice(account: string, survey: Survey | null): void {
   const id = survey?._id;
   const version = survey?.version ?? 1;
   useEffect(() => {
-    if (!id) return;
-    const key = `${account}/${id}`;
-    let seen: Record<string, number> = {};
-    try {
-      seen = (JSON.parse(localStorage.getItem(StorageKey.seenSurveyVersions) ?? '{}') as Record<string, number> | null) ?? {};
-    } catch {
-      seen = {};
-    }
-    const before = seen[key];
-    if (before === version) return;
-    if (before !== undefined && version > before) toast.success(Msg.surveyUpdated);
-    try {
-      localStorage.setItem(StorageKey.seenSurveyVersions, JSON.stringify({ ...seen, [key]: version }));
-    } catch {
-      // Storage full: the notice may show again, nothing else depends on it.
-    }
+    if (id) void import('./survey-updated').then((m) => m.noticeIfUpdated(account, id, version));
   }, [account, id, version]);
 }
 
