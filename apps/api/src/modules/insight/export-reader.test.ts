@@ -19,7 +19,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const questions: StoredQuestion[] = [
+const questions: Omit<StoredQuestion, 'id'>[] = [
   { text: 'Outlet', type: QuestionType.text, compulsory: true, options: [] },
   { text: 'Photo', type: QuestionType.image, compulsory: false, options: [] },
 ];

@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const questions: StoredQuestion[] = [...sampleQuestions, { text: 'Website', type: QuestionType.text, compulsory: false, options: [] }];
+const questions: Omit<StoredQuestion, 'id'>[] = [...sampleQuestions, { text: 'Website', type: QuestionType.text, compulsory: false, options: [] }];
 const HEADERS = ['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', 'Version', ...questions.map((q) => q.text)];
 
 type Member = Awaited<ReturnType<typeof addMember>> & { fullName: string };
@@ -159,7 +159,7 @@ describe('workbook output', () => {
     // Frozen clock: the zip's entry times and the workbook's dates then match between the two files.
     vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2026, 10, 22, 9, 30) });
     try {
-      const qs: StoredQuestion[] = ['A', 'B', 'C'].map((text) => ({ text, type: QuestionType.text, compulsory: false, options: [] }));
+      const qs: Omit<StoredQuestion, 'id'>[] = ['A', 'B', 'C'].map((text) => ({ text, type: QuestionType.text, compulsory: false, options: [] }));
       const at = Date.UTC(2026, 10, 20, 14, 5);
       const rows = Array.from({ length: 30 }, (_, i) => ['Ada Obi', 'ada@team.ng', String(at - i * 60_000 - 5000), String(at - i * 60_000), String(1 + (i % 2)), i % 3 ? `text ${i} <&>` : `${LINK_MARK}https://example.com/p?i=${i}`, 'N/A', `'=1+${i}`]);
       async function* batches() {

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const text = (q: string, compulsory = false): StoredQuestion => ({ text: q, type: QuestionType.text, compulsory, options: [] });
+const text = (q: string, compulsory = false): Omit<StoredQuestion, 'id'> => ({ text: q, type: QuestionType.text, compulsory, options: [] });
 const rawPost = (token: string | null, url: string, payload: string) =>
   call(t.app, token, { method: 'POST', url: `/api/v1${url}`, payload, headers: { 'content-type': 'application/json' } });
 
