@@ -41,8 +41,9 @@ describe('questions named like Object.prototype members', () => {
     expect(res.statusCode).toBe(200);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    // After the Version column (6th): one column per question, a question called __proto__ included.
     const values = (workbook.getWorksheet('Responses')!.getRow(2).values as unknown[]).slice(6);
-    expect(values).toEqual(['proto answer', 'N/A', 'N/A', 'N/A', 'Kiosk']);
+    expect(values).toEqual([1, 'proto answer', 'N/A', 'N/A', 'N/A', 'Kiosk']);
   });
 
   it('still refuses __proto__ and constructor.prototype anywhere else in a body', async () => {
