@@ -38,7 +38,7 @@ try {
   // The sheet opens with the survey title, then the header row, then one row per response.
   const header = csv.findIndex((line) => line.startsWith('S/N,'));
   check(header >= 0, `a header row starting S/N (${csv[header] ?? csv[0]})`);
-  check(csv[header]!.includes('Field user,Field user email,Captured at,Received at,Revision,Name of outlet,Outlet type,Brands stocked'), 'the table columns in question order');
+  check(csv[header]!.includes('Field user,Field user email,Captured at,Received at,Version,Revision,Status,Reviewed by,Reviewed at,Payout reference,Name of outlet,Outlet type,Brands stocked'), 'the table columns in question order');
   check(csv.length - header - 1 === ROWS, `${ROWS} response rows (found ${csv.length - header - 1})`);
   check(csv.some((line) => line.includes('=HYPERLINK(""http://evil.example"")')), 'the formula-looking answer is plain text');
   check(csv.some((line) => line.includes('"Alpha, Beta"')), 'checkbox answers joined by commas');

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { QuestionType, Role, type StoredQuestion } from '@survey-bird/contracts';
+import { QuestionType, Role, withQuestionIds, type StoredQuestion } from '@survey-bird/contracts';
 import { migrateToLatest, openDb } from '../apps/api/src/db/database.js';
 import { hashPassword } from '../apps/api/src/modules/accounts/passwords.js';
 import { SearchIndexer } from '../apps/api/src/modules/insight/search-indexer.js';
@@ -29,7 +29,7 @@ export const SKEWED_WORD = 'borehole';
 /** A character in one response in 5,000 (every survey). */
 export const RARE_CHAR = '#';
 
-const QUESTIONS: StoredQuestion[] = [
+const QUESTIONS: StoredQuestion[] = withQuestionIds<Omit<StoredQuestion, 'id'>>([
   { text: 'Outlet name', type: QuestionType.text, compulsory: true, options: [] },
   { text: 'Outlet type', type: QuestionType.select, compulsory: true, options: ['Kiosk', 'Supermarket', 'Open market stall', 'Pharmacy'] },
   { text: 'Products in stock', type: QuestionType.checkbox, compulsory: false, options: ['Rice', 'Beans', 'Garri', 'Palm oil', 'Sugar'] },
@@ -41,7 +41,7 @@ const QUESTIONS: StoredQuestion[] = [
   { text: 'Location', type: QuestionType.liveLocation, compulsory: false, options: [] },
   { text: 'Monthly sales estimate', type: QuestionType.text, compulsory: false, options: [] },
   { text: 'Remarks', type: QuestionType.text, compulsory: false, options: [] },
-];
+]);
 
 const FIRST = ['Tunde', 'Ngozi', 'Ibrahim', 'Funmi', 'Emeka', 'Halima', 'Chidi', 'Aisha', 'Segun', 'Bola', 'Uche', 'Musa', 'Kemi', 'Yusuf', 'Ada'];
 const LAST = ['Adeyemi', 'Eze', 'Musa', 'Ojo', 'Nwosu', 'Yusuf', 'Okafor', 'Bello', 'Balogun', 'Obi', 'Lawal', 'Ibe'];

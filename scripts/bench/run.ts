@@ -11,6 +11,7 @@ import { benchBundle } from './bundle.js';
 import { benchChangesFeed } from './changes-feed.js';
 import { benchDashboard } from './dashboard.js';
 import { benchExport } from './export.js';
+import { benchFormRules } from './form-rules.js';
 import { benchIngest } from './ingest.js';
 import { QUICK, ROOT, type Finding } from './lib.js';
 import { benchLighthouse } from './lighthouse.js';
@@ -21,6 +22,7 @@ import { benchSearch } from './search.js';
 const only = process.argv.slice(2);
 const HAND_WRITTEN = '<!-- Below: written by hand, kept by run.ts. -->';
 const suites: Record<string, () => Promise<{ findings: Finding[]; lines: string[] }>> = {
+  'form-rules': benchFormRules,
   ingest: benchIngest,
   search: benchSearch,
   dashboard: benchDashboard,

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { QuestionType, Role, type StoredQuestion } from '@survey-bird/contracts';
+import { QuestionType, Role, withQuestionIds, type StoredQuestion } from '@survey-bird/contracts';
 import { searchTextOf } from '../src/modules/responses/search-text.js';
 import { createUser, login } from './helpers.js';
 
@@ -16,15 +16,18 @@ export async function createOrganization(app: FastifyInstance, name = 'Acme Rese
   return { id, email, userId: user.id, token: await login(app, email) };
 }
 
-export const sampleQuestions: StoredQuestion[] = [
+export const sampleQuestions: StoredQuestion[] = withQuestionIds<Omit<StoredQuestion, 'id'>>([
   { text: 'Name of outlet', type: QuestionType.text, compulsory: true, options: [] },
   { text: 'Outlet type', type: QuestionType.select, compulsory: true, options: ['Kiosk', 'Supermarket', 'Open market'] },
   { text: 'Brands stocked', type: QuestionType.checkbox, compulsory: false, options: ['Alpha', 'Beta', 'Gamma'] },
   { text: 'Shelf photo', type: QuestionType.image, compulsory: false, options: [] },
   { text: 'Location', type: QuestionType.liveLocation, compulsory: false, options: [] },
-];
+]);
 
-export async function createSurvey(app: FastifyInstance, organizationId: string, opts: { title?: string; questions?: StoredQuestion[]; expected?: number | null; createdAt?: number } = {}) {
+/** A question as a test writes it: the id may be left out, as for surveys stored before ids (issue 17). */
+export type FixtureQuestion = Omit<StoredQuestion, 'id'> & { id?: string };
+
+export async function createSurvey(app: FastifyInstance, organizationId: string, opts: { title?: string; questions?: FixtureQuestion[]; expected?: number | null; createdAt?: number } = {}) {
   const id = randomUUID();
   await app.db.kysely
     .insertInto('surveys')

@@ -28,6 +28,9 @@ function samples(): Record<RouteName, { params?: Record<string, string>; query?:
     currentOrganization: {}, allOrganizations: {}, createOrganization: { body: { organizationName: 'Intruder Org', email: a.ownerEmail } },
     sendMail: { body: { organization_id: a.orgId, subject: 'hi', body: 'hello' } },
     createSurvey: { body: { title: 'B survey', questions: [{ text: 'Q', type: QuestionType.text }] } },
+    updateSurvey: { params: { id: a.surveyId }, body: { title: 'Hijacked', questions: [{ text: 'Q', type: QuestionType.text }] } },
+    surveyVersions: { params: { id: a.surveyId } },
+    importXlsform: {},
     organizationSurveys: {}, fieldUserSurveys: {}, supervisorSurveys: {},
     largeDataset: { query: { organization_id: a.orgId, survey_id: a.surveyId, question: 'Ward', searchQuery: 'a' } },
     datasetExport: { query: { survey_id: a.surveyId, question: 'Ward' } },
@@ -47,7 +50,7 @@ function samples(): Record<RouteName, { params?: Record<string, string>; query?:
     withdrawMember: { params: { surveyId: a.surveyId, memberId: a.fieldUserMemberId } },
     supervisorFieldUsers: { params: surveyParams },
     currentSupervisorName: {},
-    surveySettings: { params: { id: a.surveyId }, body: { payAfterReview: true } },
+    surveySettings: { params: { id: a.surveyId }, body: { payAfterReview: true, closed: true } },
     reviewResponses: { body: { responseIds: [a.responseId], status: 'returned', comment: 'Intruder says fix it' } },
     responseDetail: { params: { id: a.responseId } },
     createPayout: { body: { survey_id: a.surveyId, key: '6f1c1c3e-6a4b-4d53-9a56-2d4f0c7f9e11' } },
@@ -177,7 +180,8 @@ describe('route x role x tenant matrix', () => {
     const responses = await k.selectFrom('responses').select(['id', 'status', 'paid_at', 'payout_id']).where('survey_id', '=', a.surveyId).execute();
     expect(responses).toEqual([{ id: a.responseId, status: 'approved', paid_at: null, payout_id: null }]);
     expect(await k.selectFrom('payouts').select(['id', 'status', 'reference']).where('survey_id', '=', a.surveyId).execute()).toEqual([{ id: a.payoutId, status: 'draft', reference: null }]);
-    expect((await k.selectFrom('surveys').select('pay_after_review').where('id', '=', a.surveyId).executeTakeFirstOrThrow()).pay_after_review).toBe(0);
+    expect(await k.selectFrom('surveys').select(['pay_after_review', 'version', 'closed_at', 'title']).where('id', '=', a.surveyId).executeTakeFirstOrThrow()).toEqual({ pay_after_review: 0, version: 1, closed_at: null, title: 'A secret survey' });
+    expect(await k.selectFrom('survey_versions').select('version').where('survey_id', '=', a.surveyId).execute()).toEqual([]);
     expect(await k.selectFrom('response_reviews').select('id').execute()).toEqual([]);
     const orgs = await k.selectFrom('organizations').select('email').where('email', '=', a.ownerEmail).execute();
     expect(orgs).toHaveLength(1);

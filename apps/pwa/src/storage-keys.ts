@@ -14,8 +14,10 @@ import { ACCOUNTS_STORAGE_KEY } from '@survey-bird/contracts';
  *                         features/surveys/active-survey-store.ts
  * - deviceId              a random id for this browser (password-change header);
  *                         features/accounts/device-id.ts
- * - surveyDraft + account the organization's survey being built, one per account;
- *                         features/organization/CreateSurveyPage.tsx
+ * - surveyDraft + account the organization's survey being built, one per account (+ ':' + survey id
+ *                         for an edit of a published survey); features/organization/CreateSurveyPage.tsx
+ * - seenSurveyVersions    `{ [accountKey/surveyId]: version }` the version a field user last saw, so
+ *                         "This survey was updated" shows once per new version; features/field-user/survey-updated.ts
  *
  * IndexedDB database `indexedDbName` (offline/db.ts owns it): tables surveys, datasets, drafts,
  * outbox, photos, accounts, meta; keys of the meta table are `metaKey` in offline/db.ts.
@@ -26,6 +28,7 @@ export const StorageKey = {
   activeSurvey: 'survey-bird.active-survey',
   deviceId: 'deviceId',
   surveyDraftPrefix: 'survey-bird.survey-draft:',
+  seenSurveyVersions: 'survey-bird.seen-survey-versions',
 } as const;
 
 export const indexedDbName = 'survey-bird';

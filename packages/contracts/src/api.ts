@@ -52,6 +52,8 @@ const ACCOUNT_BODY_LIMIT = 4 * KB;
 export const RESPONSE_BODY_LIMIT = 4 * MB;
 /** Room for a 200,000-option dataset in one publish. */
 const SURVEY_BODY_LIMIT = 16 * MB;
+/** An XLSForm upload: the 10 MB file (Limits.maxXlsformBytes) and its multipart envelope. */
+const XLSFORM_BODY_LIMIT = 10 * MB + 64 * KB;
 /** A queue's batch: at least one largest response, and every batch the app-wide 12 MB limit took before. */
 const BATCH_BODY_LIMIT = 12 * MB;
 
@@ -89,6 +91,9 @@ export const routes = {
   fieldUserSurveys: { method: 'GET', path: '/api/v1/survey/field-user', access: fu, summary: 'Surveys the field user was invited to', querystring: PageQuery, reply: S.SurveyListReply },
   supervisorSurveys: { method: 'GET', path: '/api/v1/survey/supervisor', access: sup, summary: 'Surveys the supervisor was invited to', querystring: PageQuery, reply: S.SurveyListReply },
   largeDataset: { method: 'GET', path: '/api/v1/survey/large-dataset', access: [Role.organization, Role.fieldUser, Role.supervisor], summary: 'Search the options of a large select', querystring: S.LargeDatasetQuery, reply: S.LargeDatasetReply },
+  updateSurvey: { method: 'PUT', path: '/api/v1/survey/:id', access: org, summary: 'Publish the next version of a survey (same body as create)', params: V.SurveyIdOnlyParams, body: S.CreateSurveyBody, reply: S.CreateSurveyReply, bodyLimit: SURVEY_BODY_LIMIT },
+  surveyVersions: { method: 'GET', path: '/api/v1/survey/:id/versions', access: org, summary: 'Every published version of a survey, newest first', params: V.SurveyIdOnlyParams, querystring: PageQuery, reply: S.SurveyVersionListReply },
+  importXlsform: { method: 'POST', path: '/api/v1/survey/import-xlsform', access: org, summary: 'Read an XLSForm (.xlsx) into a survey draft, listing what was not carried over (multipart)', multipart: true, reply: S.XlsformImportReply, bodyLimit: XLSFORM_BODY_LIMIT },
   datasetExport: { method: 'GET', path: '/api/v1/survey/large-dataset/all', access: [Role.organization, Role.fieldUser, Role.supervisor], summary: 'Every option of a large select (offline copy)', querystring: S.DatasetExportQuery, reply: S.DatasetExportReply },
 
   // responses
@@ -106,7 +111,7 @@ export const routes = {
   supervisorExport: { method: 'GET', path: '/api/v1/survey/supervisorName/response/download/:surveyId', access: sup, summary: "The supervisor's responses as xlsx", params: SurveyIdParams, querystring: R.ResponsesQuery },
 
   // review (issue 16)
-  surveySettings: { method: 'PATCH', path: '/api/v1/survey/:id/settings', access: org, summary: "Change a survey's settings (pay after review)", params: V.SurveyIdOnlyParams, body: V.SurveySettingsBody, reply: V.SurveySettingsReply },
+  surveySettings: { method: 'PATCH', path: '/api/v1/survey/:id/settings', access: org, summary: "Change a survey's settings (pay after review, closed)", params: V.SurveyIdOnlyParams, body: V.SurveySettingsBody, reply: V.SurveySettingsReply },
   reviewResponses: { method: 'POST', path: '/api/v1/responses/review', access: orgOrSup, summary: 'Approve, return or reject responses, each answered individually', body: V.ReviewBody, reply: V.ReviewReply },
   responseDetail: { method: 'GET', path: '/api/v1/responses/:id', access: orgOrSup, summary: 'A response with its status and audit trail', params: V.ResponseIdParams, reply: V.ResponseDetailReply },
 

@@ -23,6 +23,8 @@ export const Limits = {
   maxSearchQuery: 200,
   maxBatch: 100,
   maxImageBytes: 10 * 1024 * 1024,
+  /** An XLSForm to import (issue 17): far above any real form, below what unzipping could make costly. */
+  maxXlsformBytes: 10 * 1024 * 1024,
   maxImagePixels: 50_000_000,
   photoMaxEdgePx: 2000,
   activeFieldUserDays: 7,

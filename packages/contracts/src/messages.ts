@@ -92,6 +92,12 @@ export const Msg = {
   notReadyDatabase: 'Not ready: the database does not answer',
   notReadyMigrations: 'Not ready: database migrations are not current',
   badResponsesCursor: 'after must be the nextCursor of a responses page',
+  surveyClosed: 'This survey is closed',
+  surveyUpdated: 'This survey was updated',
+  newVersionPublished: 'new version published',
+  unknownSurveyVersion: 'This version of the survey does not exist',
+  xlsformTooLarge: 'The XLSForm is too large (max 10 MB)',
+  xlsformMissing: 'Send the XLSForm as an .xlsx file in the field "file"',
 } as const;
 export type Msg = (typeof Msg)[keyof typeof Msg];
 

@@ -19,6 +19,7 @@ import * as searchGrams from './migrations/20261126500000_search_grams.js';
 import * as reviewPayouts from './migrations/20261126400000_review_payouts.js';
 import * as memberWithdrawn from './migrations/20261126310000_member_withdrawn.js';
 import * as responseRevisions from './migrations/20261127200000_response_revisions.js';
+import * as surveyVersions from './migrations/20261127400000_survey_versions.js';
 import type { Database } from './schema.js';
 import { WriteWatch } from './write-watch.js';
 
@@ -108,6 +109,7 @@ const migrations: Record<string, Migration> = {
   '20261127500000_leases': leases,
   '20261127510000_device_status': deviceStatus,
   '20261127200000_response_revisions': responseRevisions,
+  '20261127400000_survey_versions': surveyVersions,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -48,6 +48,21 @@ export interface SurveysTable {
   /** 1: responses arrive `pending` and are paid once approved; 0: `approved` on receipt. */
   pay_after_review: Generated<number>;
   created_at: number;
+  /** The latest published version (1 at creation); every version is kept in survey_versions. */
+  version: Generated<number>;
+  /** When the survey was closed to new responses; null while open. */
+  closed_at: Generated<number | null>;
+}
+
+/** One published version of a survey's questions (issue 17); version 1 is the survey as created. */
+export interface SurveyVersionsTable {
+  survey_id: string;
+  version: number;
+  title: string;
+  description: string;
+  /** JSON of StoredQuestion[] */
+  questions: string;
+  created_at: number;
 }
 
 /** A person invited to one survey as field user or supervisor; user_id is set once they have an account. */
@@ -105,6 +120,8 @@ export interface ResponsesTable {
   payout_id: string | null;
   /** Last review or payment change, the field user's changes feed cursor; null until the first. */
   changed_at: number | null;
+  /** The survey version the response was filled against (1 before versions existed). */
+  version: Generated<number>;
   /** Which revision `answers` holds: 1 for an original, +1 per fix and resubmit. */
   revision: Generated<number>;
 }
@@ -262,6 +279,7 @@ export interface Database {
   auth_tokens: AuthTokensTable;
   organizations: OrganizationsTable;
   surveys: SurveysTable;
+  survey_versions: SurveyVersionsTable;
   members: MembersTable;
   dataset_options: DatasetOptionsTable;
   responses: ResponsesTable;

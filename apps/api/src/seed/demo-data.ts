@@ -1,4 +1,4 @@
-import { QuestionType, type StoredQuestion } from '@survey-bird/contracts';
+import { QuestionType, withQuestionIds, type StoredQuestion } from '@survey-bird/contracts';
 
 /** The demo organization's content: believable names, a survey with every question type. */
 export const DEMO_ORG = { name: 'Harvest Insight Ltd', email: 'ops@harvestinsight.ng' };
@@ -6,7 +6,7 @@ export const DEMO_ORG = { name: 'Harvest Insight Ltd', email: 'ops@harvestinsigh
 const LAGOS_LGAS = ['Agege', 'Ajeromi-Ifelodun', 'Alimosho', 'Amuwo-Odofin', 'Apapa', 'Badagry', 'Epe', 'Eti-Osa', 'Ibeju-Lekki', 'Ifako-Ijaiye', 'Ikeja', 'Ikorodu', 'Kosofe', 'Lagos Island', 'Lagos Mainland', 'Mushin', 'Ojo', 'Oshodi-Isolo', 'Shomolu', 'Surulere'];
 export const WARDS = LAGOS_LGAS.flatMap((lga) => ['A', 'B', 'C', 'D', 'E', 'F'].map((w) => `${lga} - Ward ${w}`));
 
-export const RETAIL_QUESTIONS: StoredQuestion[] = [
+export const RETAIL_QUESTIONS: StoredQuestion[] = withQuestionIds<Omit<StoredQuestion, 'id'>>([
   { text: 'Outlet name', type: QuestionType.text, compulsory: true, options: [] },
   { text: 'Outlet type', type: QuestionType.select, compulsory: true, options: ['Kiosk', 'Supermarket', 'Open market stall', 'Pharmacy'] },
   { text: 'Ward', type: QuestionType.largeSelect, compulsory: true, options: [], optionCount: WARDS.length },
@@ -15,13 +15,13 @@ export const RETAIL_QUESTIONS: StoredQuestion[] = [
   { text: 'Outlet location', type: QuestionType.liveLocation, compulsory: true, options: [] },
   { text: 'Storefront photo', type: QuestionType.liveImages, compulsory: false, options: [] },
   { text: 'Remarks', type: QuestionType.text, compulsory: false, options: [] },
-];
+]);
 
-export const WATER_QUESTIONS: StoredQuestion[] = [
+export const WATER_QUESTIONS: StoredQuestion[] = withQuestionIds<Omit<StoredQuestion, 'id'>>([
   { text: 'Household head name', type: QuestionType.text, compulsory: true, options: [] },
   { text: 'Main water source', type: QuestionType.select, compulsory: true, options: ['Borehole', 'Well', 'Tap', 'Water vendor', 'Stream'] },
   { text: 'Minutes to water source', type: QuestionType.text, compulsory: false, options: [] },
-];
+]);
 
 export const SUPERVISORS = [
   { fullName: 'Chinedu Okafor', email: 'chinedu.okafor@harvestinsight.ng', phone: '08031234567', bank: 'Zenith Bank', account: '2012345678' },

@@ -31,6 +31,8 @@ export interface OutboxRecord {
   answers: Answers;
   /** When the user pressed submit (ISO, the phone's clock); sent as capturedAt. */
   capturedAt: string;
+  /** The survey version the form showed (issue 17); absent in records queued before versions (= 1). */
+  version?: number;
   createdAt: number;
   updatedAt: number;
   status: OutboxStatus;

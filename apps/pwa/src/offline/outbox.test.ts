@@ -35,6 +35,13 @@ beforeEach(freshDb);
 afterEach(() => vi.restoreAllMocks());
 
 describe('enqueueResponse', () => {
+  it('keeps the survey version the form showed (issue 17), and none when not given (= 1 to the server)', async () => {
+    const v2 = await enqueueResponse({ ...base, answers: { Name: 'Ada' }, version: 2 });
+    const old = await enqueueResponse({ ...base, answers: { Name: 'Bola' } });
+    expect((await getRecord(v2))?.version).toBe(2);
+    expect((await getRecord(old))?.version).toBeUndefined();
+  });
+
   it('queues the response and its photos together, under the lower-cased account, with a UUID and capture time', async () => {
     const before = Date.now();
     const id = await enqueueResponse({ ...base, answers: { Name: 'Ada' }, photos: { Photo: photoBlob(1) } });

@@ -29,6 +29,8 @@ export interface EnqueueInput {
   clientId?: string;
   /** Fix and resubmit: the server `_id` of the returned response; the survey's draft is left alone. */
   revisionOf?: string;
+  /** The survey version the form was filled against (issue 17); absent = 1. */
+  version?: number;
 }
 
 export type OutboxCounts = Record<OutboxStatus, number>;
@@ -63,6 +65,7 @@ export async function enqueueResponse(input: EnqueueInput): Promise<string> {
     organizationId: input.organizationId,
     answers,
     capturedAt: new Date(now).toISOString(),
+    ...(input.version !== undefined ? { version: input.version } : {}),
     createdAt: now,
     updatedAt: now,
     status: 'queued',

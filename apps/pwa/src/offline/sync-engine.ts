@@ -304,6 +304,7 @@ function toBody(ctx: Ctx, record: OutboxRecord): SyncItem {
     clientId: record.id,
     capturedAt: record.capturedAt,
     ...(record.revisionOf ? { revisionOf: record.revisionOf } : {}),
+    ...(record.version !== undefined ? { version: record.version } : {}),
   };
 }
 

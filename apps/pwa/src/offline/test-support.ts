@@ -33,7 +33,7 @@ export function survey(id: string, questions: Survey['questions'], organizationI
   return { _id: id, title: `Survey ${id}`, description: '', organization_id: organizationId, expectedResponseCount: null, questions, createdAt: '2026-01-01T00:00:00.000Z' };
 }
 
-export const q = (text: string, type: Survey['questions'][number]['type'] = QuestionType.text, compulsory = false, options: string[] = []) => ({ text, type, compulsory, options });
+export const q = (text: string, type: Survey['questions'][number]['type'] = QuestionType.text, compulsory = false, options: string[] = []) => ({ id: text.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'q', text, type, compulsory, options });
 
 const json = (status: number, data: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(data), { status, headers: { 'content-type': 'application/json', ...headers } });

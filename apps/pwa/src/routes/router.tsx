@@ -91,6 +91,7 @@ const organizationRoutes = [
   createRoute({ getParentRoute: () => organization, path: paths.orgInsight, component: lazyRouteComponent(() => import('../features/organization/InsightPage'), 'InsightPage') }),
   createRoute({ getParentRoute: () => organization, path: paths.orgSurveys, component: lazyRouteComponent(() => import('../features/organization/ManageSurveysPage'), 'ManageSurveysPage') }),
   createRoute({ getParentRoute: () => organization, path: paths.orgCreateSurvey, component: lazyRouteComponent(() => import('../features/organization/CreateSurveyPage'), 'CreateSurveyPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgEditSurvey, component: lazyRouteComponent(() => import('../features/organization/EditSurveyPage'), 'EditSurveyPage') }),
   createRoute({ getParentRoute: () => organization, path: paths.orgFieldUsers, component: orgFieldUsers }),
   createRoute({ getParentRoute: () => organization, path: paths.orgFieldUsersAlias, component: orgFieldUsers }),
   createRoute({ getParentRoute: () => organization, path: paths.orgSupervisors, component: orgSupervisors }),

@@ -1,7 +1,7 @@
 import { Limits } from '../constants.js';
 import { RuleMsg } from './messages.js';
 import type { Condition, Constraint, ShowIf } from './rules.js';
-import { isEmail, localDate, normalisePhone, parseDate, parseDecimal, parseTime, parseWhole } from './values.js';
+import { isEmail, localDay, normalisePhone, parseDate, parseDecimal, parseTime, parseWhole } from './values.js';
 
 /**
  * The one evaluator of skip logic, typed answers and constraints: the form runs it live on the
@@ -48,15 +48,16 @@ function comparable(type: string, value: string | number): number | null {
 function holds(c: Condition, source: RuleQuestion | undefined, answer: RuleAnswer | undefined): boolean {
   if (c.op === 'answered') return isAnswered(answer);
   if (!isAnswered(answer) || source === undefined) return c.op === 'notEquals';
-  const wanted = c.value === undefined ? '' : String(c.value);
-  const list = typeof answer === 'string' ? [answer as string] : (answer as readonly string[]);
+  const wanted = c.value === undefined ? '' : String(c.value).trim();
+  // One answer (a string) compared directly: no list is built on the ingest path.
+  const single = typeof answer === 'string' ? answer.trim() : answer!.length === 1 ? answer![0]!.trim() : null;
   switch (c.op) {
     case 'equals':
-      return list.length === 1 && list[0]!.trim() === wanted.trim();
+      return single === wanted;
     case 'notEquals':
-      return !(list.length === 1 && list[0]!.trim() === wanted.trim());
+      return single !== wanted;
     case 'includes':
-      return list.some((v) => v.trim() === wanted.trim());
+      return typeof answer === 'string' ? single === wanted : answer!.some((v) => v.trim() === wanted);
     case 'greaterThan':
     case 'lessThan': {
       if (typeof answer !== 'string' || c.value === undefined) return false;
@@ -106,11 +107,13 @@ function rangeProblem(type: string, value: number, c: Constraint): string | null
   return low ? RuleMsg.atLeast(label(type, c.min!)) : RuleMsg.atMost(label(type, c.max!));
 }
 
+const NO_CONSTRAINT: Constraint = Object.freeze({});
+
 /** What is wrong with one answered question's answer, or null; `now` decides "not in the future". */
 export function answerProblem(q: RuleQuestion, answer: RuleAnswer, now: Date): string | null {
   if (typeof answer !== 'string') return null;
   if (answer.length > Limits.maxAnswerLength) return RuleMsg.answerTooLong;
-  const c = q.constraint ?? {};
+  const c = q.constraint ?? NO_CONSTRAINT;
   switch (q.type) {
     case 'number':
     case 'decimal': {
@@ -121,7 +124,7 @@ export function answerProblem(q: RuleQuestion, answer: RuleAnswer, now: Date): s
     case 'date': {
       const d = parseDate(answer);
       if (d === null) return RuleMsg.date;
-      if (c.notInFuture && d > (parseDate(localDate(now)) ?? Infinity)) return c.message ?? RuleMsg.notInFuture;
+      if (c.notInFuture && d > localDay(now)) return c.message ?? RuleMsg.notInFuture;
       return rangeProblem('date', d, c);
     }
     case 'time':

@@ -28,10 +28,20 @@ export function parseDate(text: string): number | null {
   const m = DATE.exec(text.trim());
   if (!m) return null;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const ms = Date.UTC(y, mo - 1, d);
-  const back = new Date(ms);
-  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) return null;
-  return ms / 86_400_000;
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return null;
+  return daysFromCivil(y, mo, d);
+}
+
+const daysInMonth = (y: number, m: number): number => (m === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(m) ? 30 : 31);
+
+/** Days since 1970-01-01 of a proleptic Gregorian date, by arithmetic (a Date costs microseconds on the ingest path). */
+function daysFromCivil(y: number, m: number, d: number): number {
+  const yy = m <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
 }
 
 /** A time of day `HH:MM` or `HH:MM:SS` as seconds since midnight, or null. */
@@ -64,4 +74,16 @@ export function isEmail(text: string): boolean {
 export function localDate(now: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${now.getFullYear()}-${p(now.getMonth() + 1)}-${p(now.getDate())}`;
+}
+
+let lastNow = Number.NaN;
+let lastToday = 0;
+/** `parseDate(localDate(now))`, remembered for the last `now`: a response's questions share one. */
+export function localDay(now: Date): number {
+  const ms = now.getTime();
+  if (ms !== lastNow) {
+    lastToday = daysFromCivil(now.getFullYear(), now.getMonth() + 1, now.getDate());
+    lastNow = ms;
+  }
+  return lastToday;
 }

@@ -38,6 +38,8 @@ export const RespondBody = z.object({
   capturedAt: IsoDate.optional(),
   /** Fix and resubmit: the `_id` of the caller's returned response this body revises (with a fresh clientId). */
   revisionOf: Id.optional(),
+  /** The survey version the form was filled against (issue 17); absent = 1. */
+  version: z.number({ error: 'version must be a whole number' }).int('version must be a whole number').min(1, 'version must be a whole number').max(1_000_000).optional(),
 });
 export type RespondBody = z.infer<typeof RespondBody>;
 

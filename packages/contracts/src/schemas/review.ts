@@ -72,8 +72,14 @@ export const ResponseDetailReply = z.object({
 });
 export type ResponseDetailReply = z.infer<typeof ResponseDetailReply>;
 
-export const SurveySettingsBody = z.object({ payAfterReview: z.boolean({ error: 'payAfterReview must be true or false' }) });
+/** Either setting or both; `closed` closes the survey to new responses or reopens it (issue 17). */
+export const SurveySettingsBody = z
+  .object({
+    payAfterReview: z.boolean({ error: 'payAfterReview must be true or false' }).optional(),
+    closed: z.boolean({ error: 'closed must be true or false' }).optional(),
+  })
+  .refine((b) => b.payAfterReview !== undefined || b.closed !== undefined, { message: 'Send payAfterReview or closed', path: ['payAfterReview'] });
 export type SurveySettingsBody = z.infer<typeof SurveySettingsBody>;
 export const SurveyIdOnlyParams = z.object({ id: Id });
-export const SurveySettingsReply = z.object({ msg: z.string(), payAfterReview: z.boolean() });
+export const SurveySettingsReply = z.object({ msg: z.string(), payAfterReview: z.boolean(), closed: z.boolean() });
 export type SurveySettingsReply = z.infer<typeof SurveySettingsReply>;

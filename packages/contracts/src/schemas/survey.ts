@@ -1,7 +1,20 @@
 import { z } from 'zod';
 import { Limits } from '../constants.js';
 import { Msg } from '../messages.js';
-import { DISABLED_QUESTION_TYPES, OPTION_QUESTION_TYPES, QUESTION_TYPES, QuestionType } from '../question-types.js';
+import { ruleProblems } from '../form-rules/evaluate.js';
+import { Constraint, ShowIf } from '../form-rules/rules.js';
+import { parseDate, parseTime } from '../form-rules/values.js';
+import {
+  DISABLED_QUESTION_TYPES,
+  LENGTH_QUESTION_TYPES,
+  NO_ANSWER_QUESTION_TYPES,
+  OPTION_QUESTION_TYPES,
+  QUESTION_TYPES,
+  QuestionType,
+  RANGE_QUESTION_TYPES,
+  SHORT_ANSWER_ALIAS,
+  canonicalQuestionType,
+} from '../question-types.js';
 import { Id, Paging } from './common.js';
 
 /** Options are split on commas, trimmed and blanks dropped (spec section 5). */
@@ -9,23 +22,82 @@ export function splitOptions(raw: string): string[] {
   return raw.split(',').map((o) => o.trim()).filter((o) => o.length > 0);
 }
 
-export const Question = z.object({
-  text: z.string({ error: Msg.questionTextEmpty }).trim().min(1, Msg.questionTextEmpty).max(Limits.maxQuestionText, `Question text is too long (max ${Limits.maxQuestionText})`),
-  type: z.enum(QUESTION_TYPES, { error: 'Unknown question type' }),
-  compulsory: z.boolean().default(true),
-  options: z.array(z.string().trim().max(Limits.maxOptionLength, `An option is too long (max ${Limits.maxOptionLength})`)).max(Limits.maxDatasetOptions, `Too many options (max ${Limits.maxDatasetOptions})`).default([]),
-});
+/** A stable question id (issue 17): answers and conditions refer to it; the server mints one when absent. */
+export const QUESTION_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export const QuestionId = z.string({ error: 'A question id must be text' }).regex(QUESTION_ID_PATTERN, 'A question id is 1 to 64 letters, digits, "_" or "-"');
+
+/** What a client may write as a type: the stored types plus the spec's 'short answer' alias. */
+const QuestionTypeInput = z
+  .enum([...QUESTION_TYPES, SHORT_ANSWER_ALIAS], { error: 'Unknown question type' })
+  .transform((t) => canonicalQuestionType(t) as QuestionType);
+
+export const Question = z
+  .object({
+    id: QuestionId.optional(),
+    text: z.string({ error: Msg.questionTextEmpty }).trim().min(1, Msg.questionTextEmpty).max(Limits.maxQuestionText, `Question text is too long (max ${Limits.maxQuestionText})`),
+    type: QuestionTypeInput,
+    compulsory: z.boolean().default(true),
+    options: z.array(z.string().trim().max(Limits.maxOptionLength, `An option is too long (max ${Limits.maxOptionLength})`)).max(Limits.maxDatasetOptions, `Too many options (max ${Limits.maxDatasetOptions})`).default([]),
+    showIf: ShowIf.optional(),
+    constraint: Constraint.optional(),
+  })
+  // A note takes no answer: never compulsory.
+  .transform((q) => (NO_ANSWER_QUESTION_TYPES.includes(q.type) ? { ...q, compulsory: false } : q));
 export type Question = z.infer<typeof Question>;
 
+/** Whether a constraint fits its question's type; the same words in the builder and the API. */
+export function constraintProblem(type: QuestionType, c: Constraint | undefined): string | null {
+  if (c === undefined) return null;
+  const hasRange = c.min !== undefined || c.max !== undefined;
+  const hasLength = c.minLength !== undefined || c.maxLength !== undefined;
+  if (hasRange && !RANGE_QUESTION_TYPES.includes(type)) return `Min and max apply to number, decimal, date and time questions, not "${type}"`;
+  if (hasLength && !LENGTH_QUESTION_TYPES.includes(type)) return `Min and max length apply to text answer and barcode questions, not "${type}"`;
+  if (c.notInFuture && type !== QuestionType.date) return '"Not in the future" applies to date questions only';
+  for (const limit of [c.min, c.max]) {
+    if (limit === undefined) continue;
+    if ((type === QuestionType.number || type === QuestionType.decimal) && typeof limit !== 'number') return 'Min and max of a number question must be numbers';
+    if (type === QuestionType.number && !Number.isInteger(limit)) return 'Min and max of a whole-number question must be whole numbers';
+    if (type === QuestionType.date && (typeof limit !== 'string' || parseDate(limit) === null)) return 'Min and max of a date question must be dates (YYYY-MM-DD)';
+    if (type === QuestionType.time && (typeof limit !== 'string' || parseTime(limit) === null)) return 'Min and max of a time question must be times (HH:MM)';
+  }
+  return null;
+}
+
 /** The rules the builder applies, shared so the server answers a bypassed UI with the same words. */
-export function questionProblem(q: Pick<Question, 'text' | 'type' | 'options'>): string | null {
+export function questionProblem(q: Pick<Question, 'text' | 'type' | 'options'> & { constraint?: Constraint | undefined }): string | null {
   if (q.text.trim().length === 0) return Msg.questionTextEmpty;
   if (DISABLED_QUESTION_TYPES.includes(q.type)) return `"${q.type}" questions are not available yet`;
   const options = q.options.map((o) => o.trim()).filter((o) => o.length > 0);
   if (OPTION_QUESTION_TYPES.includes(q.type) && options.length < Limits.minOptions) return Msg.optionsMinimum;
   if (OPTION_QUESTION_TYPES.includes(q.type) && options.length > Limits.maxOptions) return `Too many options (max ${Limits.maxOptions}); use "${QuestionType.largeSelect}"`;
   if (q.type === QuestionType.largeSelect && options.length < 1) return 'Provide the option list for this question';
-  return null;
+  return constraintProblem(q.type, q.constraint);
+}
+
+/**
+ * Problems with the questions' ids and show-if conditions, each with the index of the question it
+ * is about: ids unique, conditions only on earlier questions (by id), never on a note.
+ */
+export function questionRulesProblems(questions: readonly Pick<Question, 'id' | 'text' | 'type' | 'compulsory' | 'showIf' | 'constraint'>[]): { index: number; message: string }[] {
+  const out: { index: number; message: string }[] = [];
+  const keyed = questions.map((q, i) => ({ ...q, id: q.id ?? `#${i}` }));
+  const index = new Map<string, number>();
+  keyed.forEach((q, i) => {
+    if (index.has(q.id)) out.push({ index: i, message: `Two questions share the id "${q.id}"` });
+    else index.set(q.id, i);
+  });
+  keyed.forEach((q, i) => {
+    // A question without an id cannot be named by a condition (its id is minted at publish).
+    if (q.showIf?.conditions.some((c) => !QUESTION_ID_PATTERN.test(c.question))) out.push({ index: i, message: `"${q.text}": A condition can only use an earlier question` });
+  });
+  for (const p of ruleProblems(keyed)) out.push({ index: index.get(p.question) ?? 0, message: `"${p.text}": ${p.message}` });
+  keyed.forEach((q, i) => {
+    for (const c of q.showIf?.conditions ?? []) {
+      const source = index.get(c.question);
+      if (source !== undefined && source < i && NO_ANSWER_QUESTION_TYPES.includes(keyed[source]!.type)) out.push({ index: i, message: `"${q.text}": A condition cannot use a note, which has no answer` });
+    }
+  });
+  return out;
 }
 
 export const CreateSurveyBody = z
@@ -46,16 +118,21 @@ export const CreateSurveyBody = z
       if (seen.has(key)) ctx.addIssue({ code: 'custom', message: Msg.duplicateQuestion, path: ['questions', i, 'text'] });
       seen.add(key);
     });
+    for (const p of questionRulesProblems(body.questions)) ctx.addIssue({ code: 'custom', message: p.message, path: ['questions', p.index] });
   });
 export type CreateSurveyBody = z.input<typeof CreateSurveyBody>;
 
 /** A stored question; a large-dataset question carries its option count, not its options. */
 export const StoredQuestion = z.object({
+  /** Stable question id (issue 17); surveys made before ids got theirs once, by migration. */
+  id: z.string(),
   text: z.string(),
   type: z.enum(QUESTION_TYPES),
   compulsory: z.boolean(),
   options: z.array(z.string()),
   optionCount: z.number().int().optional(),
+  showIf: ShowIf.optional(),
+  constraint: Constraint.optional(),
 });
 export type StoredQuestion = z.infer<typeof StoredQuestion>;
 
@@ -69,6 +146,12 @@ export const Survey = z.object({
   /** Always sent by the API; optional for surveys a phone cached before it existed. */
   payAfterReview: z.boolean().optional(),
   createdAt: z.string(),
+  /** The latest published version (issue 17); always sent by the API, absent in older phone caches (= 1). */
+  version: z.number().int().optional(),
+  /** Closed to new responses (issue 17); always sent by the API. */
+  closed: z.boolean().optional(),
+  /** When it was closed, null while open. */
+  closedAt: z.string().nullable().optional(),
 });
 export type Survey = z.infer<typeof Survey>;
 
@@ -94,3 +177,37 @@ export const DatasetExportQuery = z.object({ survey_id: Id, question: z.string()
 export type DatasetExportQuery = z.infer<typeof DatasetExportQuery>;
 export const DatasetExportReply = z.object({ question: z.string(), options: z.array(z.string()) });
 export type DatasetExportReply = z.infer<typeof DatasetExportReply>;
+
+/** One published version of a survey, as Manage Survey lists them (newest first). */
+export const SurveyVersion = z.object({
+  version: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  questions: z.array(StoredQuestion),
+  createdAt: z.string(),
+});
+export type SurveyVersion = z.infer<typeof SurveyVersion>;
+export const SurveyVersionListReply = z.object({ versions: z.array(SurveyVersion), ...Paging });
+export type SurveyVersionListReply = z.infer<typeof SurveyVersionListReply>;
+
+/** A row, column or cell of an imported XLSForm that was not carried over, and why. */
+export const XlsformUnsupported = z.object({
+  sheet: z.string(),
+  /** The spreadsheet's row number (1 is the header row). */
+  row: z.number().int(),
+  /** The column's header, or '' for a whole row. */
+  column: z.string(),
+  reason: z.string(),
+});
+export type XlsformUnsupported = z.infer<typeof XlsformUnsupported>;
+
+/** What the builder opens: a CreateSurveyBody not yet published (a large select with its options), and what could not come over. */
+export const XlsformImportReply = z.object({
+  draft: z.object({
+    title: z.string(),
+    description: z.string(),
+    questions: z.array(StoredQuestion.omit({ optionCount: true })),
+  }),
+  unsupported: z.array(XlsformUnsupported),
+});
+export type XlsformImportReply = z.infer<typeof XlsformImportReply>;

@@ -1,9 +1,8 @@
 import type { Writable } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
-import type { StoredQuestion } from '@survey-bird/contracts';
 import type { DbOptions } from '../../db/database.js';
 import type { Scope } from './repository.js';
-import type { RowBatch } from './export-rows.js';
+import type { ExportColumns, RowBatch } from './export-rows.js';
 import { spawnExportThread } from './export-thread.js';
 import { writeResponsesWorkbook } from './workbook.js';
 
@@ -12,7 +11,7 @@ export interface ExportJob {
   db: DbOptions;
   scope: Scope;
   search: string;
-  questions: StoredQuestion[];
+  columns: ExportColumns;
   publicUrl: string;
 }
 
@@ -28,7 +27,7 @@ type FromReader = { type: 'rows'; batch: RowBatch } | { type: 'end' } | { type: 
 export async function startExportJob(job: ExportJob, out: Writable): Promise<void> {
   const reader = spawnExportThread('export-reader-worker', job);
   try {
-    await writeResponsesWorkbook(out, { questions: job.questions, rows: batchesFrom(reader) });
+    await writeResponsesWorkbook(out, { columns: job.columns.headers, rows: batchesFrom(reader) });
   } finally {
     // Done or failed: a reader still running closes its connection and ends; terminated if it hangs.
     reader.postMessage('stop');

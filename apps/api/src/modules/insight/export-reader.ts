@@ -6,7 +6,7 @@ import type { ExportJob } from './export-job.js';
 import { CELL_SEP, FIELD_USER_ROLE, answerCell, plainText, type RowBatch } from './export-rows.js';
 
 type Key = { created_at: number; id: string };
-type RawRow = [member_id: string, answers: string, created_at: number | string, id: string, captured_at: number | string | null, revision: number | string, status: string, reviewed_by: string | null, reviewed_at: number | string | null, payout_id: string | null];
+type RawRow = [member_id: string, answers: string, created_at: number | string, id: string, captured_at: number | string | null, version: number | string, revision: number | string, status: string, reviewed_by: string | null, reviewed_at: number | string | null, payout_id: string | null];
 type Query = { text: string; values: unknown[] };
 
 /**
@@ -62,17 +62,20 @@ export async function* readRowBatches(source: ExportSource, job: ExportJob, size
     const rows = (await source.all(batchQuery(source, job, after, size))) as RawRow[];
     const cells: string[] = [];
     let count = 0;
-    for (const [memberId, answers, createdAt, , capturedAt, revision, status, reviewedBy, reviewedAt, payoutId] of rows) {
+    for (const [memberId, answers, createdAt, , capturedAt, version, revision, status, reviewedBy, reviewedAt, payoutId] of rows) {
       const fieldUser = members.get(memberId);
       if (fieldUser === undefined) continue;
       const parsed = JSON.parse(answers) as Record<string, Answer>;
       // Captured on the phone (empty when an old phone did not say), then received by the server,
-      // then which revision the answers are (a fixed response is exported once, as its latest).
-      cells.push(fieldUser, capturedAt === null ? '' : String(capturedAt), String(createdAt), String(revision));
+      // then the survey version it was filled on and which revision the answers are (a fixed
+      // response is exported once, as its latest).
+      cells.push(fieldUser, capturedAt === null ? '' : String(capturedAt), String(createdAt), String(version), String(revision));
       // Review (issue 16): status, who and when (empty when never reviewed), the paid payout's reference.
       cells.push(status, plainText(reviewedBy ?? ''), reviewedAt === null ? '' : String(reviewedAt), (payoutId !== null && references.get(payoutId)) || '');
+      // The answer keys of the response's own version (a version unknown here reads as the latest).
+      const keys = job.columns.keys[Number(version)] ?? job.columns.keys[job.columns.latest] ?? [];
       // Own properties only: a question named constructor or toString has no inherited answer.
-      for (const q of job.questions) cells.push(answerCell(Object.hasOwn(parsed, q.text) ? parsed[q.text] : undefined, job.publicUrl));
+      for (const key of keys) cells.push(answerCell(key !== null && Object.hasOwn(parsed, key.text) ? parsed[key.text] : undefined, job.publicUrl, key?.type));
       count++;
     }
     if (count > 0) yield { count, cells: cells.join(CELL_SEP) };
@@ -103,6 +106,6 @@ function batchQuery(source: ExportSource, job: ExportJob, after: Key | null, siz
     if (job.scope.status) where.push(`status = ${p(job.scope.status)}`);
     if (term !== '') where.push(source.engine === 'postgres' ? `search_text like ${p(`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)} escape '\\'` : `instr(search_text, ${p(term)}) > 0`);
     if (after !== null) where.push(`(created_at, id) < (${p(after.created_at)}, ${p(after.id)})`);
-    return `select member_id, answers, created_at, id, captured_at, revision, status, reviewed_by, reviewed_at, payout_id from responses where ${where.join(' and ')} order by created_at desc, id desc limit ${size}`;
+    return `select member_id, answers, created_at, id, captured_at, version, revision, status, reviewed_by, reviewed_at, payout_id from responses where ${where.join(' and ')} order by created_at desc, id desc limit ${size}`;
   });
 }

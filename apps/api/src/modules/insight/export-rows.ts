@@ -14,9 +14,9 @@ export const LINK_MARK = '\u0001';
 
 /**
  * Rows on their way from the export's reader thread to its writer thread: per row the field user's
- * name, e-mail, captured_at and created_at (epoch ms; captured_at empty when unknown), the revision,
+ * name, e-mail, captured_at and created_at (epoch ms; captured_at empty when unknown), the version, the revision,
  * the review's status, reviewer, reviewed_at (epoch ms or empty) and paid payout reference, and one
- * cell per question, all joined by CELL_SEP. One string
+ * cell per export column, all joined by CELL_SEP. One string
  * crosses threads as one copy; an array of cells would be cloned cell by cell (about 8 us a row here,
  * a tenth of the writer's own work per row).
  */
@@ -50,11 +50,58 @@ export function linkOf(value: string, publicUrl: string): string | null {
   return httpsHref(value);
 }
 
-/** One answer's cell: N/A when missing, a checkbox list joined by commas, a link marked by LINK_MARK. */
-export function answerCell(answer: Answer | undefined, publicUrl: string): string {
-  if (answer === undefined || answer === null) return MISSING;
+/**
+ * The export's question columns across every version of a survey (issue 17): one per question,
+ * identified by its stable id (its text for a question stored before ids), headed by its latest
+ * text; the latest version's order first, then questions removed since (newest version first).
+ * `keys[v][c]` is the answer key (question text) and type of column c in version v, null when
+ * version v did not have that question, so a renamed question stays one column.
+ */
+export interface ExportColumns {
+  headers: string[];
+  keys: Record<number, ({ text: string; type: string } | null)[]>;
+  latest: number;
+}
+
+export interface VersionQuestions {
+  version: number;
+  questions: readonly { id?: string | undefined; text: string; type: string }[];
+}
+
+const columnId = (q: { id?: string | undefined; text: string }) => q.id ?? `\u0000${q.text}`;
+
+export function exportColumns(versions: readonly VersionQuestions[]): ExportColumns {
+  const newestFirst = [...versions].sort((a, b) => b.version - a.version);
+  const order: string[] = [];
+  const headers = new Map<string, string>();
+  for (const v of newestFirst) {
+    for (const q of v.questions) {
+      const id = columnId(q);
+      if (headers.has(id)) continue;
+      headers.set(id, q.text);
+      order.push(id);
+    }
+  }
+  const keys: ExportColumns['keys'] = {};
+  for (const v of versions) {
+    const keyOf = new Map(v.questions.map((q) => [columnId(q), { text: q.text, type: q.type }]));
+    keys[v.version] = order.map((id) => keyOf.get(id) ?? null);
+  }
+  return { headers: order.map((id) => headers.get(id)!), keys, latest: newestFirst[0]?.version ?? 1 };
+}
+
+const NUMBER = /^-?(\d+\.?\d*|\.\d+)$/;
+
+/**
+ * One answer's cell: N/A when missing, a checkbox list joined by commas, a link marked by LINK_MARK
+ * (a photo's, a signature's). A number or decimal question's valid answer is kept as written, even
+ * negative: "-5" is no formula, and quoting it would make it text in the sheet. A note has no answer.
+ */
+export function answerCell(answer: Answer | undefined, publicUrl: string, type?: string): string {
+  if (answer === undefined || answer === null || type === 'note') return MISSING;
   if (Array.isArray(answer)) return plainText(answer.join(', '));
   const text = String(answer);
+  if ((type === 'number' || type === 'decimal') && NUMBER.test(text)) return text;
   const link = linkOf(text, publicUrl);
   return link ? `${LINK_MARK}${link}` : plainText(text);
 }

@@ -7,7 +7,7 @@ import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
 import { readFileSync, readdirSync } from 'node:fs';
 import { PassThrough, Writable } from 'node:stream';
 import { MAX_ZIP_BACKLOG, XLSX_MIME, attachmentHeader, writeResponsesWorkbook, zipInput } from './workbook.js';
-import { CELL_SEP, LINK_MARK, plainText } from './export-rows.js';
+import { CELL_SEP, LINK_MARK, exportColumns, plainText } from './export-rows.js';
 import { exportInWorker } from './export.js';
 
 let t: TestApp;
@@ -18,8 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const questions: StoredQuestion[] = [...sampleQuestions, { text: 'Website', type: QuestionType.text, compulsory: false, options: [] }];
-const HEADERS = ['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', 'Revision', 'Status', 'Reviewed by', 'Reviewed at', 'Payout reference', ...questions.map((q) => q.text)];
+const questions: Omit<StoredQuestion, 'id'>[] = [...sampleQuestions, { text: 'Website', type: QuestionType.text, compulsory: false, options: [] }];
+const HEADERS = ['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', 'Version', 'Revision', 'Status', 'Reviewed by', 'Reviewed at', 'Payout reference', ...questions.map((q) => q.text)];
 
 type Member = Awaited<ReturnType<typeof addMember>> & { fullName: string };
 async function member(surveyId: string, fullName: string, opts: { role?: typeof Role.supervisor; supervisorId?: string } = {}): Promise<Member> {
@@ -70,6 +70,7 @@ describe('organization export', () => {
 
     const first = sheet.getRow(2);
     expect(first.getCell(1).value).toBe(1);
+    expect(first.getCell(6).value).toBe(1);
     expect(first.getCell(2).value).toBe('Exporter One');
     expect(first.getCell(3).value).toBe(fu.email);
     // Captured on the phone an hour before it arrived, to the second; then received.
@@ -78,25 +79,26 @@ describe('organization export', () => {
     expect(first.getCell(5).value).toEqual(new Date(at));
     expect(first.getCell(5).numFmt).toBe('dd/mm/yyyy hh:mm:ss');
     expect(first.getCell(6).value).toBe(1);
+    expect(first.getCell(7).value).toBe(1);
     // Never reviewed (approved on receipt): no reviewer, no time, no payout.
-    expect(rowValues(sheet, 2).slice(6, 10)).toEqual(['approved', undefined, undefined, undefined]);
-    expect(first.getCell(11).value).toBe(`'=HYPERLINK("http://x")`);
-    expect(first.getCell(13).value).toBe('Alpha, Beta');
-    expect(first.getCell(14).type).toBe(ExcelJS.ValueType.Hyperlink);
-    expect(first.getCell(14).value).toEqual({ text: 'http://sb.test/api/v1/files/image/abc-123.jpg', hyperlink: 'http://sb.test/api/v1/files/image/abc-123.jpg' });
-    expect(first.getCell(15).value).toBe('N/A');
-    expect(first.getCell(16).value).toEqual({ text: 'https://example.com/shop?id=1', hyperlink: 'https://example.com/shop?id=1' });
+    expect(rowValues(sheet, 2).slice(7, 11)).toEqual(['approved', undefined, undefined, undefined]);
+    expect(first.getCell(12).value).toBe(`'=HYPERLINK("http://x")`);
+    expect(first.getCell(14).value).toBe('Alpha, Beta');
+    expect(first.getCell(15).type).toBe(ExcelJS.ValueType.Hyperlink);
+    expect(first.getCell(15).value).toEqual({ text: 'http://sb.test/api/v1/files/image/abc-123.jpg', hyperlink: 'http://sb.test/api/v1/files/image/abc-123.jpg' });
+    expect(first.getCell(16).value).toBe('N/A');
+    expect(first.getCell(17).value).toEqual({ text: 'https://example.com/shop?id=1', hyperlink: 'https://example.com/shop?id=1' });
 
     const second = sheet.getRow(3);
     // An old phone that did not say when: N/A, and the receipt time still there.
     expect(second.getCell(4).value).toBe('N/A');
     expect(second.getCell(5).value).toEqual(new Date(at - 1000));
-    expect(rowValues(sheet, 3).slice(10)).toEqual(["'+cmd", "'-1+1", 'N/A', 'N/A', '@SUM(A1)'.replace(/^/, "'"), 'http://plain.example']);
-    expect(second.getCell(16).type).toBe(ExcelJS.ValueType.String);
+    expect(rowValues(sheet, 3).slice(11)).toEqual(["'+cmd", "'-1+1", 'N/A', 'N/A', '@SUM(A1)'.replace(/^/, "'"), 'http://plain.example']);
+    expect(second.getCell(17).type).toBe(ExcelJS.ValueType.String);
     const third = sheet.getRow(4);
-    expect(third.getCell(11).value).toBe("'\tTabbed");
-    expect(third.getCell(12).value).toBe('javascript:alert(1)');
-    expect(third.getCell(16).type).toBe(ExcelJS.ValueType.String);
+    expect(third.getCell(12).value).toBe("'\tTabbed");
+    expect(third.getCell(13).value).toBe('javascript:alert(1)');
+    expect(third.getCell(17).type).toBe(ExcelJS.ValueType.String);
 
     for (let r = 2; r <= 4; r++) {
       sheet.getRow(r).eachCell((cell) => {
@@ -113,14 +115,14 @@ describe('organization export', () => {
     for (let i = 0; i < 45; i++) await respond(fu, survey.id, { 'Name of outlet': i % 3 === 0 ? `Needle ${i}` : `Hay ${i}` }, base + i * 1000);
     const all = await download(org.token, `/survey/organization/response/download/${survey.id}?page=2`);
     expect(all.sheet.actualRowCount).toBe(46);
-    expect(all.sheet.getRow(2).getCell(11).value).toBe('Hay 44');
+    expect(all.sheet.getRow(2).getCell(12).value).toBe('Hay 44');
     expect(all.sheet.getRow(46).getCell(1).value).toBe(45);
-    expect(all.sheet.getRow(46).getCell(11).value).toBe('Needle 0');
+    expect(all.sheet.getRow(46).getCell(12).value).toBe('Needle 0');
 
     const found = await download(org.token, `/survey/organization/response/download/${survey.id}?searchQuery=NEEDLE`);
     expect(found.sheet.actualRowCount).toBe(16);
     const names: unknown[] = [];
-    found.sheet.eachRow((row, n) => n > 1 && names.push(row.getCell(11).value));
+    found.sheet.eachRow((row, n) => n > 1 && names.push(row.getCell(12).value));
     expect(names.every((v) => String(v).startsWith('Needle'))).toBe(true);
   });
 });
@@ -143,15 +145,15 @@ describe('review columns (issue 16)', () => {
 
     const { sheet } = await download(org.token, `/survey/organization/response/download/${survey.id}`);
     expect(rowValues(sheet, 1)).toEqual(HEADERS);
-    const [status, by, at, reference] = rowValues(sheet, 2).slice(6, 10);
+    const [status, by, at, reference] = rowValues(sheet, 2).slice(7, 11);
     expect([status, by, reference]).toEqual(['returned', 'Export Org', undefined]);
     expect(at).toBeInstanceOf(Date);
-    expect(sheet.getRow(2).getCell(9).numFmt).toBe('dd/mm/yyyy hh:mm:ss');
-    expect(rowValues(sheet, 3).slice(6, 10)).toEqual(['approved', undefined, undefined, "'=TRF 42"]);
+    expect(sheet.getRow(2).getCell(10).numFmt).toBe('dd/mm/yyyy hh:mm:ss');
+    expect(rowValues(sheet, 3).slice(7, 11)).toEqual(['approved', undefined, undefined, "'=TRF 42"]);
 
     const onlyReturned = await download(org.token, `/survey/organization/response/download/${survey.id}?status=returned`);
     expect(onlyReturned.sheet.actualRowCount).toBe(2);
-    expect(onlyReturned.sheet.getRow(2).getCell(11).value).toBe('Returned one');
+    expect(onlyReturned.sheet.getRow(2).getCell(12).value).toBe('Returned one');
   });
 });
 
@@ -192,26 +194,26 @@ describe('workbook output', () => {
     // Frozen clock: the zip's entry times and the workbook's dates then match between the two files.
     vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2026, 10, 22, 9, 30) });
     try {
-      const qs: StoredQuestion[] = ['A', 'B', 'C'].map((text) => ({ text, type: QuestionType.text, compulsory: false, options: [] }));
+      const qs: Omit<StoredQuestion, 'id'>[] = ['A', 'B', 'C'].map((text) => ({ text, type: QuestionType.text, compulsory: false, options: [] }));
       const at = Date.UTC(2026, 10, 20, 14, 5);
-      const rows = Array.from({ length: 30 }, (_, i) => ['Ada Obi', 'ada@team.ng', String(at - i * 60_000 - 5000), String(at - i * 60_000), String(1 + (i % 2)), i % 2 ? 'approved' : 'returned', i % 2 ? '' : 'Rita Reviewer', i % 2 ? '' : String(at + i), i % 4 === 1 ? 'TRF-1' : '', i % 3 ? `text ${i} <&>` : `${LINK_MARK}https://example.com/p?i=${i}`, 'N/A', `'=1+${i}`]);
+      const rows = Array.from({ length: 30 }, (_, i) => ['Ada Obi', 'ada@team.ng', String(at - i * 60_000 - 5000), String(at - i * 60_000), String(1 + (i % 3 === 0 ? 1 : 0)), String(1 + (i % 2)), i % 2 ? 'approved' : 'returned', i % 2 ? '' : 'Rita Reviewer', i % 2 ? '' : String(at + i), i % 4 === 1 ? 'TRF-1' : '', i % 3 ? `text ${i} <&>` : `${LINK_MARK}https://example.com/p?i=${i}`, 'N/A', `'=1+${i}`]);
       async function* batches() {
         yield { count: rows.length, cells: rows.map((r) => r.join(CELL_SEP)).join(CELL_SEP) };
       }
-      const ours = await collect((out) => writeResponsesWorkbook(out, { questions: qs, rows: batches() }));
+      const ours = await collect((out) => writeResponsesWorkbook(out, { columns: qs.map((q) => q.text), rows: batches() }));
       const reference = await collect(async (out) => {
         const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
         const sheet = workbook.addWorksheet('Responses', { views: [{ state: 'frozen', ySplit: 1 }] });
-        sheet.columns = [{ width: 6 }, { width: 24 }, { width: 28 }, { width: 20 }, { width: 20 }, { width: 10 }, { width: 11 }, { width: 22 }, { width: 20 }, { width: 20 }, ...qs.map(() => ({ width: 24 }))];
-        const header = sheet.addRow(['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', 'Revision', 'Status', 'Reviewed by', 'Reviewed at', 'Payout reference', ...qs.map((q) => q.text)]);
+        sheet.columns = [{ width: 6 }, { width: 24 }, { width: 28 }, { width: 20 }, { width: 20 }, { width: 9 }, { width: 10 }, { width: 11 }, { width: 22 }, { width: 20 }, { width: 20 }, ...qs.map(() => ({ width: 24 }))];
+        const header = sheet.addRow(['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', 'Version', 'Revision', 'Status', 'Reviewed by', 'Reviewed at', 'Payout reference', ...qs.map((q) => q.text)]);
         header.font = { bold: true };
         header.commit();
         rows.forEach((r, i) => {
-          const cells = r.slice(9).map((c) => (c.startsWith(LINK_MARK) ? { text: c.slice(1), hyperlink: c.slice(1) } : c));
-          const row = sheet.addRow([i + 1, r[0], r[1], new Date(Number(r[2])), new Date(Number(r[3])), Number(r[4]), r[5], r[6], r[7] ? new Date(Number(r[7])) : '', r[8], ...cells]);
+          const cells = r.slice(10).map((c) => (c.startsWith(LINK_MARK) ? { text: c.slice(1), hyperlink: c.slice(1) } : c));
+          const row = sheet.addRow([i + 1, r[0], r[1], new Date(Number(r[2])), new Date(Number(r[3])), Number(r[4]), Number(r[5]), r[6], r[7], r[8] ? new Date(Number(r[8])) : '', r[9], ...cells]);
           row.getCell(4).numFmt = 'dd/mm/yyyy hh:mm:ss';
           row.getCell(5).numFmt = 'dd/mm/yyyy hh:mm:ss';
-          if (r[7]) row.getCell(9).numFmt = 'dd/mm/yyyy hh:mm:ss';
+          if (r[8]) row.getCell(10).numFmt = 'dd/mm/yyyy hh:mm:ss';
           row.commit();
         });
         await sheet.commit();
@@ -248,11 +250,11 @@ describe('streaming writer memory', () => {
     const longText = 'x'.repeat(400);
     async function* rows() {
       for (let b = 0; b < 12; b++) {
-        yield { count: 1000, cells: Array.from({ length: 1000 }, (_, i) => ['Ada Obi', 'ada@team.ng', '', String(Date.now()), '1', 'approved', '', '', '', `${longText}${i}`].join(CELL_SEP)).join(CELL_SEP) };
+        yield { count: 1000, cells: Array.from({ length: 1000 }, (_, i) => ['Ada Obi', 'ada@team.ng', '', String(Date.now()), '1', '1', 'approved', '', '', '', `${longText}${i}`].join(CELL_SEP)).join(CELL_SEP) };
       }
     }
     const backlog: number[] = [];
-    await writeResponsesWorkbook(sink, { questions: [{ text: 'Q', type: QuestionType.text, compulsory: false, options: [] }], rows: rows(), onBatch: (n) => backlog.push(n) });
+    await writeResponsesWorkbook(sink, { columns: ['Q'], rows: rows(), onBatch: (n) => backlog.push(n) });
     expect(bytes.reduce((a, b) => a + b, 0)).toBeGreaterThan(10_000);
     expect(backlog).toHaveLength(12);
     // 12k rows of ~0.5 KB of XML each: without the back-pressure ~6 MB would be waiting by the end.
@@ -277,7 +279,7 @@ describe('export threads', () => {
     const before = niceness();
     let niced = 0;
     const sampler = setInterval(() => (niced = Math.max(niced, niceness().filter((n) => n > 0).length)), 5);
-    const job = { db: { dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl, pgSchema: t.app.db.pgSchema, sqliteFile: t.app.db.sqlite?.name }, scope: { surveyId: survey.id, supervisorMemberId: null }, search: '', questions, publicUrl: 'http://sb.test' };
+    const job = { db: { dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl, pgSchema: t.app.db.pgSchema, sqliteFile: t.app.db.sqlite?.name }, scope: { surveyId: survey.id, supervisorMemberId: null }, search: '', columns: exportColumns([{ version: 1, questions }]), publicUrl: 'http://sb.test' };
     try {
       for await (const chunk of exportInWorker(job, () => {})) void chunk;
     } finally {
@@ -292,7 +294,7 @@ describe('export threads', () => {
 
   it('fails the download, instead of hanging, when the reader thread cannot read', async () => {
     const errors: string[] = [];
-    const job = { db: { dataDir: '/nonexistent', databaseUrl: undefined, sqliteFile: '/nonexistent/none.sqlite' }, scope: { surveyId: 's', supervisorMemberId: null }, search: '', questions, publicUrl: 'http://sb.test' };
+    const job = { db: { dataDir: '/nonexistent', databaseUrl: undefined, sqliteFile: '/nonexistent/none.sqlite' }, scope: { surveyId: 's', supervisorMemberId: null }, search: '', columns: exportColumns([{ version: 1, questions }]), publicUrl: 'http://sb.test' };
     const stream = exportInWorker(job, (err) => errors.push(err.message));
     await expect(async () => {
       for await (const chunk of stream) void chunk;

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const text = (q: string, compulsory = false): StoredQuestion => ({ text: q, type: QuestionType.text, compulsory, options: [] });
+const text = (q: string, compulsory = false): Omit<StoredQuestion, 'id'> => ({ text: q, type: QuestionType.text, compulsory, options: [] });
 const rawPost = (token: string | null, url: string, payload: string) =>
   call(t.app, token, { method: 'POST', url: `/api/v1${url}`, payload, headers: { 'content-type': 'application/json' } });
 
@@ -41,9 +41,9 @@ describe('questions named like Object.prototype members', () => {
     expect(res.statusCode).toBe(200);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
-    // After S/N, field user, e-mail, captured, received, the revision and the four review columns.
-    const values = (workbook.getWorksheet('Responses')!.getRow(2).values as unknown[]).slice(11);
-    expect(values).toEqual(['proto answer', 'N/A', 'N/A', 'N/A', 'Kiosk']);
+    // After S/N, field user, e-mail, captured, received, the version, the revision and the four review columns.
+    const values = (workbook.getWorksheet('Responses')!.getRow(2).values as unknown[]).slice(6);
+    expect(values).toEqual([1, 1, 'approved', undefined, undefined, undefined, 'proto answer', 'N/A', 'N/A', 'N/A', 'Kiosk']);
   });
 
   it('still refuses __proto__ and constructor.prototype anywhere else in a body', async () => {

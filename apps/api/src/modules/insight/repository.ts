@@ -87,6 +87,12 @@ export class InsightRepository {
     return this.db.kysely;
   }
 
+  /** Every published version's questions (JSON), oldest first. */
+  async versionQuestions(surveyId: string): Promise<{ version: number; questions: string }[]> {
+    const rows = await this.k.selectFrom('survey_versions').select(['version', 'questions']).where('survey_id', '=', surveyId).orderBy('version').execute();
+    return rows.map((r) => ({ version: Number(r.version), questions: r.questions }));
+  }
+
   async findOrganizationSurvey(surveyId: string, organizationId: string): Promise<ScopedSurvey | undefined> {
     const row = await this.k.selectFrom('surveys').select(['id', 'title', 'questions']).where('id', '=', surveyId).where('organization_id', '=', organizationId).executeTakeFirst();
     return row && { ...row, scope: { surveyId: row.id, supervisorMemberId: null } };

@@ -50,7 +50,13 @@ export async function insightRoutes(app: FastifyInstance): Promise<void> {
   // An export waits for its turn (export-queue.ts) with the request open, then streams.
   const queued = async (req: FastifyRequest, reply: FastifyReply, survey: ScopedSurvey, query: { searchQuery: string; status?: ResponseStatus }) => {
     const release = await exports.acquire(req.auth!.user.id, (listener) => req.raw.socket?.once('close', listener));
-    const stream = insight.export({ ...survey, scope: { ...survey.scope, ...(query.status ? { status: query.status } : {}) } }, query.searchQuery);
+    let stream;
+    try {
+      stream = await insight.export({ ...survey, scope: { ...survey.scope, ...(query.status ? { status: query.status } : {}) } }, query.searchQuery);
+    } catch (err) {
+      release();
+      throw err;
+    }
     stream.once('close', release);
     return reply.type(XLSX_MIME).header('content-disposition', attachmentHeader(survey.title)).send(stream);
   };

@@ -1,8 +1,9 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { Limits, Msg, WeekDay, type ByWeeksReply, type ResponseListReply, type ResponseStatus, type ResponseRow, type StoredQuestion, type TopPerformerReply } from '@survey-bird/contracts';
+import { Limits, Msg, WeekDay, withQuestionIds, type ByWeeksReply, type ResponseListReply, type ResponseStatus, type ResponseRow, type StoredQuestion, type TopPerformerReply } from '@survey-bird/contracts';
 import { badRequest, notFound } from '../../http/errors.js';
 import { pageOf, pagingReply } from '../../http/paging.js';
+import { exportColumns } from './export-rows.js';
 import { exportInWorker } from './export.js';
 import { InsightRepository, type Key, type ListedResponse, type Scope, type ScopedSurvey } from './repository.js';
 
@@ -66,14 +67,18 @@ export class InsightService {
     return days;
   }
 
-  export(survey: ScopedSurvey, search: string): Readable {
+  /** Columns from every version of the survey (a survey published before versions has only its own questions). */
+  async export(survey: ScopedSurvey, search: string): Promise<Readable> {
     const { config, db } = this.app;
+    const stored = await this.repo.versionQuestions(survey.id);
+    const versions = stored.length > 0 ? stored : [{ version: 1, questions: survey.questions }];
     return exportInWorker(
       {
         db: { dataDir: config.dataDir, databaseUrl: config.databaseUrl, pgSchema: db.pgSchema, sqliteFile: db.sqlite?.name },
         scope: survey.scope,
         search,
-        questions: JSON.parse(survey.questions) as StoredQuestion[],
+        // Questions stored before ids get theirs by position in each version, as every reply gives them.
+        columns: exportColumns(versions.map((v) => ({ version: v.version, questions: withQuestionIds(JSON.parse(v.questions) as StoredQuestion[]) }))),
         publicUrl: config.publicUrl,
       },
       (err) => this.app.log.error({ err: err.message, surveyId: survey.id }, 'export failed'),

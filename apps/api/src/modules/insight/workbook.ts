@@ -1,6 +1,5 @@
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import type { StoredQuestion } from '@survey-bird/contracts';
 import { CELL_SEP, LINK_MARK, MISSING, plainText, type RowBatch } from './export-rows.js';
 
 export { XLSX_MIME, attachmentHeader } from './download.js';
@@ -24,7 +23,8 @@ function cellValue(cell: string): ExcelJS.CellValue {
 const REVIEW_HEADER = ['Status', 'Reviewed by', 'Reviewed at', 'Payout reference'];
 
 export interface WorkbookInput {
-  questions: StoredQuestion[];
+  /** The question columns' headers (export-rows.ts exportColumns). */
+  columns: string[];
   /** The rows, formatted by the reader (export-rows.ts). */
   rows: AsyncIterable<RowBatch>;
   /** Called after each batch, once the writer may go on, with the bytes still waiting for deflate (tests). */
@@ -83,24 +83,26 @@ function deflated(pipe: Backlogged, out: Writable): Promise<void> {
 export async function writeResponsesWorkbook(out: Writable, input: WorkbookInput): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Responses', { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = [{ width: 6 }, { width: 24 }, { width: 28 }, { width: 20 }, { width: 20 }, { width: 10 }, { width: 11 }, { width: 22 }, { width: 20 }, { width: 20 }, ...input.questions.map(() => ({ width: 24 }))];
-  const header = sheet.addRow(['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', 'Revision', ...REVIEW_HEADER, ...input.questions.map((q) => plainText(q.text))]);
+  sheet.columns = [{ width: 6 }, { width: 24 }, { width: 28 }, { width: 20 }, { width: 20 }, { width: 9 }, { width: 10 }, { width: 11 }, { width: 22 }, { width: 20 }, { width: 20 }, ...input.columns.map(() => ({ width: 24 }))];
+  const header = sheet.addRow(['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', 'Version', 'Revision', ...REVIEW_HEADER, ...input.columns.map((text) => plainText(text))]);
   header.font = { bold: true };
   header.commit();
 
-  const width = 5 + REVIEW_HEADER.length + input.questions.length;
+  const width = 6 + REVIEW_HEADER.length + input.columns.length;
   let serial = 0;
   for await (const batch of input.rows) {
     const cells = batch.count === 0 ? [] : batch.cells.split(CELL_SEP);
     if (cells.length !== batch.count * width) throw new Error(`export: a batch of ${batch.count} rows came with ${cells.length} cells`);
     for (let i = 0; i < cells.length; i += width) {
       const captured = cells[i + 2] ? new Date(Number(cells[i + 2])) : MISSING;
-      const reviewed = cells[i + 7] ? new Date(Number(cells[i + 7])) : '';
-      const values: ExcelJS.CellValue[] = [++serial, cells[i], cells[i + 1], captured, new Date(Number(cells[i + 3])), Number(cells[i + 4]), cells[i + 5], cells[i + 6], reviewed, cells[i + 8]];
-      for (let c = i + 9; c < i + width; c++) values.push(cellValue(cells[c]!));
+      const reviewed = cells[i + 8] ? new Date(Number(cells[i + 8])) : '';
+      const values: ExcelJS.CellValue[] = [++serial, cells[i], cells[i + 1], captured, new Date(Number(cells[i + 3])), Number(cells[i + 4]), Number(cells[i + 5]), cells[i + 6], cells[i + 7], reviewed, cells[i + 9]];
+      for (let c = i + 10; c < i + width; c++) values.push(cellValue(cells[c]!));
       const row = sheet.addRow(values);
       row.getCell(1).style = STYLES.number;
-      for (let c = 2; c <= values.length; c++) row.getCell(c).style = c === 5 || (c === 4 && captured !== MISSING) || (c === 9 && reviewed !== '') ? STYLES.date : STYLES.text;
+      row.getCell(6).style = STYLES.number;
+      row.getCell(7).style = STYLES.number;
+      for (let c = 2; c <= values.length; c++) if (c !== 6 && c !== 7) row.getCell(c).style = c === 5 || (c === 4 && captured !== MISSING) || (c === 10 && reviewed !== '') ? STYLES.date : STYLES.text;
       row.commit();
     }
     if (out.destroyed) throw new Error('export aborted: the client went away');

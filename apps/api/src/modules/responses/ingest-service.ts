@@ -1,5 +1,20 @@
 import { hash } from 'node:crypto';
-import { Limits, Msg, QuestionType, ResponseStatus, SyncItem, type Answers, type RespondBody, type RespondReply, type SyncResult } from '@survey-bird/contracts';
+import {
+  Limits,
+  Msg,
+  NO_ANSWER_QUESTION_TYPES,
+  QuestionType,
+  RuleMsg,
+  ResponseStatus,
+  SyncItem,
+  answerOf,
+  answerProblem,
+  isAnswered,
+  normaliseAnswer,
+  visibleQuestions,
+  type Answer,
+  type Answers,
+  type RuleQuestion, type RespondBody, type RespondReply, type SyncResult } from '@survey-bird/contracts';
 import { uuidv7 } from '@survey-bird/contracts/ids';
 import type { Db } from '../../db/database.js';
 import { RowCache } from '../../db/row-cache.js';
@@ -7,7 +22,7 @@ import { HttpError, badRequest, forbidden, notFound } from '../../http/errors.js
 import { RevisionsRepository, type ReviseOutcome } from './revisions-repository.js';
 import { keyOf, responsesRepository, type IngestMember, type ResponseInsert, type ResponsesRepository, type StoredRef } from './responses-repository.js';
 import { searchTextOf } from './search-text.js';
-import { SurveyCache, type IngestSurvey } from './survey-cache.js';
+import { SurveyCache, type IngestForm, type IngestSurvey } from './survey-cache.js';
 
 /** SHA-256 of {survey_id, answers} with answer keys sorted: equal for a replay, different for another body. */
 export function bodyHashOf(surveyId: string, answers: Answers): string {
@@ -24,20 +39,78 @@ export function hasMoreKeysThan(value: unknown, max: number): boolean {
   return false;
 }
 
-/** The answers' problem against the survey's questions (spec section 5 first), or null. */
-export function answersProblem(survey: IngestSurvey, answers: Answers): string | null {
+/**
+/**
+ * How far ahead of the server's clock a phone's clock may run and still have a response it made
+ * before the close accepted (its clientId's UUIDv7 time is the phone's clock at creation).
+ */
+export const CLOSE_CLOCK_SKEW_MS = 5 * 60_000;
+
+/** The creation time a UUIDv7 carries (ms), or null for any other UUID (a version 4 from an old phone). */
+export function uuidv7Time(id: string): number | null {
+  if (id.length !== 36 || id[14] !== '7') return null;
+  const ms = Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** A closed survey takes only responses made on the phone before it closed (allowing for clock skew). */
+export function refusedAsClosed(survey: IngestSurvey, clientId: string | undefined): boolean {
+  if (survey.closedAt === null) return false;
+  const made = clientId === undefined ? null : uuidv7Time(clientId);
+  return made === null || made > survey.closedAt + CLOSE_CLOCK_SKEW_MS;
+}
+
+/**
+ * A phone's "today" may be up to 14 hours ahead of the server's clock (UTC+14): "not in the
+ * future" is judged against the latest calendar date anywhere, so no phone's accepted answer is refused.
+ */
+const LATEST_ZONE_MS = 14 * 3_600_000;
+
+/**
+ * The answers' problem against the survey's questions (spec section 5 first), or null. Then the
+ * form's rules (issue 17), by the evaluator the phone runs: a hidden question's answer is refused,
+ * a typed answer must be of its type and within its constraint, each named with its question.
+ */
+export function answersProblem(survey: IngestForm, answers: Answers, now = Date.now()): string | null {
   // Before any per-key work: more keys than questions cannot all be answers (400,000 keys stalled the server).
   if (hasMoreKeysThan(answers, survey.questions.size)) return Msg.tooManyAnswers;
-  // Spec: only the presence of the key is checked, not whether the answer is empty.
-  for (const text of survey.compulsory) if (!Object.hasOwn(answers, text)) return Msg.fillCompulsory;
-  for (const [key, value] of Object.entries(answers)) {
+  const answerFor = (q: RuleQuestion) => answerOf(answers, q.text);
+  const visible = survey.hasShowIf ? visibleQuestions(survey.ordered, answerFor) : null;
+  // Spec: only the presence of the key is checked, not whether the answer is empty; a hidden question is never compulsory.
+  for (const q of survey.compulsory) if (!Object.hasOwn(answers, q.text) && (visible === null || visible.has(q.id))) return Msg.fillCompulsory;
+  for (const key in answers) {
+    if (!Object.hasOwn(answers, key)) continue;
+    const value = answers[key]!;
     const question = survey.questions.get(key);
     if (!question) return `"${key}" is not a question of this survey`;
     const isList = Array.isArray(value);
     if (question.type === QuestionType.checkbox && !isList) return `The answer to "${key}" must be a list of choices`;
     if (question.type !== QuestionType.checkbox && isList) return `The answer to "${key}" must be text, not a list`;
+    if (NO_ANSWER_QUESTION_TYPES.includes(question.type) && isAnswered(value)) return `"${key}": A note takes no answer`;
+  }
+  const today = new Date(now + LATEST_ZONE_MS);
+  for (const q of survey.ordered) {
+    const answer = answerFor(q);
+    if (!isAnswered(answer)) continue;
+    const message = visible !== null && !visible.has(q.id) ? RuleMsg.hidden : answerProblem(q, answer!, today);
+    if (message !== null) return `"${q.text}": ${message}`;
   }
   return null;
+}
+
+/**
+ * The answers as stored: typed answers in their normal form (phone numbers as +234...). Changes
+ * the request's own parsed answers in place (copying 30 answers per response cost more than the rules).
+ */
+export function normaliseAnswers(survey: IngestForm, answers: Answers): Answers {
+  for (const q of survey.typed) {
+    const value = answerOf(answers, q.text);
+    if (value === undefined) continue;
+    const normal = normaliseAnswer(q.type, value);
+    // An own property already: assigning to it never touches the prototype, even for `__proto__`.
+    if (normal !== value) answers[q.text] = normal as Answer;
+  }
+  return answers;
 }
 
 const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -46,6 +119,7 @@ const tooManyAnswers = { success: false as const, error: { issues: [{ path: [] a
 
 type Prepared = { clientId: string; row: ResponseInsert; revisionOf?: string; actorName: string } | { clientId: string; error: HttpError };
 type Access = { member: IngestMember; survey: IngestSurvey };
+const formKey = (surveyId: string, version: number) => `${surveyId}\u0000${version}`;
 
 /**
  * Receiving responses: who submitted, what they are paid and when it arrived come from the token
@@ -82,7 +156,8 @@ export class IngestService {
   }
 
   async respond(userId: string, body: RespondBody): Promise<RespondReply> {
-    const prepared = this.prepare(userId, body, Date.now(), await this.access(userId, body.survey_id));
+    const access = await this.access(userId, body.survey_id);
+    const prepared = this.prepare(userId, body, Date.now(), access, await this.surveys.form(access.survey, body.version ?? 1));
     if ('error' in prepared) throw prepared.error;
     const result = prepared.revisionOf !== undefined ? await this.revise(prepared) : verdict(prepared.row, await this.repo.insert([prepared.row]));
     if (result.status !== 200) throw new HttpError(result.status, result.msg);
@@ -106,8 +181,17 @@ export class IngestService {
         access.set(surveyId, err);
       }
     }));
+    // Then the forms of the versions the items were filled against (usually just the latest).
+    const forms = new Map<string, IngestForm | undefined>();
+    for (const p of parsed) {
+      if (!p.success) continue;
+      const survey = access.get(p.data.survey_id);
+      const key = formKey(p.data.survey_id, p.data.version ?? 1);
+      if (survey instanceof HttpError || forms.has(key)) continue;
+      forms.set(key, await this.surveys.form(survey!.survey, p.data.version ?? 1));
+    }
     const prepared = parsed.map((p, i): Prepared => {
-      if (p.success) return this.prepare(userId, p.data, now, access.get(p.data.survey_id)!);
+      if (p.success) return this.prepare(userId, p.data, now, access.get(p.data.survey_id)!, forms.get(formKey(p.data.survey_id, p.data.version ?? 1)));
       const clientId = (items[i] as { clientId?: unknown } | null)?.clientId;
       return { clientId: typeof clientId === 'string' ? clientId.slice(0, 100) : '', error: badRequest(issueText(p.error.issues[0])) };
     });
@@ -130,14 +214,20 @@ export class IngestService {
     }
   }
 
-  /** The row to store for `body`, or the error that answers it, given the caller's access to its survey. */
-  private prepare(userId: string, body: RespondBody, now: number, access: Access | HttpError): Prepared {
+  /**
+   * The row to store for `body`, or the error that answers it, given the caller's access to its
+   * survey and the form of the version it was filled against (undefined: no such version).
+   */
+  private prepare(userId: string, body: RespondBody, now: number, access: Access | HttpError, form: IngestForm | undefined): Prepared {
     const clientId = body.clientId ?? uuidv7(now);
     if (access instanceof HttpError) return { clientId, error: access };
     const { member, survey } = access;
     if (body.organization_id !== survey.organizationId) return { clientId, error: badRequest(Msg.organizationMismatch) };
-    const problem = answersProblem(survey, body.answers);
+    if (refusedAsClosed(survey, body.clientId)) return { clientId, error: forbidden(Msg.surveyClosed) };
+    if (!form) return { clientId, error: badRequest(Msg.unknownSurveyVersion) };
+    const problem = answersProblem(form, body.answers, now);
     if (problem) return { clientId, error: badRequest(problem) };
+    const answers = normaliseAnswers(form, body.answers);
     return {
       clientId,
       ...(body.revisionOf !== undefined ? { revisionOf: body.revisionOf } : {}),
@@ -149,13 +239,14 @@ export class IngestService {
         organization_id: survey.organizationId,
         member_id: member.id,
         user_id: userId,
-        answers: JSON.stringify(body.answers),
-        body_hash: bodyHashOf(survey.id, body.answers),
-        search_text: searchTextOf(member.fullName, member.email, body.answers),
+        answers: JSON.stringify(answers),
+        body_hash: bodyHashOf(survey.id, answers),
+        search_text: searchTextOf(member.fullName, member.email, answers),
         rate: member.rate,
         captured_at: body.capturedAt ? Date.parse(body.capturedAt) : null,
         created_at: now,
         status: survey.payAfterReview ? ResponseStatus.pending : ResponseStatus.approved,
+        version: body.version ?? 1,
       },
     };
   }

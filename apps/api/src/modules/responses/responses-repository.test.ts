@@ -29,6 +29,7 @@ beforeAll(async () => {
     captured_at: null,
     created_at: Date.now(),
     status: 'approved',
+    version: 1,
   };
 });
 afterAll(() => t.close());

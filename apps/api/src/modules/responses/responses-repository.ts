@@ -18,8 +18,12 @@ export interface IngestMember {
 export interface IngestSurveyRow {
   id: string;
   organizationId: string;
+  /** The latest version's questions (JSON). */
   questions: string;
   payAfterReview: boolean;
+  version: number;
+  /** When the survey was closed to new responses; null while open. */
+  closedAt: number | null;
 }
 
 /** The row that holds a (survey_id, client_id) key after the write: ours, or the one received earlier. */
@@ -29,7 +33,7 @@ export interface StoredRef {
   bodyHash: string;
 }
 
-export type ResponseInsert = Required<Pick<NewResponse, 'id' | 'client_id' | 'survey_id' | 'organization_id' | 'member_id' | 'user_id' | 'answers' | 'body_hash' | 'search_text' | 'rate' | 'captured_at' | 'created_at'>> & { status: string };
+export type ResponseInsert = Required<Pick<NewResponse, 'id' | 'client_id' | 'survey_id' | 'organization_id' | 'member_id' | 'user_id' | 'answers' | 'body_hash' | 'search_text' | 'rate' | 'captured_at' | 'created_at'>> & { status: string; version: number };
 
 export const keyOf = (surveyId: string, clientId: string) => `${surveyId}\u0000${clientId}`;
 
@@ -42,6 +46,8 @@ export interface ResponsesRepository {
   /** The caller's field-user member row on this survey, matched by user id; undefined if none. */
   fieldMember(surveyId: string, userId: string): Promise<IngestMember | undefined>;
   survey(surveyId: string): Promise<IngestSurveyRow | undefined>;
+  /** The questions (JSON) of one published version of the survey; undefined if there is none. */
+  versionQuestions(surveyId: string, version: number): Promise<string | undefined>;
   /**
    * Inserts the rows in one transaction; answers, per key, the row now stored under it. On SQLite
    * the write waits for any open Kysely transaction to end, so never await it inside one.
@@ -49,11 +55,15 @@ export interface ResponsesRepository {
   insert(rows: ResponseInsert[]): Promise<Map<string, StoredRef>>;
 }
 
+function surveyRowOf(s: { id: string; organization_id: string; questions: string; pay_after_review: number; version: number; closed_at: number | string | null }): IngestSurveyRow {
+  return { id: s.id, organizationId: s.organization_id, questions: s.questions, payAfterReview: Number(s.pay_after_review) === 1, version: Number(s.version), closedAt: s.closed_at === null ? null : Number(s.closed_at) };
+}
+
 export function responsesRepository(db: Db): ResponsesRepository {
   return db.sqlite ? new SqliteResponsesRepository(db.sqlite) : new KyselyResponsesRepository(db.kysely);
 }
 
-const COLUMNS = ['id', 'client_id', 'survey_id', 'organization_id', 'member_id', 'user_id', 'answers', 'body_hash', 'search_text', 'rate', 'captured_at', 'created_at', 'status'] as const;
+const COLUMNS = ['id', 'client_id', 'survey_id', 'organization_id', 'member_id', 'user_id', 'answers', 'body_hash', 'search_text', 'rate', 'captured_at', 'created_at', 'status', 'version'] as const;
 
 /** A group this large is written at once rather than at the end of the turn (a batch, or a burst). */
 const GROUP_ROWS = 32;
@@ -74,7 +84,8 @@ interface Waiting {
  */
 class SqliteResponsesRepository implements ResponsesRepository {
   private readonly memberStmt: Statement<[string, string, string], { id: string; organization_id: string; full_name: string; email: string; rate: number; withdrawn_at: number | null }>;
-  private readonly surveyStmt: Statement<[string], { id: string; organization_id: string; questions: string; pay_after_review: number }>;
+  private readonly surveyStmt: Statement<[string], { id: string; organization_id: string; questions: string; pay_after_review: number; version: number; closed_at: number | null }>;
+  private readonly versionStmt: Statement<[string, number], { questions: string }>;
   private readonly insertStmt: Statement<unknown[]>;
   private readonly existingStmt: Statement<[string, string], { id: string; user_id: string; body_hash: string }>;
   private readonly writeGroup: (group: ResponseInsert[][]) => Map<string, StoredRef>[];
@@ -84,7 +95,8 @@ class SqliteResponsesRepository implements ResponsesRepository {
 
   constructor(private readonly sqlite: NonNullable<Db['sqlite']>) {
     this.memberStmt = sqlite.prepare('select id, organization_id, full_name, email, rate, withdrawn_at from members where survey_id = ? and user_id = ? and role = ?');
-    this.surveyStmt = sqlite.prepare('select id, organization_id, questions, pay_after_review from surveys where id = ?');
+    this.surveyStmt = sqlite.prepare('select id, organization_id, questions, pay_after_review, version, closed_at from surveys where id = ?');
+    this.versionStmt = sqlite.prepare('select questions from survey_versions where survey_id = ? and version = ?');
     // Positional parameters and run(): binding by name and building RETURNING rows cost about a
     // quarter of the insert (in-process, batches of 50: 32 -> 24 µs per row).
     this.insertStmt = sqlite.prepare(
@@ -105,7 +117,7 @@ class SqliteResponsesRepository implements ResponsesRepository {
     // it resets the statement after the first row and better-sqlite3 drops the error of that reset,
     // SQLITE_FULL on a full disk included). `changes` counts this statement's row, not its triggers'.
     const { changes } = this.insertStmt.run( // in COLUMNS order
-      row.id, row.client_id, row.survey_id, row.organization_id, row.member_id, row.user_id, row.answers, row.body_hash, row.search_text, row.rate, row.captured_at, row.created_at, row.status,
+      row.id, row.client_id, row.survey_id, row.organization_id, row.member_id, row.user_id, row.answers, row.body_hash, row.search_text, row.rate, row.captured_at, row.created_at, row.status, row.version,
     );
     if (changes > 0) return { id: row.id, userId: row.user_id, bodyHash: row.body_hash };
     const existing = this.existingStmt.get(row.survey_id, row.client_id);
@@ -121,7 +133,11 @@ class SqliteResponsesRepository implements ResponsesRepository {
 
   async survey(surveyId: string): Promise<IngestSurveyRow | undefined> {
     const s = this.surveyStmt.get(surveyId);
-    return s && { id: s.id, organizationId: s.organization_id, questions: s.questions, payAfterReview: Number(s.pay_after_review) === 1 };
+    return s && surveyRowOf(s);
+  }
+
+  async versionQuestions(surveyId: string, version: number): Promise<string | undefined> {
+    return this.versionStmt.get(surveyId, version)?.questions;
   }
 
   insert(rows: ResponseInsert[]): Promise<Map<string, StoredRef>> {
@@ -189,8 +205,13 @@ class KyselyResponsesRepository implements ResponsesRepository {
   }
 
   async survey(surveyId: string): Promise<IngestSurveyRow | undefined> {
-    const s = await this.db.selectFrom('surveys').select(['id', 'organization_id', 'questions', 'pay_after_review']).where('id', '=', surveyId).executeTakeFirst();
-    return s && { id: s.id, organizationId: s.organization_id, questions: s.questions, payAfterReview: Number(s.pay_after_review) === 1 };
+    const s = await this.db.selectFrom('surveys').select(['id', 'organization_id', 'questions', 'pay_after_review', 'version', 'closed_at']).where('id', '=', surveyId).executeTakeFirst();
+    return s && surveyRowOf(s);
+  }
+
+  async versionQuestions(surveyId: string, version: number): Promise<string | undefined> {
+    const v = await this.db.selectFrom('survey_versions').select('questions').where('survey_id', '=', surveyId).where('version', '=', version).executeTakeFirst();
+    return v?.questions;
   }
 
   async insert(rows: ResponseInsert[]): Promise<Map<string, StoredRef>> {

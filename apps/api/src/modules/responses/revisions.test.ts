@@ -129,10 +129,10 @@ describe('fix and resubmit', () => {
     await wb.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
     const sheet = wb.worksheets[0]!;
     expect(sheet.actualRowCount).toBe(2);
-    expect(sheet.getRow(1).getCell(6).value).toBe('Revision');
-    expect(sheet.getRow(2).getCell(6).value).toBe(2);
-    // After the revision: status, reviewed by, reviewed at, payout reference, then the questions.
-    expect(sheet.getRow(2).getCell(11).value).toBe('New name');
+    expect(sheet.getRow(1).getCell(7).value).toBe('Revision');
+    expect(sheet.getRow(2).getCell(7).value).toBe(2);
+    // After the version and the revision: status, reviewed by, reviewed at, payout reference, then the questions.
+    expect(sheet.getRow(2).getCell(12).value).toBe('New name');
   });
 
   it('mails a field user at most once a day when responses were returned, and again after a restart', async () => {

@@ -1,29 +1,48 @@
-import { StoredQuestion, type StoredQuestion as Question } from '@survey-bird/contracts';
+import { StoredQuestion, TYPED_QUESTION_TYPES, withQuestionIds, type StoredQuestion as Question } from '@survey-bird/contracts';
 import { z } from 'zod';
 import type { IngestSurveyRow, ResponsesRepository } from './responses-repository.js';
 
-/** What validating an answer needs to know about a survey, parsed once. */
-export interface IngestSurvey {
-  id: string;
-  organizationId: string;
+/** What validating an answer needs to know about one version of a survey's questions, parsed once. */
+export interface IngestForm {
   questions: Map<string, Question>;
-  compulsory: string[];
-  /** New responses arrive pending (true) or approved. */
-  payAfterReview: boolean;
+  /** In form order, each with its id: what the evaluator (issue 17) reads. */
+  ordered: Question[];
+  /** The compulsory questions, in form order. */
+  compulsory: Question[];
+  /** Some question carries a show-if condition (else every question is shown). */
+  hasShowIf: boolean;
+  /** The questions whose answers are normalised. */
+  typed: Question[];
 }
 
-const Questions = z.array(StoredQuestion);
+/** The survey as ingest sees it: its latest version's form, settings, and whether it is closed. */
+export interface IngestSurvey extends IngestForm {
+  id: string;
+  organizationId: string;
+  /** New responses arrive pending (true) or approved. */
+  payAfterReview: boolean;
+  /** The latest published version; its form is this object's own. */
+  version: number;
+  /** When it was closed to new responses (epoch ms); null while open. */
+  closedAt: number | null;
+}
+
+// Questions stored before ids (issue 17) have none: they get theirs by position, as the survey reply does.
+const Questions = z.array(StoredQuestion.extend({ id: z.string().optional() }));
 
 /**
- * Surveys of the last few minutes, parsed. Questions are fixed once a survey is published, so a
+ * Surveys of the last few minutes, parsed. A version's questions never change once published, so a
  * short TTL only bounds how long a deleted survey lingers; the size cap bounds memory. Settings
- * (pay after review) can change: a write to surveys by this process (`generation`) drops the cache.
+ * (pay after review, closed) and the latest version can change: a write to surveys by this process
+ * (`generation`) drops the cache. Older versions (responses queued offline before an edit) are kept
+ * apart, by survey and version, and never go stale.
  */
 export class SurveyCache {
   private readonly entries = new Map<string, { survey: IngestSurvey; expires: number; generation: number }>();
+  private readonly older = new Map<string, IngestForm>();
 
   constructor(
-    private readonly repo: Pick<ResponsesRepository, 'survey'>,
+    private readonly repo: Pick<ResponsesRepository, 'survey' | 'versionQuestions'>,
     private readonly generation: () => number = () => 0,
     private readonly ttlMs = 30_000,
     private readonly maxEntries = 500,
@@ -47,15 +66,41 @@ export class SurveyCache {
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     return survey;
   }
+
+  /** The form of `version` of this survey: its own for the latest, else read once; undefined if none. */
+  async form(survey: IngestSurvey, version: number): Promise<IngestForm | undefined> {
+    if (version === survey.version) return survey;
+    if (version > survey.version || version < 1) return undefined;
+    const key = `${survey.id}\u0000${version}`;
+    const hit = this.older.get(key);
+    if (hit) return hit;
+    const questions = await this.repo.versionQuestions(survey.id, version);
+    if (questions === undefined) return undefined;
+    const form = formOf(questions);
+    this.older.set(key, form);
+    if (this.older.size > this.maxEntries) this.older.delete(this.older.keys().next().value!);
+    return form;
+  }
+}
+
+function formOf(json: string): IngestForm {
+  const questions = withQuestionIds(Questions.parse(JSON.parse(json)));
+  return {
+    questions: new Map(questions.map((q) => [q.text, q])),
+    ordered: questions,
+    compulsory: questions.filter((q) => q.compulsory),
+    hasShowIf: questions.some((q) => q.showIf !== undefined),
+    typed: questions.filter((q) => TYPED_QUESTION_TYPES.includes(q.type)),
+  };
 }
 
 function parse(row: IngestSurveyRow): IngestSurvey {
-  const questions = Questions.parse(JSON.parse(row.questions));
   return {
     id: row.id,
     organizationId: row.organizationId,
-    questions: new Map(questions.map((q) => [q.text, q])),
-    compulsory: questions.filter((q) => q.compulsory).map((q) => q.text),
+    ...formOf(row.questions),
     payAfterReview: row.payAfterReview,
+    version: row.version,
+    closedAt: row.closedAt,
   };
 }

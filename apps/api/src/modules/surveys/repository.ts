@@ -47,28 +47,74 @@ export class SurveysRepository {
     this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   }
 
-  async setPayAfterReview(surveyId: string, organizationId: string, on: boolean): Promise<boolean> {
-    const res = await this.db.updateTable('surveys').set({ pay_after_review: on ? 1 : 0 }).where('id', '=', surveyId).where('organization_id', '=', organizationId).executeTakeFirst();
-    return Number(res.numUpdatedRows) > 0;
+  /**
+   * Pay after review and/or closed, on the caller's own survey only; the row after, or undefined.
+   * Closing again keeps the first close time (responses made before it stay welcome).
+   */
+  async setSettings(surveyId: string, organizationId: string, settings: { payAfterReview?: boolean | undefined; closed?: boolean | undefined }, now: number): Promise<SurveyRow | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      let update = trx.updateTable('surveys').where('id', '=', surveyId).where('organization_id', '=', organizationId);
+      if (settings.payAfterReview !== undefined) update = update.set({ pay_after_review: settings.payAfterReview ? 1 : 0 });
+      if (settings.closed !== undefined) update = update.set({ closed_at: settings.closed ? sql<number>`coalesce(closed_at, ${now})` : null });
+      const res = await update.executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 0) return undefined;
+      return trx.selectFrom('surveys').selectAll().where('id', '=', surveyId).executeTakeFirst();
+    });
   }
 
-  /** The survey and the option lists of its large selects, in one transaction. */
+  /** The caller's own survey, or undefined. */
+  findOwn(surveyId: string, organizationId: string): Promise<SurveyRow | undefined> {
+    return this.db.selectFrom('surveys').selectAll().where('id', '=', surveyId).where('organization_id', '=', organizationId).executeTakeFirst();
+  }
+
+  /** The survey, its first version and the option lists of its large selects, in one transaction. */
   async create(survey: SurveyRow, datasets: Dataset[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('surveys').values(survey).execute();
-      for (const { question, options } of datasets) {
-        for (let start = 0; start < options.length; start += OPTION_CHUNK) {
-          const rows = options.slice(start, start + OPTION_CHUNK).map((value, i) => ({
-            survey_id: survey.id,
-            question,
-            position: start + i,
-            value,
-            value_lower: value.toLowerCase(),
-          }));
-          await trx.insertInto('dataset_options').values(rows).execute();
-        }
-      }
+      await trx.insertInto('survey_versions').values({ survey_id: survey.id, version: 1, title: survey.title, description: survey.description, questions: survey.questions, created_at: survey.created_at }).execute();
+      await insertDatasets(trx, survey.id, datasets);
     });
+  }
+
+  /**
+   * Publishes the next version: the survey row takes the new texts and questions and version n+1
+   * (the increment in the update itself, so two editors get two versions, never one twice), the
+   * version row is added, and each large select's option list is replaced. Undefined when the
+   * survey is not the caller's.
+   */
+  async publishVersion(surveyId: string, organizationId: string, next: Pick<SurveyRow, 'title' | 'description' | 'expected_response_count' | 'questions'>, datasets: Dataset[], now: number): Promise<SurveyRow | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const current = await trx.selectFrom('surveys').selectAll().where('id', '=', surveyId).where('organization_id', '=', organizationId).executeTakeFirst();
+      if (!current) return undefined;
+      // A survey published by an older instance (rolling deploy) has no row for its version yet.
+      await trx
+        .insertInto('survey_versions')
+        .values({ survey_id: surveyId, version: Number(current.version), title: current.title, description: current.description, questions: current.questions, created_at: Number(current.created_at) })
+        .onConflict((oc) => oc.columns(['survey_id', 'version']).doNothing())
+        .execute();
+      const res = await trx
+        .updateTable('surveys')
+        .set({ ...next, version: sql<number>`version + 1` })
+        .where('id', '=', surveyId)
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 0) return undefined;
+      const row = await trx.selectFrom('surveys').selectAll().where('id', '=', surveyId).executeTakeFirstOrThrow();
+      await trx.insertInto('survey_versions').values({ survey_id: surveyId, version: Number(row.version), title: row.title, description: row.description, questions: row.questions, created_at: now }).execute();
+      for (const { question } of datasets) await trx.deleteFrom('dataset_options').where('survey_id', '=', surveyId).where('question', '=', question).execute();
+      await insertDatasets(trx, surveyId, datasets);
+      return row;
+    });
+  }
+
+  /** A page of the survey's versions, newest first. */
+  async listVersions(surveyId: string, page: Page) {
+    const q = this.db.selectFrom('survey_versions').where('survey_id', '=', surveyId);
+    const [rows, total] = await Promise.all([
+      q.selectAll().orderBy('version', 'desc').limit(page.limit).offset(page.offset).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.n) };
   }
 
   /** Newest first, the search matching the title. */
@@ -119,5 +165,20 @@ export class SurveysRepository {
   async allOptions(surveyId: string, question: string): Promise<string[]> {
     const rows = await this.db.selectFrom('dataset_options').select('value').where('survey_id', '=', surveyId).where('question', '=', question).orderBy('position').execute();
     return rows.map((r) => r.value);
+  }
+}
+
+async function insertDatasets(trx: Kysely<Database>, surveyId: string, datasets: Dataset[]): Promise<void> {
+  for (const { question, options } of datasets) {
+    for (let start = 0; start < options.length; start += OPTION_CHUNK) {
+      const rows = options.slice(start, start + OPTION_CHUNK).map((value, i) => ({
+        survey_id: surveyId,
+        question,
+        position: start + i,
+        value,
+        value_lower: value.toLowerCase(),
+      }));
+      await trx.insertInto('dataset_options').values(rows).execute();
+    }
   }
 }

@@ -4,6 +4,8 @@ import { pageOf, pagingReply } from '../../http/paging.js';
 import { route } from '../../http/route.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { Caller } from './repository.js';
+import { readXlsform } from './xlsform-read.js';
+import { receiveXlsform } from './xlsform-upload.js';
 
 export function callerOf({ user, organizationId }: AuthContext): Caller {
   return { role: user.role, userId: user.id, email: user.email, organizationId };
@@ -22,7 +24,17 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
     });
   }
 
-  route(app, 'surveySettings', async (req) => ({ msg: 'Settings saved', payAfterReview: await surveys.setPayAfterReview(req.params.id, req.auth.organizationId!, req.body.payAfterReview) }));
+  route(app, 'updateSurvey', async (req) => ({ msg: Msg.newVersionPublished, survey: await surveys.update(req.params.id, req.auth.organizationId, req.body) }));
+
+  route(app, 'surveyVersions', async (req) => {
+    const page = pageOf(req.query.page);
+    const { rows, total } = await surveys.versions(req.params.id, req.auth.organizationId, page);
+    return { versions: rows, ...pagingReply(page, total) };
+  });
+
+  route(app, 'surveySettings', async (req) => ({ msg: 'Settings saved', ...(await surveys.setSettings(req.params.id, req.auth.organizationId, req.body)) }));
+
+  route(app, 'importXlsform', async (req) => readXlsform(...(await receiveXlsform(req))));
 
   route(app, 'largeDataset', async (req) => ({ options: await surveys.searchDataset(callerOf(req.auth), req.query) }));
 

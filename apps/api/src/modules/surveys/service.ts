@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { Limits, Msg, OPTION_QUESTION_TYPES, QuestionType, type CreateSurveyBody, type LargeDatasetQuery, type StoredQuestion, type Survey } from '@survey-bird/contracts';
+import { Limits, Msg, OPTION_QUESTION_TYPES, QuestionType, withQuestionIds, type CreateSurveyBody, type LargeDatasetQuery, type StoredQuestion, type Survey, type SurveySettingsBody } from '@survey-bird/contracts';
 import type { z } from 'zod';
 import type { SurveyRow } from '../../db/schema.js';
 import { badRequest, notFound } from '../../http/errors.js';
@@ -21,16 +21,7 @@ export class SurveysService {
    * dataset_options (duplicates dropped) and only their count in the stored question.
    */
   async create(organizationId: string, body: CreateSurvey): Promise<Survey> {
-    const datasets: Dataset[] = [];
-    const questions: StoredQuestion[] = body.questions.map((q) => {
-      const options = q.options.filter((o) => o.length > 0);
-      if (q.type === QuestionType.largeSelect) {
-        const unique = [...new Set(options)];
-        datasets.push({ question: q.text, options: unique });
-        return { text: q.text, type: q.type, compulsory: q.compulsory, options: [], optionCount: unique.length };
-      }
-      return { text: q.text, type: q.type, compulsory: q.compulsory, options: OPTION_QUESTION_TYPES.includes(q.type) ? options : [] };
-    });
+    const { questions, datasets } = storedQuestions(withQuestionIds(body.questions));
     const row: SurveyRow = {
       id: randomUUID(),
       organization_id: organizationId,
@@ -40,15 +31,41 @@ export class SurveysService {
       questions: JSON.stringify(questions),
       pay_after_review: body.payAfterReview ? 1 : 0,
       created_at: Date.now(),
+      version: 1,
+      closed_at: null,
     };
     await this.repo.create(row, datasets);
     return toSurvey(row);
   }
 
+  /**
+   * Publishes version n+1 of the caller's survey from a create body. Pay after review is a setting
+   * (PATCH .../settings), not part of a version, so the body's is ignored here.
+   */
+  async update(surveyId: string, organizationId: string, body: CreateSurvey): Promise<Survey> {
+    const current = await this.repo.findOwn(surveyId, organizationId);
+    if (!current) throw notFound(Msg.surveyNotFound);
+    const { questions, datasets } = storedQuestions(idsForNextVersion(body.questions, withQuestionIds(JSON.parse(current.questions) as StoredQuestion[])));
+    const next = { title: body.title, description: body.description, expected_response_count: body.expectedResponseCount ?? null, questions: JSON.stringify(questions) };
+    const row = await this.repo.publishVersion(surveyId, organizationId, next, datasets, Date.now());
+    if (!row) throw notFound(Msg.surveyNotFound);
+    return toSurvey(row);
+  }
+
+  async versions(surveyId: string, organizationId: string, page: Page) {
+    if (!(await this.repo.findOwn(surveyId, organizationId))) throw notFound(Msg.surveyNotFound);
+    const { rows, total } = await this.repo.listVersions(surveyId, page);
+    return {
+      rows: rows.map((r) => ({ version: Number(r.version), title: r.title, description: r.description, questions: JSON.parse(r.questions) as StoredQuestion[], createdAt: new Date(Number(r.created_at)).toISOString() })),
+      total,
+    };
+  }
+
   /** Only the caller's organization's survey; another's is simply not found. */
-  async setPayAfterReview(surveyId: string, organizationId: string, payAfterReview: boolean): Promise<boolean> {
-    if (!(await this.repo.setPayAfterReview(surveyId, organizationId, payAfterReview))) throw notFound(Msg.surveyNotFound);
-    return payAfterReview;
+  async setSettings(surveyId: string, organizationId: string, settings: SurveySettingsBody): Promise<{ payAfterReview: boolean; closed: boolean }> {
+    const row = await this.repo.setSettings(surveyId, organizationId, settings, Date.now());
+    if (!row) throw notFound(Msg.surveyNotFound);
+    return { payAfterReview: Number(row.pay_after_review) === 1, closed: row.closed_at !== null };
   }
 
   async list(caller: Caller, page: Page, search: string) {
@@ -69,6 +86,42 @@ export class SurveysService {
   }
 }
 
+type BodyQuestion = CreateSurvey['questions'][number];
+
+/** The questions as stored, and the option lists of the large selects (kept apart, in dataset_options). */
+function storedQuestions(input: (BodyQuestion & { id: string })[]): { questions: StoredQuestion[]; datasets: Dataset[] } {
+  const datasets: Dataset[] = [];
+  const questions: StoredQuestion[] = input.map((q) => {
+    const options = q.options.filter((o) => o.length > 0);
+    const rules = { ...(q.showIf ? { showIf: q.showIf } : {}), ...(q.constraint ? { constraint: q.constraint } : {}) };
+    if (q.type === QuestionType.largeSelect) {
+      const unique = [...new Set(options)];
+      datasets.push({ question: q.text, options: unique });
+      return { id: q.id, text: q.text, type: q.type, compulsory: q.compulsory, options: [], optionCount: unique.length, ...rules };
+    }
+    return { id: q.id, text: q.text, type: q.type, compulsory: q.compulsory, options: OPTION_QUESTION_TYPES.includes(q.type) ? options : [], ...rules };
+  });
+  return { questions, datasets };
+}
+
+/**
+ * Ids of the next version's questions: the one sent (the builder keeps them), else that of the
+ * current version's question of the same text (a client that does not send ids keeps its columns),
+ * else a new one no version has used (random, so a new question never takes a removed one's column).
+ */
+function idsForNextVersion(input: BodyQuestion[], current: StoredQuestion[]): (BodyQuestion & { id: string })[] {
+  const byText = new Map(current.map((q) => [q.text.trim().toLowerCase(), q.id]));
+  const taken = new Set(input.flatMap((q) => (q.id === undefined ? [] : [q.id])));
+  return input.map((q) => {
+    if (q.id !== undefined) return { ...q, id: q.id };
+    const same = byText.get(q.text.trim().toLowerCase());
+    let id = same !== undefined && !taken.has(same) ? same : `q${randomUUID().slice(0, 8)}`;
+    while (taken.has(id)) id = `q${randomUUID().slice(0, 8)}`;
+    taken.add(id);
+    return { ...q, id };
+  });
+}
+
 /** The survey's large-select question of that text (case and outer spaces ignored); 404 for anything else. */
 function largeSelect(survey: SurveyRow | undefined, text: string): { surveyId: string; question: string } {
   if (!survey) throw notFound();
@@ -85,8 +138,12 @@ export function toSurvey(row: SurveyRow): Survey {
     description: row.description,
     organization_id: row.organization_id,
     expectedResponseCount: row.expected_response_count === null ? null : Number(row.expected_response_count),
-    questions: JSON.parse(row.questions) as StoredQuestion[],
+    // Questions stored before ids (issue 17) get theirs by position: stable, as they never move.
+    questions: withQuestionIds(JSON.parse(row.questions) as StoredQuestion[]),
     payAfterReview: Number(row.pay_after_review) === 1,
     createdAt: new Date(Number(row.created_at)).toISOString(),
+    version: Number(row.version ?? 1),
+    closed: row.closed_at !== null && row.closed_at !== undefined,
+    closedAt: row.closed_at === null || row.closed_at === undefined ? null : new Date(Number(row.closed_at)).toISOString(),
   };
 }

@@ -64,10 +64,10 @@ describe('POST /survey/create: publishing', () => {
     expect(msg).toBe('new survey published');
     expect(survey).toMatchObject({ title: 'Market survey', description: 'Prices', organization_id: org.id, expectedResponseCount: 250 });
     expect(survey.questions).toEqual([
-      { text: 'Outlet name', type: QuestionType.text, compulsory: false, options: [] },
-      { text: 'Outlet type', type: QuestionType.select, compulsory: true, options: ['Kiosk', 'Shop'] },
-      { text: 'Brands', type: QuestionType.checkbox, compulsory: true, options: ['A', 'B', 'C'] },
-      { text: 'Where', type: QuestionType.liveLocation, compulsory: true, options: [] },
+      { id: 'q1', text: 'Outlet name', type: QuestionType.text, compulsory: false, options: [] },
+      { id: 'q2', text: 'Outlet type', type: QuestionType.select, compulsory: true, options: ['Kiosk', 'Shop'] },
+      { id: 'q3', text: 'Brands', type: QuestionType.checkbox, compulsory: true, options: ['A', 'B', 'C'] },
+      { id: 'q4', text: 'Where', type: QuestionType.liveLocation, compulsory: true, options: [] },
     ]);
     const listed = (await get('/organization?searchQuery=market', org.token)).json();
     expect(listed.survey[0]).toEqual(survey);
@@ -78,7 +78,7 @@ describe('POST /survey/create: publishing', () => {
     const res = await publish({ title: 'Wards', questions: [{ text: 'Ward', type: QuestionType.largeSelect, options }] });
     expect(res.statusCode).toBe(200);
     const { survey } = res.json();
-    expect(survey.questions).toEqual([{ text: 'Ward', type: QuestionType.largeSelect, compulsory: true, options: [], optionCount: 3 }]);
+    expect(survey.questions).toEqual([{ id: 'q1', text: 'Ward', type: QuestionType.largeSelect, compulsory: true, options: [], optionCount: 3 }]);
     const rows = await t.app.db.kysely.selectFrom('dataset_options').select(['position', 'value', 'value_lower']).where('survey_id', '=', survey._id).orderBy('position').execute();
     expect(rows).toEqual([
       { position: 0, value: 'Agege', value_lower: 'agege' },

@@ -1,6 +1,6 @@
 import { answerOf, type Survey } from '@survey-bird/contracts';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { memo, useCallback, useEffect, useRef } from 'react';
+import { Suspense, lazy, memo, useCallback, useEffect, useRef } from 'react';
 import { api } from '../../api';
 import { cacheFieldUserSurveys, getCachedSurveys, searchDataset } from '../../offline';
 import { whenIdle } from '../../ui/idle';
@@ -15,6 +15,9 @@ import { SyncStrip } from './SyncStrip';
 import { useSurveyForm } from './use-survey-form';
 import { useAccount } from './use-sync';
 import './field-user.css';
+
+// Rare (a closed survey), so out of the form route's budget.
+const ClosedSurvey = lazy(() => import('./ClosedSurvey').then((m) => ({ default: m.ClosedSurvey })));
 
 /** How old the survey list's reply may be for the offline cache to take it instead of asking again. */
 const LIST_REUSE_MS = 60_000;
@@ -51,12 +54,15 @@ function FieldUserQuestions({ account, email }: { account: string; email: string
   const surveys = active.surveys.length > 0 ? active.surveys : (cached ?? []);
   const survey = active.survey ?? surveys[0] ?? null;
   const waiting = !survey && (active.loading || cached === undefined);
+  useUpdatedNotice(account, survey);
 
   return (
     <div className="fu">
       <SyncStrip account={account} email={email} />
       <SurveySwitch online={online} />
-      {survey ? (
+      {survey?.closed ? (
+        <Suspense fallback={<PageLoading />}><ClosedSurvey survey={survey} /></Suspense>
+      ) : survey ? (
         <SurveyForm key={`${account}/${survey._id}`} account={account} survey={survey} />
       ) : waiting ? (
         <PageLoading />
@@ -69,6 +75,15 @@ function FieldUserQuestions({ account, email }: { account: string; email: string
       )}
     </div>
   );
+}
+
+/** "This survey was updated", once per new version (its code loads on its own: the form route's budget). */
+function useUpdatedNotice(account: string, survey: Survey | null): void {
+  const id = survey?._id;
+  const version = survey?.version ?? 1;
+  useEffect(() => {
+    if (id) void import('./survey-updated').then((m) => m.noticeIfUpdated(account, id, version));
+  }, [account, id, version]);
 }
 
 // Memo: the sync strip and the survey list refreshing around it do not render the questions again.

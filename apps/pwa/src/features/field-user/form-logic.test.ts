@@ -2,7 +2,7 @@ import { Limits, Msg, QuestionType, type StoredQuestion } from '@survey-bird/con
 import { describe, expect, it, vi } from 'vitest';
 import { answerText, createSubmitter, formatLocation, formProblems, missingCompulsory, SUBMIT_LABEL, toggleOption, type Delivery, type Problems, type SubmitDeps, type SubmitPhase } from './form-logic';
 
-const q = (text: string, type: StoredQuestion['type'] = QuestionType.text, compulsory = true, options: string[] = []): StoredQuestion => ({ text, type, compulsory, options });
+const q = (text: string, type: StoredQuestion['type'] = QuestionType.text, compulsory = true, options: string[] = []): StoredQuestion => ({ id: text.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'q', text, type, compulsory, options });
 const jpeg = () => new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: 'image/jpeg' });
 
 describe('the compulsory rule (spec section 5: key presence only)', () => {

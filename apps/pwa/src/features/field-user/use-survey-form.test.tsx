@@ -17,9 +17,9 @@ const ACCOUNT = 'ada@field.ng';
 const survey: Survey = {
   _id: 's1', title: 'Wells', description: '', organization_id: 'o1', expectedResponseCount: null, createdAt: '2026-01-01T00:00:00.000Z',
   questions: [
-    { text: 'Name', type: QuestionType.text, compulsory: true, options: [] },
-    { text: 'Colours', type: QuestionType.checkbox, compulsory: false, options: ['red', 'blue'] },
-    { text: 'Photo', type: QuestionType.image, compulsory: false, options: [] },
+    { id: 'q1', text: 'Name', type: QuestionType.text, compulsory: true, options: [] },
+    { id: 'q2', text: 'Colours', type: QuestionType.checkbox, compulsory: false, options: ['red', 'blue'] },
+    { id: 'q3', text: 'Photo', type: QuestionType.image, compulsory: false, options: [] },
   ],
 };
 const jpeg = (n: number) => new Blob([new Uint8Array(n).fill(7)], { type: 'image/jpeg' });

@@ -130,7 +130,13 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
       await saver.flush();
       return (await loadDraft(account, surveyId))?.clientId ?? uuidv7();
     },
-    enqueue: (clientId, a, p) => enqueueResponse({ account, surveyId, organizationId: latest.current.survey.organization_id, answers: a, photos: p, clientId }),
+    enqueue: (clientId, a, p) => {
+      // A draft begun on an older version may hold answers to questions the new version removed: the server would refuse them.
+      const { survey: current } = latest.current;
+      const texts = new Set(current.questions.map((q) => q.text));
+      const kept = Object.fromEntries(Object.entries(a).filter(([text]) => texts.has(text)));
+      return enqueueResponse({ account, surveyId, organizationId: current.organization_id, answers: kept, photos: p, clientId, version: current.version ?? 1 });
+    },
     syncNow: () => void appSync().then((sync) => sync.syncNow()),
     delivery: deliveryOf,
     online: () => navigator.onLine,

@@ -175,7 +175,7 @@ function ResponseTableRow({ row, sn, questions, now, picked, onPick, onOpen }: {
       <td className="responses__date" title={`Received by the server ${formatResponseDate(row.createdAt, now, true)}`}>{formatResponseDate(capturedOrReceived(row), now, true)}</td>
       <td className="responses__date responses__received">{formatResponseDate(row.createdAt, now, true)}</td>
       <td><StatusChip status={row.status} /></td>
-      {questions.map((q) => <td key={q.text}><CellView cell={formatCell(answerOf(row.answers, q.text))} /></td>)}
+      {questions.map((q) => <td key={q.text}><CellView cell={formatCell(answerOf(row.answers, q.text), undefined, q.type)} /></td>)}
     </tr>
   );
 }

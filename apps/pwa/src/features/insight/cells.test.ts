@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exportFileName, formatBytes, formatCell } from './cells';
+import { exportFileName, formatBytes, formatCell, MISSING } from './cells';
 
 const ORIGIN = 'https://app.surveybird.ng';
 const cell = (v: Parameters<typeof formatCell>[0]) => formatCell(v, ORIGIN);
@@ -56,5 +56,20 @@ describe('export progress', () => {
     expect(formatBytes(512)).toBe('512 B');
     expect(formatBytes(12_700)).toBe('12.4 KB');
     expect(formatBytes(3 * 1024 * 1024)).toBe('3.0 MB');
+  });
+});
+
+describe('issue 17 types', () => {
+  const origin = 'https://app.surveybird.ng';
+  it('opens a signature like a photo, and shows typed answers as their text', () => {
+    expect(formatCell('/api/v1/files/image/abc.png', origin, 'signature')).toEqual({ kind: 'photo', text: 'View signature', href: `${origin}/api/v1/files/image/abc.png` });
+    expect(formatCell('+2348031234567', origin, 'phone')).toEqual({ kind: 'text', text: '+2348031234567' });
+    expect(formatCell('-12.5', origin, 'decimal')).toEqual({ kind: 'text', text: '-12.5' });
+    expect(formatCell('2026-03-14', origin, 'date')).toEqual({ kind: 'text', text: '2026-03-14' });
+    expect(formatCell('ada@example.ng', origin, 'email')).toEqual({ kind: 'text', text: 'ada@example.ng' });
+    expect(formatCell('AB123456', origin, 'barcode')).toEqual({ kind: 'text', text: 'AB123456' });
+  });
+  it('shows a note as N/A whatever is stored', () => {
+    expect(formatCell('text', origin, 'note')).toEqual({ kind: 'missing', text: MISSING });
   });
 });

@@ -26,13 +26,17 @@ function photoHref(value: string, origin: string): string | null {
   }
 }
 
-export function formatCell(value: Answer | null | undefined, origin: string = globalThis.location?.origin ?? 'http://localhost'): Cell {
-  if (value === undefined || value === null) return { kind: 'missing', text: MISSING };
+/**
+ * Issue 17's types: a signature is a stored PNG and opens like a photo ('View signature'); a note
+ * has no answer; numbers, dates, times, phone numbers, e-mails and barcodes are their text.
+ */
+export function formatCell(value: Answer | null | undefined, origin: string = globalThis.location?.origin ?? 'http://localhost', type?: string): Cell {
+  if (value === undefined || value === null || type === 'note') return { kind: 'missing', text: MISSING };
   const text = Array.isArray(value) ? value.filter((v) => v.trim() !== '').join(', ') : value;
   if (text.trim() === '') return { kind: 'missing', text: MISSING };
   if (!Array.isArray(value)) {
     const photo = photoHref(text.trim(), origin);
-    if (photo) return { kind: 'photo', text: 'View photo', href: photo };
+    if (photo) return { kind: 'photo', text: type === 'signature' ? 'View signature' : 'View photo', href: photo };
     const link = httpsHref(text.trim());
     if (link) return { kind: 'link', text: text.trim(), href: link };
   }

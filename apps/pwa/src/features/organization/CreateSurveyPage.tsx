@@ -8,6 +8,7 @@ import { toast } from '../../ui/toast-store';
 import { useSession } from '../accounts/session';
 import { useActiveSurvey } from '../surveys/active-survey';
 import { EditIcon, TrashIcon, UploadIcon } from '../team/icons';
+import { ImportXlsformButton } from './ImportXlsformButton';
 import {
   builderReducer,
   commitProblem,
@@ -26,12 +27,18 @@ import '../team/team.css';
 
 const DRAFT_SAVE_MS = 400;
 
-function readDraft(key: string): BuilderState {
+function readDraft(key: string, initial: BuilderState = EMPTY_BUILDER): BuilderState {
   try {
-    return parseDraft(localStorage.getItem(key)) ?? EMPTY_BUILDER;
+    return parseDraft(localStorage.getItem(key)) ?? initial;
   } catch {
-    return EMPTY_BUILDER;
+    return initial;
   }
+}
+
+/** Editing a published survey (issue 17): the builder starts from its latest version; Publish puts the next one. */
+export interface SurveyEdit {
+  survey: { _id: string; title: string; version?: number | undefined };
+  initial: BuilderState;
 }
 
 function writeDraft(key: string, state: BuilderState): void {
@@ -43,11 +50,11 @@ function writeDraft(key: string, state: BuilderState): void {
   }
 }
 
-/** Spec screen 4: build a survey question by question, then publish it. */
-export function CreateSurveyPage() {
+/** Spec screen 4: build a survey question by question, then publish it (or, editing, publish its next version). */
+export function CreateSurveyPage({ edit }: { edit?: SurveyEdit } = {}) {
   const { user } = useSession();
-  const draftKey = `${DRAFT_KEY_PREFIX}${(user?.email ?? '').toLowerCase()}`;
-  const [state, dispatch] = useReducer(builderReducer, draftKey, readDraft);
+  const draftKey = `${DRAFT_KEY_PREFIX}${(user?.email ?? '').toLowerCase()}${edit ? `:${edit.survey._id}` : ''}`;
+  const [state, dispatch] = useReducer(builderReducer, draftKey, (key) => readDraft(key, edit?.initial));
   const [busy, setBusy] = useState(false);
   const { setActive } = useActiveSurvey();
   const latest = useRef({ draftKey, state });
@@ -65,12 +72,14 @@ export function CreateSurveyPage() {
     if (!checked.ok) return toast.error(checked.msg);
     setBusy(true);
     try {
-      const reply = await api.call('createSurvey', { body: checked.body });
+      const reply = edit
+        ? await api.call('updateSurvey', { params: { id: edit.survey._id }, body: checked.body })
+        : await api.call('createSurvey', { body: checked.body });
       setActive(reply.survey);
       dispatch({ type: 'reset' });
       latest.current.state = EMPTY_BUILDER;
       writeDraft(draftKey, EMPTY_BUILDER);
-      toast.success(Msg.surveyPublished);
+      toast.success(edit ? `Version ${reply.survey.version ?? ''} published`.replace('  ', ' ') : Msg.surveyPublished);
       navigateTo(paths.orgSurveys);
     } catch {
       // The API client toasted the server's message; the draft stays.
@@ -82,8 +91,18 @@ export function CreateSurveyPage() {
   return (
     <section className="builder" aria-busy={busy}>
       <div className="builder__intro">
-        <h1 className="mgmt__title">Let's get started!</h1>
-        <p className="mgmt__sub">Give your survey a title, add its questions, then publish it to invite field users.</p>
+        {edit ? (
+          <>
+            <h1 className="mgmt__title">Edit survey</h1>
+            <p className="mgmt__sub">Fix texts, add, remove or reorder questions. Publishing makes version {(edit.survey.version ?? 1) + 1}; responses already made keep the version they were made on, and phones pick up the new one at their next sync.</p>
+          </>
+        ) : (
+          <>
+            <h1 className="mgmt__title">Let's get started!</h1>
+            <p className="mgmt__sub">Give your survey a title, add its questions, then publish it to invite field users.</p>
+            <ImportXlsformButton onDraft={(draft) => dispatch({ type: 'restore', state: draft })} />
+          </>
+        )}
       </div>
       <div className="builder__grid" inert={busy}>
         <div className="builder__main">
@@ -114,10 +133,10 @@ export function CreateSurveyPage() {
       <div className="builder__publish">
         <p className="builder__count">
           <strong>{state.questions.length === 1 ? '1 question' : `${state.questions.length} questions`} added</strong>
-          <span className="builder__note">Questions cannot be changed after publishing.</span>
+          <span className="builder__note">{edit ? 'Editing: nothing changes until you publish.' : 'You can edit the survey after publishing; each publish is a new version.'}</span>
         </p>
         <button type="button" className="btn btn--primary btn--lg" onClick={() => void publish()} disabled={busy} aria-disabled={busy}>
-          {busy && <Spinner label="Publishing" />} {busy ? 'Publishing…' : 'Publish'}
+          {busy && <Spinner label="Publishing" />} {busy ? 'Publishing…' : edit ? 'Publish new version' : 'Publish'}
         </button>
       </div>
     </section>

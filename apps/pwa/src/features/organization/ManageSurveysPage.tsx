@@ -57,7 +57,15 @@ export function ManageSurveysPage() {
         )}
         <Pager label="Showing:" page={page} count={surveys.length} total={data?.totalCount ?? 0} hasPreviousPage={!!data?.hasPreviousPage} hasNextPage={!!data?.hasNextPage} onPage={list.setPage} />
       </div>
-      <SurveyDetailsModal survey={viewing} onClose={() => setViewing(null)} />
+      <SurveyDetailsModal
+        survey={viewing}
+        onClose={() => setViewing(null)}
+        onChanged={(changed) => {
+          setViewing(changed);
+          list.refresh();
+          if (changed._id === active?._id) setActive(changed);
+        }}
+      />
     </section>
   );
 }
@@ -65,11 +73,15 @@ export function ManageSurveysPage() {
 function SurveyRow({ survey, active, onChoose, onOpen }: { survey: Survey; active: boolean; onChoose: () => void; onOpen: () => void }) {
   const count = survey.questions.length;
   return (
-    <li className={`survey-row${active ? ' is-active' : ''}`}>
+    <li className={`survey-row${active ? ' is-active' : ''}${survey.closed ? ' is-closed' : ''}`}>
       <span className="survey-row__icon"><SurveysIcon size={20} /></span>
       <div className="survey-row__body">
         <p className="survey-row__title"><button type="button" className="survey-row__open" onClick={onOpen}>{survey.title}</button></p>
-        <p className="survey-row__meta">{createdLabel(survey.createdAt)} · {count === 1 ? '1 question' : `${count} questions`}</p>
+        <p className="survey-row__meta">
+          {createdLabel(survey.createdAt)} · {count === 1 ? '1 question' : `${count} questions`}
+          {(survey.version ?? 1) > 1 && ` · version ${survey.version}`}
+          {survey.closed && <> · <span className="badge">Closed</span></>}
+        </p>
       </div>
       {active ? (
         <span className="badge badge--brand">Active survey</span>

@@ -136,7 +136,10 @@ export function builderReducer(state: BuilderState, action: BuilderAction): Buil
     }
     case 'commit': {
       if (commitProblem(state) !== null) return state;
-      const question = questionFromForm(state.form);
+      // An edited question keeps its id (its answers' column across versions) and rules the form does not show.
+      const before = state.editing === null ? undefined : state.questions[state.editing];
+      const kept = { ...(before?.id ? { id: before.id } : {}), ...(before?.showIf ? { showIf: before.showIf } : {}), ...(before?.constraint ? { constraint: before.constraint } : {}) };
+      const question = { ...kept, ...questionFromForm(state.form) };
       const questions = state.editing === null
         ? [...state.questions, question]
         : state.questions.map((q, i) => (i === state.editing ? question : q));

@@ -30,7 +30,7 @@ export function SurveyPicker({ route, activeId, total, onChoose, onClose }: Surv
               <li key={s._id}>
                 <button
                   type="button"
-                  className={`pick-list__item${s._id === activeId ? ' is-active' : ''}`}
+                  className={`pick-list__item${s._id === activeId ? ' is-active' : ''}${s.closed ? ' is-closed' : ''}`}
                   aria-current={s._id === activeId ? 'true' : undefined}
                   onClick={() => {
                     onChoose(s);
@@ -38,6 +38,7 @@ export function SurveyPicker({ route, activeId, total, onChoose, onClose }: Surv
                   }}
                 >
                   <span className="pick-list__title">{s.title}</span>
+                  {s.closed && <span className="badge">Closed</span>}
                   {s._id === activeId && <span className="badge badge--brand">Active</span>}
                 </button>
               </li>
