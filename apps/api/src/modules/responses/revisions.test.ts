@@ -67,6 +67,10 @@ describe('fix and resubmit', () => {
 
   it('answers 404 to another field user and 409 to a response never returned or a reused key', async () => {
     const id = await returned('Shop A');
+    // The feed carries a returned response's answers, so a phone without it can open it for fixing.
+    const feed = (await call(t.app, ada.token, { method: 'GET', url: '/api/v1/me/responses/changes' })).json();
+    expect(feed.changes.find((c: { _id: string }) => c._id === id)).toMatchObject({ status: 'returned', comment: 'The outlet name is misspelt', answers: { 'Name of outlet': 'Shop A', 'Outlet type': 'Kiosk' } });
+    expect(feed.changes.filter((c: { status: string; answers?: unknown }) => c.status !== 'returned' && c.answers !== undefined)).toEqual([]);
     const other = await respond(bayo.token!, { 'Name of outlet': 'Shop A fixed', 'Outlet type': 'Kiosk' }, { revisionOf: id });
     expect(other.statusCode).toBe(404);
     expect((await respond(ada.token!, { 'Name of outlet': 'x', 'Outlet type': 'Kiosk' }, { revisionOf: uuidv7() })).statusCode).toBe(404);
