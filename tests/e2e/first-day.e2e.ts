@@ -280,7 +280,7 @@ describe('first day in the field', () => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.readFile((await download.path())!);
     const sheet = workbook.getWorksheet('Responses')!;
-    expect((sheet.getRow(1).values as unknown[]).slice(1, 7)).toEqual(['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', 'Revision']);
+    expect((sheet.getRow(1).values as unknown[]).slice(1, 12)).toEqual(['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', 'Version', 'Revision', 'Status', 'Reviewed by', 'Reviewed at', 'Payout reference']);
     const captured = [2, 3, 4, 5, 6, 7].map((r) => (sheet.getRow(r).getCell(4).value as Date).getTime());
     expect(captured).toEqual(expect.arrayContaining([at(12, 49, 0).getTime(), at(12, 50, 0).getTime(), at(12, 50, 17).getTime()]));
     expect(sheet.getRow(2).getCell(5).value).toBeInstanceOf(Date);
