@@ -115,8 +115,8 @@ describe('responses on older versions', () => {
     const values = (n: number) => (sheet.getRow(n).values as unknown[]).slice(1);
     expect(values(1)).toEqual(['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', 'Version', 'Revision', 'Status', 'Reviewed by', 'Reviewed at', 'Payout reference', 'Outlet type', 'Name of outlet', 'Owner phone', 'Fridge count']);
     // Version, then the revision and review cells, then one column per question across the versions.
-    expect([...values(2).slice(5, 7), ...values(2).slice(10)]).toEqual([2, 1, 'Supermarket', 'New One', "'=cmd", 'N/A']);
-    expect([...values(3).slice(5, 7), ...values(3).slice(10)]).toEqual([1, 1, 'Kiosk', 'Old One', 'N/A', '3']);
+    expect([...values(2).slice(5, 7), ...values(2).slice(11)]).toEqual([2, 1, 'Supermarket', 'New One', "'=cmd", 'N/A']);
+    expect([...values(3).slice(5, 7), ...values(3).slice(11)]).toEqual([1, 1, 'Kiosk', 'Old One', 'N/A', '3']);
   });
 });
 
