@@ -52,6 +52,8 @@ describe('GET /field-user/:surveyId', () => {
     expect(rows['Ada Obi']).toEqual({
       _id: ada.id, fullName: 'Ada Obi', phoneNumber: '08030000000', email: 'ada@team.ng', bank: 'Zenith Bank', accountNumber: '0123456789', accountName: 'Ada Obi',
       rate: 100, responses: 3, outstanding: 200, awaitingReview: 0, supervisorId: supOne.id, supervisorName: 'Sup One',
+      // No phone has reported yet (issue 18).
+      device: null,
     });
     expect(rows['Bayo Ade']).toMatchObject({ responses: 3, outstanding: 350, supervisorName: 'Sup One' });
     expect(rows['Chi Nwa']).toMatchObject({ responses: 2, outstanding: 0, supervisorName: 'Sup Two' });
