@@ -8,6 +8,18 @@ const DatasetCombobox = lazy(() => import('./DatasetCombobox'));
 const LiveImageQuestion = lazy(() => import('./LiveImageQuestion'));
 const ImageQuestion = lazy(() => import('./ImageQuestion'));
 const LocationQuestion = lazy(() => import('./LocationQuestion'));
+const SignatureQuestion = lazy(() => import('./SignatureQuestion'));
+const BarcodeQuestion = lazy(() => import('./BarcodeQuestion'));
+
+/** How the phone's keyboard opens for a typed question (issue 17): a numeric keypad for numbers. */
+const TYPED_INPUT: Partial<Record<string, { type: string; inputMode: 'numeric' | 'decimal' | 'tel' | 'email' | 'text'; placeholder?: string }>> = {
+  [QuestionType.number]: { type: 'text', inputMode: 'numeric', placeholder: 'A whole number' },
+  [QuestionType.decimal]: { type: 'text', inputMode: 'decimal', placeholder: 'A number, e.g. 12.5' },
+  [QuestionType.date]: { type: 'date', inputMode: 'text' },
+  [QuestionType.time]: { type: 'time', inputMode: 'text' },
+  [QuestionType.phone]: { type: 'tel', inputMode: 'tel', placeholder: '080… or +234…' },
+  [QuestionType.email]: { type: 'email', inputMode: 'email', placeholder: 'name@example.com' },
+};
 
 export interface QuestionFieldProps {
   question: StoredQuestion;
@@ -35,7 +47,8 @@ export function QuestionField({ question, number, value, photo, processing, prob
   const errorId = `${id}-error`;
   const invalid = problem ? { 'aria-invalid': true, 'aria-describedby': errorId } : {};
   const { text, type } = question;
-  const labelled = type === QuestionType.text || type === QuestionType.select || type === QuestionType.image || type === QuestionType.files;
+  const typed = TYPED_INPUT[type];
+  const labelled = type === QuestionType.text || type === QuestionType.select || type === QuestionType.image || type === QuestionType.files || type === QuestionType.barcode || typed !== undefined;
 
   let input;
   switch (type) {
@@ -71,6 +84,15 @@ export function QuestionField({ question, number, value, photo, processing, prob
     case QuestionType.liveLocation:
       input = <LocationQuestion id={id} value={typeof value === 'string' ? value : undefined} onAnswer={onAnswer} />;
       break;
+    case QuestionType.note:
+      input = null;
+      break;
+    case QuestionType.signature:
+      input = <SignatureQuestion id={id} label={text} photo={photo} processing={processing} onPhoto={onPhoto} />;
+      break;
+    case QuestionType.barcode:
+      input = <BarcodeQuestion id={id} value={str(value)} invalid={invalid} onAnswer={onAnswer} />;
+      break;
     case QuestionType.files:
       input = (
         <>
@@ -80,6 +102,10 @@ export function QuestionField({ question, number, value, photo, processing, prob
       );
       break;
     default: {
+      if (typed) {
+        input = <input id={id} type={typed.type} inputMode={typed.inputMode} className="q__control" {...invalid} maxLength={Limits.maxAnswerLength} value={str(value)} autoComplete="off" placeholder={typed.placeholder} onChange={(e) => onAnswer(e.currentTarget.value)} />;
+        break;
+      }
       const length = str(value).length;
       input = (
         <>
@@ -101,6 +127,8 @@ export function QuestionField({ question, number, value, photo, processing, prob
       )}
     </>
   );
+  // A note is read-only text: no number, no input, no answer.
+  if (type === QuestionType.note) return <div className="q q--note" role="note"><p className="q__note">{text}</p></div>;
   return (
     <div className={problem ? 'q q--invalid' : 'q'} role="group" aria-labelledby={labelId} aria-describedby={problem ? errorId : undefined}>
       {labelled ? <label id={labelId} htmlFor={id} className="q__text">{title}</label> : <p id={labelId} className="q__text">{title}</p>}

@@ -1,10 +1,10 @@
-import { Limits, Msg, uuidv7, type Answer, type Answers, type Survey } from '@survey-bird/contracts';
+import { Limits, Msg, QuestionType, uuidv7, type Answer, type Answers, type Survey } from '@survey-bird/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { appSync } from '../../app-sync';
 import { downscalePhoto, enqueueResponse, getRecord, loadDraft, saveDraftPhoto } from '../../offline';
 import { toast } from '../../ui/toast-store';
 import { createDraftSaver } from './draft-saver';
-import { createSubmitter, type Delivery, type Photos, type Problems, type SubmitPhase } from './form-logic';
+import { answerProblems, createSubmitter, shownQuestions, withoutHidden, type Delivery, type Photos, type Problems, type SubmitPhase } from './form-logic';
 
 export interface SurveyForm {
   /** The draft has been read back: inputs may render. */
@@ -14,8 +14,10 @@ export interface SurveyForm {
   /** Questions whose photo is being shrunk and saved. */
   processing: ReadonlySet<string>;
   phase: SubmitPhase;
-  /** What to fix per question, from the last refused submit (or a photo over the limit). */
+  /** What to fix per question: answers breaking the form's rules (live), and from the last refused submit (or a photo over the limit). */
   problems: Problems;
+  /** The texts of the questions shown (issue 17: show-if on earlier answers). */
+  shown: ReadonlySet<string>;
   /** Counts refused submits, so the screen moves to the first problem each time. */
   refusals: number;
   /** Changes when the form is reset, so uncontrolled inputs (files) start empty. */
@@ -89,16 +91,23 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
   const setAnswer = useCallback((question: string, value: Answer) => {
     fixed(question);
     setAnswers((prev) => {
-      const next = { ...prev, [question]: value };
+      // An answer that hides later questions clears theirs (and any photo they had).
+      const { photos: keptPhotos, answers: next } = withoutHidden(latest.current.survey.questions, { ...prev, [question]: value }, latest.current.photos);
+      if (keptPhotos !== latest.current.photos) {
+        for (const q of Object.keys(latest.current.photos)) if (!Object.hasOwn(keptPhotos, q)) void saveDraftPhoto(account, surveyId, q, null);
+        setPhotos(keptPhotos);
+      }
       saver.schedule(next);
       return next;
     });
-  }, [saver, fixed]);
+  }, [saver, fixed, account, surveyId]);
 
   const setPhoto = useCallback(async (question: string, photo: Blob | null) => {
     setProcessing((s) => new Set(s).add(question));
     try {
-      const kept = photo ? await downscalePhoto(photo) : null;
+      // A signature is a small PNG drawn on the phone: kept as drawn (a photo is shrunk to JPEG).
+      const signature = latest.current.survey.questions.some((q) => q.text === question && q.type === QuestionType.signature);
+      const kept = photo ? (signature ? photo : await downscalePhoto(photo)) : null;
       // The server refuses larger uploads (413): say so now rather than after a day offline.
       if (kept && kept.size > Limits.maxImageBytes) {
         setProblems((prev) => ({ ...prev, [question]: Msg.payloadTooLarge }));
@@ -150,5 +159,9 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
 
   const submit = useCallback(() => void submitter.submit(), [submitter]);
 
-  return { ready, answers, photos, processing, phase, problems, refusals, generation, setAnswer, setPhoto, submit };
+  const shown = useMemo(() => shownQuestions(survey.questions, answers, photos), [survey.questions, answers, photos]);
+  const live = useMemo(() => answerProblems(survey.questions, answers, photos), [survey.questions, answers, photos]);
+  const allProblems = useMemo(() => (Object.keys(live).length === 0 ? problems : { ...live, ...problems }), [live, problems]);
+
+  return { ready, answers, photos, processing, phase, problems: allProblems, shown, refusals, generation, setAnswer, setPhoto, submit };
 }
