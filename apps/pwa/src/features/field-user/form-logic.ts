@@ -1,17 +1,4 @@
-import {
-  IMAGE_QUESTION_TYPES,
-  Limits,
-  Msg,
-  NO_ANSWER_QUESTION_TYPES,
-  answerOf,
-  answerProblem,
-  isAnswered,
-  visibleQuestions,
-  withQuestionIds,
-  type Answer,
-  type Answers,
-  type StoredQuestion,
-} from '@survey-bird/contracts';
+import { IMAGE_QUESTION_TYPES, Limits, Msg, NO_ANSWER_QUESTION_TYPES, TYPED_QUESTION_TYPES, type Answer, type Answers, type StoredQuestion } from '@survey-bird/contracts';
 
 /**
  * The rules of the field-user form, free of React and IndexedDB so they can be tested alone.
@@ -26,60 +13,29 @@ export type Photos = Record<string, Blob>;
 
 export const isPhotoQuestion = (q: { type: string }): boolean => (IMAGE_QUESTION_TYPES as readonly string[]).includes(q.type);
 
-type FormQuestion = Omit<StoredQuestion, 'id'> & { id?: string | undefined };
+export type FormQuestion = Omit<StoredQuestion, 'id'> & { id?: string | undefined };
 
 /**
- * The texts of the questions shown for these answers (issue 17's show-if, by the contracts'
- * evaluator, the one the server runs). A photo question counts as answered once it has a photo.
+ * Show-if and constraints (issue 17), loaded only for a survey that has them or typed questions
+ * (form-rules.ts, with the contracts' evaluator): the form's route stays within its budget.
  */
-export function shownQuestions(questions: readonly FormQuestion[], answers: Answers, photos: Photos): Set<string> {
-  const withIds = withQuestionIds(questions);
-  if (!withIds.some((q) => q.showIf !== undefined)) return new Set(withIds.map((q) => q.text));
-  const visible = visibleQuestions(withIds, (q) => (isPhotoQuestion(q) ? (Object.hasOwn(photos, q.text) ? 'photo' : undefined) : answerOf(answers, q.text)));
-  return new Set(withIds.filter((q) => visible.has(q.id)).map((q) => q.text));
+export interface FormRules {
+  shownQuestions(questions: readonly FormQuestion[], answers: Answers, photos: Photos): Set<string>;
+  withoutHidden(questions: readonly FormQuestion[], answers: Answers, photos: Photos): { answers: Answers; photos: Photos };
+  answerProblems(questions: readonly FormQuestion[], answers: Answers, photos: Photos, now?: Date): Problems;
 }
 
-/**
- * The answers without those of hidden questions: a hidden question's answer is cleared (the
- * server refuses it), and hiding one may hide others that depend on it. The same object when
- * nothing is hidden.
- */
-export function withoutHidden(questions: readonly FormQuestion[], answers: Answers, photos: Photos): { answers: Answers; photos: Photos } {
-  const shown = shownQuestions(questions, answers, photos);
-  const dropA = Object.keys(answers).filter((k) => !shown.has(k) && questions.some((q) => q.text === k));
-  const dropP = Object.keys(photos).filter((k) => !shown.has(k) && questions.some((q) => q.text === k));
-  if (dropA.length === 0 && dropP.length === 0) return { answers, photos };
-  const a = { ...answers };
-  const p = { ...photos };
-  for (const k of dropA) delete a[k];
-  for (const k of dropP) delete p[k];
-  return { answers: a, photos: p };
-}
-
-/** Spec section 5: compulsory questions whose answer key is missing. Only presence counts, not emptiness; a hidden question is never compulsory. */
-export function missingCompulsory(questions: readonly FormQuestion[], answers: Answers, photos: Photos): string[] {
-  const shown = shownQuestions(questions, answers, photos);
-  return questions.filter((q) => q.compulsory && shown.has(q.text) && !NO_ANSWER_QUESTION_TYPES.includes(q.type) && !Object.hasOwn(isPhotoQuestion(q) ? photos : answers, q.text)).map((q) => q.text);
-}
+/** Whether a survey needs the rules module: a condition, a constraint or a typed answer. */
+export const needsRules = (questions: readonly FormQuestion[]): boolean =>
+  questions.some((q) => q.showIf !== undefined || q.constraint !== undefined || (TYPED_QUESTION_TYPES as readonly string[]).includes(q.type));
 
 /** Question text -> what is wrong with its answer, shown under the question. */
 export type Problems = Record<string, string>;
 
-/**
- * What is wrong with the answers given so far (a number out of range, a bad phone number): the
- * evaluator's own messages, shown live under each shown question.
- */
-export function answerProblems(questions: readonly FormQuestion[], answers: Answers, photos: Photos, now = new Date()): Problems {
-  const problems: Problems = {};
-  const shown = shownQuestions(questions, answers, photos);
-  for (const q of withQuestionIds(questions)) {
-    if (!shown.has(q.text) || isPhotoQuestion(q)) continue;
-    const answer = answerOf(answers, q.text);
-    if (!isAnswered(answer)) continue;
-    const message = answerProblem(q, answer!, now);
-    if (message !== null) problems[q.text] = message;
-  }
-  return problems;
+/** Spec section 5: compulsory questions whose answer key is missing. Only presence counts, not emptiness; a hidden question is never compulsory. */
+export function missingCompulsory(questions: readonly FormQuestion[], answers: Answers, photos: Photos, rules?: FormRules | null): string[] {
+  const shown = rules ? rules.shownQuestions(questions, answers, photos) : null;
+  return questions.filter((q) => q.compulsory && (shown === null || shown.has(q.text)) && !NO_ANSWER_QUESTION_TYPES.includes(q.type) && !Object.hasOwn(isPhotoQuestion(q) ? photos : answers, q.text)).map((q) => q.text);
 }
 
 /**
@@ -87,10 +43,10 @@ export function answerProblems(questions: readonly FormQuestion[], answers: Answ
  * accepted offline is refused later: missing compulsory answers, then the rules of the form and
  * the limits of contracts (answer length, photo size) in the server's own words.
  */
-export function formProblems(questions: readonly FormQuestion[], answers: Answers, photos: Photos, now = new Date()): Problems {
+export function formProblems(questions: readonly FormQuestion[], answers: Answers, photos: Photos, rules?: FormRules | null, now = new Date()): Problems {
   const problems: Problems = {};
-  for (const text of missingCompulsory(questions, answers, photos)) problems[text] = Msg.answerRequired;
-  Object.assign(problems, answerProblems(questions, answers, photos, now));
+  for (const text of missingCompulsory(questions, answers, photos, rules)) problems[text] = Msg.answerRequired;
+  if (rules) Object.assign(problems, rules.answerProblems(questions, answers, photos, now));
   for (const q of questions) {
     const answer = answers[q.text];
     if (typeof answer === 'string' && answer.length > Limits.maxAnswerLength) problems[q.text] = Msg.answerTooLong;
@@ -143,6 +99,8 @@ export type SubmitOutcome = 'ignored' | 'incomplete' | 'sent' | 'saved' | 'faile
 
 export interface SubmitDeps {
   questions: () => readonly FormQuestion[];
+  /** The survey's rules module, once loaded (null for a survey without rules). */
+  rules?: () => FormRules | null;
   /** The answers and photos on screen. */
   current: () => { answers: Answers; photos: Photos };
   /** Writes any pending draft save and returns the draft's clientId (the idempotency key). */
@@ -196,8 +154,10 @@ export function createSubmitter(deps: SubmitDeps) {
   async function submit(): Promise<SubmitOutcome> {
     if (busy) return 'ignored';
     // Answers to questions an earlier answer hid are never sent (the server would refuse them).
-    const { answers, photos } = withoutHidden(deps.questions(), deps.current().answers, deps.current().photos);
-    const problems = formProblems(deps.questions(), answers, photos);
+    const rules = deps.rules?.() ?? null;
+    const current = deps.current();
+    const { answers, photos } = rules ? rules.withoutHidden(deps.questions(), current.answers, current.photos) : current;
+    const problems = formProblems(deps.questions(), answers, photos, rules);
     deps.onProblems?.(problems);
     if (Object.keys(problems).length > 0) {
       deps.toast.error(problemsToast(problems));

@@ -4,7 +4,7 @@ import { appSync } from '../../app-sync';
 import { downscalePhoto, enqueueResponse, getRecord, loadDraft, saveDraftPhoto } from '../../offline';
 import { toast } from '../../ui/toast-store';
 import { createDraftSaver } from './draft-saver';
-import { answerProblems, createSubmitter, shownQuestions, withoutHidden, type Delivery, type Photos, type Problems, type SubmitPhase } from './form-logic';
+import { createSubmitter, needsRules, type Delivery, type FormRules, type Photos, type Problems, type SubmitPhase } from './form-logic';
 
 export interface SurveyForm {
   /** The draft has been read back: inputs may render. */
@@ -56,8 +56,21 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
       return rest;
     });
   }, []);
-  const latest = useRef({ answers, photos, survey });
-  latest.current = { answers, photos, survey };
+  // Show-if and constraints load with the first survey that has them (or typed questions).
+  const wantsRules = useMemo(() => needsRules(survey.questions), [survey.questions]);
+  const [rules, setRules] = useState<FormRules | null>(null);
+  useEffect(() => {
+    if (!wantsRules) return;
+    let alive = true;
+    import('./form-rules')
+      .then((m) => alive && setRules(m.formRules))
+      .catch((err: unknown) => console.error('survey-bird: could not load the form rules', err));
+    return () => {
+      alive = false;
+    };
+  }, [wantsRules]);
+  const latest = useRef({ answers, photos, survey, rules });
+  latest.current = { answers, photos, survey, rules };
 
   const saver = useMemo(() => createDraftSaver(account, surveyId), [account, surveyId]);
 
@@ -92,7 +105,9 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
     fixed(question);
     setAnswers((prev) => {
       // An answer that hides later questions clears theirs (and any photo they had).
-      const { photos: keptPhotos, answers: next } = withoutHidden(latest.current.survey.questions, { ...prev, [question]: value }, latest.current.photos);
+      const r = latest.current.rules;
+      const all = { ...prev, [question]: value };
+      const { photos: keptPhotos, answers: next } = r ? r.withoutHidden(latest.current.survey.questions, all, latest.current.photos) : { photos: latest.current.photos, answers: all };
       if (keptPhotos !== latest.current.photos) {
         for (const q of Object.keys(latest.current.photos)) if (!Object.hasOwn(keptPhotos, q)) void saveDraftPhoto(account, surveyId, q, null);
         setPhotos(keptPhotos);
@@ -134,6 +149,7 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
 
   const submitter = useMemo(() => createSubmitter({
     questions: () => latest.current.survey.questions,
+    rules: () => latest.current.rules,
     current: () => latest.current,
     async clientId() {
       await saver.flush();
@@ -159,9 +175,9 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
 
   const submit = useCallback(() => void submitter.submit(), [submitter]);
 
-  const shown = useMemo(() => shownQuestions(survey.questions, answers, photos), [survey.questions, answers, photos]);
-  const live = useMemo(() => answerProblems(survey.questions, answers, photos), [survey.questions, answers, photos]);
+  const shown = useMemo(() => (rules ? rules.shownQuestions(survey.questions, answers, photos) : new Set(survey.questions.map((q) => q.text))), [rules, survey.questions, answers, photos]);
+  const live = useMemo(() => (rules ? rules.answerProblems(survey.questions, answers, photos) : {}), [rules, survey.questions, answers, photos]);
   const allProblems = useMemo(() => (Object.keys(live).length === 0 ? problems : { ...live, ...problems }), [live, problems]);
 
-  return { ready, answers, photos, processing, phase, problems: allProblems, shown, refusals, generation, setAnswer, setPhoto, submit };
+  return { ready: ready && (!wantsRules || rules !== null), answers, photos, processing, phase, problems: allProblems, shown, refusals, generation, setAnswer, setPhoto, submit };
 }
