@@ -10,16 +10,10 @@ const ImageQuestion = lazy(() => import('./ImageQuestion'));
 const LocationQuestion = lazy(() => import('./LocationQuestion'));
 const SignatureQuestion = lazy(() => import('./SignatureQuestion'));
 const BarcodeQuestion = lazy(() => import('./BarcodeQuestion'));
+// Numbers, dates, times, phone numbers and e-mails (issue 17), with the inputs of photos and locations.
+const TypedInput = lazy(() => import('./TypedInput'));
+const TYPED = new Set<string>([QuestionType.number, QuestionType.decimal, QuestionType.date, QuestionType.time, QuestionType.phone, QuestionType.email]);
 
-/** How the phone's keyboard opens for a typed question (issue 17): a numeric keypad for numbers. */
-const TYPED_INPUT: Partial<Record<string, { type: string; inputMode: 'numeric' | 'decimal' | 'tel' | 'email' | 'text'; placeholder?: string }>> = {
-  [QuestionType.number]: { type: 'text', inputMode: 'numeric', placeholder: 'A whole number' },
-  [QuestionType.decimal]: { type: 'text', inputMode: 'decimal', placeholder: 'A number, e.g. 12.5' },
-  [QuestionType.date]: { type: 'date', inputMode: 'text' },
-  [QuestionType.time]: { type: 'time', inputMode: 'text' },
-  [QuestionType.phone]: { type: 'tel', inputMode: 'tel', placeholder: '080… or +234…' },
-  [QuestionType.email]: { type: 'email', inputMode: 'email', placeholder: 'name@example.com' },
-};
 
 export interface QuestionFieldProps {
   question: StoredQuestion;
@@ -47,8 +41,8 @@ export function QuestionField({ question, number, value, photo, processing, prob
   const errorId = `${id}-error`;
   const invalid = problem ? { 'aria-invalid': true, 'aria-describedby': errorId } : {};
   const { text, type } = question;
-  const typed = TYPED_INPUT[type];
-  const labelled = type === QuestionType.text || type === QuestionType.select || type === QuestionType.image || type === QuestionType.files || type === QuestionType.barcode || typed !== undefined;
+  const typed = TYPED.has(type);
+  const labelled = typed || type === QuestionType.text || type === QuestionType.select || type === QuestionType.image || type === QuestionType.files || type === QuestionType.barcode;
 
   let input;
   switch (type) {
@@ -103,7 +97,7 @@ export function QuestionField({ question, number, value, photo, processing, prob
       break;
     default: {
       if (typed) {
-        input = <input id={id} type={typed.type} inputMode={typed.inputMode} className="q__control" {...invalid} maxLength={Limits.maxAnswerLength} value={str(value)} autoComplete="off" placeholder={typed.placeholder} onChange={(e) => onAnswer(e.currentTarget.value)} />;
+        input = <TypedInput id={id} type={type} invalid={invalid} value={str(value)} onAnswer={onAnswer} />;
         break;
       }
       const length = str(value).length;

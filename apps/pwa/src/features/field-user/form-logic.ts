@@ -23,6 +23,8 @@ export interface FormRules {
   shownQuestions(questions: readonly FormQuestion[], answers: Answers, photos: Photos): Set<string>;
   withoutHidden(questions: readonly FormQuestion[], answers: Answers, photos: Photos): { answers: Answers; photos: Photos };
   answerProblems(questions: readonly FormQuestion[], answers: Answers, photos: Photos, now?: Date): Problems;
+  /** What the form shows: the questions shown and the live problems merged over `problems`. */
+  view(questions: readonly FormQuestion[], answers: Answers, photos: Photos, problems: Problems): { shown: Set<string>; problems: Problems };
 }
 
 /** Whether a survey needs the rules module: a condition, a constraint or a typed answer. */

@@ -50,4 +50,9 @@ export function answerProblems(questions: readonly FormQuestion[], answers: Answ
   return problems;
 }
 
-export const formRules: FormRules = { shownQuestions, withoutHidden, answerProblems };
+function view(questions: readonly FormQuestion[], answers: Answers, photos: Photos, problems: Problems): { shown: Set<string>; problems: Problems } {
+  const live = answerProblems(questions, answers, photos);
+  return { shown: shownQuestions(questions, answers, photos), problems: Object.keys(live).length === 0 ? problems : { ...live, ...problems } };
+}
+
+export const formRules: FormRules = { shownQuestions, withoutHidden, answerProblems, view };

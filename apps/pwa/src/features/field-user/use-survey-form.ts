@@ -16,8 +16,8 @@ export interface SurveyForm {
   phase: SubmitPhase;
   /** What to fix per question: answers breaking the form's rules (live), and from the last refused submit (or a photo over the limit). */
   problems: Problems;
-  /** The texts of the questions shown (issue 17: show-if on earlier answers). */
-  shown: ReadonlySet<string>;
+  /** The texts of the questions shown (issue 17: show-if on earlier answers); null: all of them. */
+  shown: ReadonlySet<string> | null;
   /** Counts refused submits, so the screen moves to the first problem each time. */
   refusals: number;
   /** Changes when the form is reset, so uncontrolled inputs (files) start empty. */
@@ -64,7 +64,7 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
     let alive = true;
     import('./form-rules')
       .then((m) => alive && setRules(m.formRules))
-      .catch((err: unknown) => console.error('survey-bird: could not load the form rules', err));
+      .catch(console.error);
     return () => {
       alive = false;
     };
@@ -175,9 +175,7 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
 
   const submit = useCallback(() => void submitter.submit(), [submitter]);
 
-  const shown = useMemo(() => (rules ? rules.shownQuestions(survey.questions, answers, photos) : new Set(survey.questions.map((q) => q.text))), [rules, survey.questions, answers, photos]);
-  const live = useMemo(() => (rules ? rules.answerProblems(survey.questions, answers, photos) : {}), [rules, survey.questions, answers, photos]);
-  const allProblems = useMemo(() => (Object.keys(live).length === 0 ? problems : { ...live, ...problems }), [live, problems]);
+  const view = useMemo(() => rules?.view(survey.questions, answers, photos, problems) ?? { shown: null, problems }, [rules, survey.questions, answers, photos, problems]);
 
-  return { ready: ready && (!wantsRules || rules !== null), answers, photos, processing, phase, problems: allProblems, shown, refusals, generation, setAnswer, setPhoto, submit };
+  return { ready: ready && (!wantsRules || rules !== null), answers, photos, processing, phase, problems: view.problems, shown: view.shown, refusals, generation, setAnswer, setPhoto, submit };
 }

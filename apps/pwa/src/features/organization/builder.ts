@@ -185,7 +185,7 @@ export function showIfFromForm(form: QuestionForm): ShowIf | undefined {
   if (form.conditions.length === 0) return undefined;
   return {
     combine: form.combine,
-    conditions: form.conditions.map((c) => (c.op === 'answered' ? { question: c.question, op: c.op } : { question: c.question, op: c.op, value: c.value.trim() })),
+    conditions: form.conditions.map((c) => (c.op === 'answered' || c.value.trim() === '' ? { question: c.question, op: c.op } : { question: c.question, op: c.op, value: c.value.trim() })),
   };
 }
 
