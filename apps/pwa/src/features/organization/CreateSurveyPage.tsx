@@ -161,7 +161,7 @@ export function CreateSurveyPage({ edit }: { edit?: SurveyEdit } = {}) {
         </p>
         <button type="button" className="btn btn--ghost btn--lg" onClick={() => setPreviewing(true)} disabled={state.questions.length === 0}>Preview</button>
         <button type="button" className="btn btn--primary btn--lg" onClick={() => void publish()} disabled={busy} aria-disabled={busy}>
-          {busy && <Spinner label="Publishing" />} {busy ? 'Publishing…' : edit ? `Publish v${(edit.survey.version ?? 1) + 1}` : 'Publish'}
+          {busy && <Spinner label="Publishing" />} {busy ? 'Publishing…' : 'Publish'}
         </button>
       </div>
       {previewing && (
