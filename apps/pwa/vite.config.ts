@@ -72,7 +72,7 @@ export default defineConfig({
         // matched modules, not their imports: those every screen needs stay in vendor and shared.
         { name: 'field-user', includeDependenciesRecursively: false, test: /node_modules[\\/]dexie|src[\\/]offline[\\/](?!sync|scheduler|lock|sw-sync|service-worker|storage|persist|statuses|earnings)|features[\\/](field-user[\\/](field-user\.css|SurveySwitch|SyncStrip|use-sync|use-survey-form|draft-saver|form-logic)|capture[\\/]QuestionField|surveys[\\/]surveys\.css)/ },
         // The inputs QuestionField imports lazily (photo, location, long lists): one request for all.
-        { name: 'question-inputs', includeDependenciesRecursively: false, test: /features[\\/]capture[\\/](?!QuestionField|capture\.css)/ },
+        { name: 'question-inputs', includeDependenciesRecursively: false, test: /features[\\/]capture[\\/](?!QuestionField|capture\.css|SignatureQuestion|BarcodeQuestion)/ },
       ] } },
     },
   },

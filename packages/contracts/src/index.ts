@@ -6,6 +6,7 @@ export * from './links.js';
 export * from './ids.js';
 export * from './messages.js';
 export * from './question-types.js';
+export * from './question-rules.js';
 export * from './roles.js';
 export * from './schemas/common.js';
 export * from './schemas/device.js';

@@ -8,6 +8,12 @@ const DatasetCombobox = lazy(() => import('./DatasetCombobox'));
 const LiveImageQuestion = lazy(() => import('./LiveImageQuestion'));
 const ImageQuestion = lazy(() => import('./ImageQuestion'));
 const LocationQuestion = lazy(() => import('./LocationQuestion'));
+const SignatureQuestion = lazy(() => import('./SignatureQuestion'));
+const BarcodeQuestion = lazy(() => import('./BarcodeQuestion'));
+// Numbers, dates, times, phone numbers and e-mails (issue 17), with the inputs of photos and locations.
+const TypedInput = lazy(() => import('./TypedInput'));
+const TYPED = new Set<string>([QuestionType.number, QuestionType.decimal, QuestionType.date, QuestionType.time, QuestionType.phone, QuestionType.email]);
+
 
 export interface QuestionFieldProps {
   question: StoredQuestion;
@@ -35,7 +41,8 @@ export function QuestionField({ question, number, value, photo, processing, prob
   const errorId = `${id}-error`;
   const invalid = problem ? { 'aria-invalid': true, 'aria-describedby': errorId } : {};
   const { text, type } = question;
-  const labelled = type === QuestionType.text || type === QuestionType.select || type === QuestionType.image || type === QuestionType.files;
+  const typed = TYPED.has(type);
+  const labelled = typed || type === QuestionType.text || type === QuestionType.select || type === QuestionType.image || type === QuestionType.files || type === QuestionType.barcode;
 
   let input;
   switch (type) {
@@ -71,6 +78,15 @@ export function QuestionField({ question, number, value, photo, processing, prob
     case QuestionType.liveLocation:
       input = <LocationQuestion id={id} value={typeof value === 'string' ? value : undefined} onAnswer={onAnswer} />;
       break;
+    case QuestionType.note:
+      input = null;
+      break;
+    case QuestionType.signature:
+      input = <SignatureQuestion id={id} label={text} photo={photo} processing={processing} onPhoto={onPhoto} />;
+      break;
+    case QuestionType.barcode:
+      input = <BarcodeQuestion id={id} value={str(value)} invalid={invalid} onAnswer={onAnswer} />;
+      break;
     case QuestionType.files:
       input = (
         <>
@@ -80,6 +96,10 @@ export function QuestionField({ question, number, value, photo, processing, prob
       );
       break;
     default: {
+      if (typed) {
+        input = <TypedInput id={id} type={type} invalid={invalid} value={str(value)} onAnswer={onAnswer} />;
+        break;
+      }
       const length = str(value).length;
       input = (
         <>
@@ -101,6 +121,8 @@ export function QuestionField({ question, number, value, photo, processing, prob
       )}
     </>
   );
+  // A note is read-only text: no number, no input, no answer.
+  if (type === QuestionType.note) return <div className="q q--note" role="note"><p className="q__note">{text}</p></div>;
   return (
     <div className={problem ? 'q q--invalid' : 'q'} role="group" aria-labelledby={labelId} aria-describedby={problem ? errorId : undefined}>
       {labelled ? <label id={labelId} htmlFor={id} className="q__text">{title}</label> : <p id={labelId} className="q__text">{title}</p>}

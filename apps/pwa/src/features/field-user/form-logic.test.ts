@@ -1,6 +1,7 @@
 import { Limits, Msg, QuestionType, type StoredQuestion } from '@survey-bird/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { answerText, createSubmitter, formatLocation, formProblems, missingCompulsory, SUBMIT_LABEL, toggleOption, type Delivery, type Problems, type SubmitDeps, type SubmitPhase } from './form-logic';
+import { answerProblems, formRules, shownQuestions, withoutHidden } from './form-rules';
 
 const q = (text: string, type: StoredQuestion['type'] = QuestionType.text, compulsory = true, options: string[] = []): StoredQuestion => ({ id: text.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'q', text, type, compulsory, options });
 const jpeg = () => new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: 'image/jpeg' });
@@ -182,5 +183,67 @@ describe('submitting', () => {
     expect(h.state().answers).toEqual({ Name: 'Ada' });
     expect(h.toasts).toEqual([`error:${Msg.unexpectedError}`]);
     error.mockRestore();
+  });
+});
+
+describe('issue 17: show-if and constraints on the phone', () => {
+  const questions: StoredQuestion[] = [
+    { id: 'a', text: 'Married?', type: QuestionType.select, compulsory: true, options: ['Yes', 'No'] },
+    { id: 'b', text: 'Spouse', type: QuestionType.text, compulsory: true, options: [], showIf: { combine: 'all', conditions: [{ question: 'a', op: 'equals', value: 'Yes' }] } },
+    { id: 'b2', text: 'Spouse phone', type: QuestionType.phone, compulsory: false, options: [], showIf: { combine: 'all', conditions: [{ question: 'b', op: 'answered' }] } },
+    { id: 'c', text: 'Age', type: QuestionType.number, compulsory: true, options: [], constraint: { min: 0, max: 120 } },
+    { id: 'n', text: 'Thank you', type: QuestionType.note, compulsory: false, options: [] },
+    { id: 's', text: 'Sign', type: QuestionType.signature, compulsory: false, options: [], showIf: { combine: 'any', conditions: [{ question: 'a', op: 'equals', value: 'Yes' }] } },
+  ];
+
+  it('shows B only when A is "Yes", and hides what depends on it', () => {
+    expect([...shownQuestions(questions, { 'Married?': 'No' }, {})]).toEqual(['Married?', 'Age', 'Thank you']);
+    expect([...shownQuestions(questions, { 'Married?': 'Yes', Spouse: 'Ada' }, {})]).toEqual(['Married?', 'Spouse', 'Spouse phone', 'Age', 'Thank you', 'Sign']);
+  });
+
+  it('clears the answers and photos of hidden questions, cascading', () => {
+    const sig = new Blob(['png'], { type: 'image/png' });
+    const kept = withoutHidden(questions, { 'Married?': 'No', Spouse: 'Ada', 'Spouse phone': '08031234567', Age: '30' }, { Sign: sig });
+    expect(kept.answers).toEqual({ 'Married?': 'No', Age: '30' });
+    expect(kept.photos).toEqual({});
+    const same = { 'Married?': 'Yes', Age: '30' };
+    expect(withoutHidden(questions, same, {}).answers).toBe(same);
+  });
+
+  it('never needs a compulsory hidden question, nor a note', () => {
+    expect(missingCompulsory(questions, { 'Married?': 'No', Age: '30' }, {}, formRules)).toEqual([]);
+    expect(missingCompulsory(questions, { 'Married?': 'Yes', Age: '30' }, {}, formRules)).toEqual(['Spouse']);
+  });
+
+  it('shows the constraint message and refuses the submit', () => {
+    expect(answerProblems(questions, { 'Married?': 'No', Age: '150' }, {})).toEqual({ Age: 'Must be between 0 and 120' });
+    expect(formProblems(questions, { 'Married?': 'No', Age: '150' }, {}, formRules)).toEqual({ Age: 'Must be between 0 and 120' });
+    expect(formProblems(questions, { 'Married?': 'Yes', Spouse: 'Ada', 'Spouse phone': '123', Age: 'old' }, {}, formRules)).toEqual({ 'Spouse phone': 'Enter a Nigerian phone number (11 digits starting 0, or +234)', Age: 'Enter a whole number' });
+    expect(formProblems(questions, { 'Married?': 'No', Age: '120' }, {}, formRules)).toEqual({});
+  });
+
+  it('works with a survey cached before question ids', () => {
+    const old = [{ text: 'Name', type: QuestionType.text, compulsory: true, options: [] }];
+    expect([...shownQuestions(old, {}, {})]).toEqual(['Name']);
+    expect(formProblems(old, {}, {}, formRules)).toEqual({ Name: Msg.answerRequired });
+  });
+
+  it('does not send the answer to a question hidden since it was typed', async () => {
+    const enqueue = vi.fn(async () => 'id');
+    const submitter = createSubmitter({
+      questions: () => questions,
+      rules: () => formRules,
+      current: () => ({ answers: { 'Married?': 'No', Spouse: 'Ada', Age: '30' }, photos: {} }),
+      clientId: async () => 'c1',
+      enqueue,
+      syncNow: () => {},
+      delivery: async () => ({ status: 'synced' }),
+      online: () => false,
+      onPhase: () => {},
+      reset: () => {},
+      toast: { error: () => {}, success: () => {}, warning: () => {} },
+    });
+    expect(await submitter.submit()).toBe('saved');
+    expect(enqueue).toHaveBeenCalledWith('c1', { 'Married?': 'No', Age: '30' }, {});
   });
 });

@@ -1,4 +1,4 @@
-import { IMAGE_QUESTION_TYPES, Limits, Msg, type Answer, type Answers, type StoredQuestion } from '@survey-bird/contracts';
+import { IMAGE_QUESTION_TYPES, Limits, Msg, NO_ANSWER_QUESTION_TYPES, TYPED_QUESTION_TYPES, type Answer, type Answers, type StoredQuestion } from '@survey-bird/contracts';
 
 /**
  * The rules of the field-user form, free of React and IndexedDB so they can be tested alone.
@@ -11,24 +11,44 @@ import { IMAGE_QUESTION_TYPES, Limits, Msg, type Answer, type Answers, type Stor
 
 export type Photos = Record<string, Blob>;
 
-export const isPhotoQuestion = (q: Pick<StoredQuestion, 'type'>): boolean => IMAGE_QUESTION_TYPES.includes(q.type);
+export const isPhotoQuestion = (q: { type: string }): boolean => (IMAGE_QUESTION_TYPES as readonly string[]).includes(q.type);
 
-/** Spec section 5: compulsory questions whose answer key is missing. Only presence counts, not emptiness. */
-export function missingCompulsory(questions: readonly StoredQuestion[], answers: Answers, photos: Photos): string[] {
-  return questions.filter((q) => q.compulsory && !Object.hasOwn(isPhotoQuestion(q) ? photos : answers, q.text)).map((q) => q.text);
+export type FormQuestion = Omit<StoredQuestion, 'id'> & { id?: string | undefined };
+
+/**
+ * Show-if and constraints (issue 17), loaded only for a survey that has them or typed questions
+ * (form-rules.ts, with the contracts' evaluator): the form's route stays within its budget.
+ */
+export interface FormRules {
+  shownQuestions(questions: readonly FormQuestion[], answers: Answers, photos: Photos): Set<string>;
+  withoutHidden(questions: readonly FormQuestion[], answers: Answers, photos: Photos): { answers: Answers; photos: Photos };
+  answerProblems(questions: readonly FormQuestion[], answers: Answers, photos: Photos, now?: Date): Problems;
+  /** What the form shows: the questions shown and the live problems merged over `problems`. */
+  view(questions: readonly FormQuestion[], answers: Answers, photos: Photos, problems: Problems): { shown: Set<string>; problems: Problems };
 }
+
+/** Whether a survey needs the rules module: a condition, a constraint or a typed answer. */
+export const needsRules = (questions: readonly FormQuestion[]): boolean =>
+  questions.some((q) => q.showIf !== undefined || q.constraint !== undefined || (TYPED_QUESTION_TYPES as readonly string[]).includes(q.type));
 
 /** Question text -> what is wrong with its answer, shown under the question. */
 export type Problems = Record<string, string>;
 
+/** Spec section 5: compulsory questions whose answer key is missing. Only presence counts, not emptiness; a hidden question is never compulsory. */
+export function missingCompulsory(questions: readonly FormQuestion[], answers: Answers, photos: Photos, rules?: FormRules | null): string[] {
+  const shown = rules ? rules.shownQuestions(questions, answers, photos) : null;
+  return questions.filter((q) => q.compulsory && (shown === null || shown.has(q.text)) && !NO_ANSWER_QUESTION_TYPES.includes(q.type) && !Object.hasOwn(isPhotoQuestion(q) ? photos : answers, q.text)).map((q) => q.text);
+}
+
 /**
  * What the server would refuse, checked on the phone before a response is queued so that nothing
- * accepted offline is refused later: missing compulsory answers, then the limits of
- * contracts (answer length, photo size) in the server's own words.
+ * accepted offline is refused later: missing compulsory answers, then the rules of the form and
+ * the limits of contracts (answer length, photo size) in the server's own words.
  */
-export function formProblems(questions: readonly StoredQuestion[], answers: Answers, photos: Photos): Problems {
+export function formProblems(questions: readonly FormQuestion[], answers: Answers, photos: Photos, rules?: FormRules | null, now = new Date()): Problems {
   const problems: Problems = {};
-  for (const text of missingCompulsory(questions, answers, photos)) problems[text] = Msg.answerRequired;
+  for (const text of missingCompulsory(questions, answers, photos, rules)) problems[text] = Msg.answerRequired;
+  if (rules) Object.assign(problems, rules.answerProblems(questions, answers, photos, now));
   for (const q of questions) {
     const answer = answers[q.text];
     if (typeof answer === 'string' && answer.length > Limits.maxAnswerLength) problems[q.text] = Msg.answerTooLong;
@@ -80,7 +100,9 @@ export type Delivery = { status: 'queued' | 'sending'; photosLeft: number } | { 
 export type SubmitOutcome = 'ignored' | 'incomplete' | 'sent' | 'saved' | 'failed';
 
 export interface SubmitDeps {
-  questions: () => readonly StoredQuestion[];
+  questions: () => readonly FormQuestion[];
+  /** The survey's rules module, once loaded (null for a survey without rules). */
+  rules?: () => FormRules | null;
   /** The answers and photos on screen. */
   current: () => { answers: Answers; photos: Photos };
   /** Writes any pending draft save and returns the draft's clientId (the idempotency key). */
@@ -133,8 +155,11 @@ export function createSubmitter(deps: SubmitDeps) {
 
   async function submit(): Promise<SubmitOutcome> {
     if (busy) return 'ignored';
-    const { answers, photos } = deps.current();
-    const problems = formProblems(deps.questions(), answers, photos);
+    // Answers to questions an earlier answer hid are never sent (the server would refuse them).
+    const rules = deps.rules?.() ?? null;
+    const current = deps.current();
+    const { answers, photos } = rules ? rules.withoutHidden(deps.questions(), current.answers, current.photos) : current;
+    const problems = formProblems(deps.questions(), answers, photos, rules);
     deps.onProblems?.(problems);
     if (Object.keys(problems).length > 0) {
       deps.toast.error(problemsToast(problems));

@@ -1,5 +1,16 @@
-import { DISABLED_QUESTION_TYPES, Msg, OPTION_QUESTION_TYPES, QUESTION_TYPES, QuestionType } from '@survey-bird/contracts';
-import { useEffect, useReducer, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import {
+  ConditionOp,
+  DISABLED_QUESTION_TYPES,
+  LENGTH_QUESTION_TYPES,
+  Msg,
+  NO_ANSWER_QUESTION_TYPES,
+  NUMERIC_QUESTION_TYPES,
+  OPTION_QUESTION_TYPES,
+  QUESTION_TYPES,
+  QuestionType,
+  RANGE_QUESTION_TYPES,
+} from '@survey-bird/contracts';
+import { lazy, Suspense, useEffect, useReducer, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { api } from '../../api';
 import { navigateTo } from '../../routes/navigate';
 import { paths } from '../../routes/paths';
@@ -13,6 +24,7 @@ import {
   builderReducer,
   commitProblem,
   DRAFT_KEY_PREFIX,
+  earlierQuestions,
   EMPTY_BUILDER,
   formOptions,
   isBlank,
@@ -26,6 +38,17 @@ import './create-survey.css';
 import '../team/team.css';
 
 const DRAFT_SAVE_MS = 400;
+const FormPreview = lazy(() => import('./FormPreview'));
+
+/** The words the builder shows for each condition. */
+const OP_LABELS: Record<ConditionOp, string> = {
+  equals: 'is',
+  notEquals: 'is not',
+  includes: 'includes',
+  greaterThan: 'is greater than',
+  lessThan: 'is less than',
+  answered: 'is answered',
+};
 
 function readDraft(key: string, initial: BuilderState = EMPTY_BUILDER): BuilderState {
   try {
@@ -56,6 +79,7 @@ export function CreateSurveyPage({ edit }: { edit?: SurveyEdit } = {}) {
   const draftKey = `${DRAFT_KEY_PREFIX}${(user?.email ?? '').toLowerCase()}${edit ? `:${edit.survey._id}` : ''}`;
   const [state, dispatch] = useReducer(builderReducer, draftKey, (key) => readDraft(key, edit?.initial));
   const [busy, setBusy] = useState(false);
+  const [previewing, setPreviewing] = useState(false);
   const { setActive } = useActiveSurvey();
   const latest = useRef({ draftKey, state });
   latest.current = { draftKey, state };
@@ -135,10 +159,16 @@ export function CreateSurveyPage({ edit }: { edit?: SurveyEdit } = {}) {
           <strong>{state.questions.length === 1 ? '1 question' : `${state.questions.length} questions`} added</strong>
           <span className="builder__note">{edit ? 'Editing: nothing changes until you publish.' : 'You can edit the survey after publishing; each publish is a new version.'}</span>
         </p>
+        <button type="button" className="btn btn--ghost btn--lg" onClick={() => setPreviewing(true)} disabled={state.questions.length === 0}>Preview</button>
         <button type="button" className="btn btn--primary btn--lg" onClick={() => void publish()} disabled={busy} aria-disabled={busy}>
-          {busy && <Spinner label="Publishing" />} {busy ? 'Publishing…' : edit ? 'Publish new version' : 'Publish'}
+          {busy && <Spinner label="Publishing" />} {busy ? 'Publishing…' : 'Publish'}
         </button>
       </div>
+      {previewing && (
+        <Suspense fallback={null}>
+          <FormPreview title={state.title} description={state.description} questions={state.questions} onClose={() => setPreviewing(false)} />
+        </Suspense>
+      )}
     </section>
   );
 }
@@ -164,6 +194,8 @@ function QuestionList({ state, onEdit, onDelete }: { state: BuilderState; onEdit
                   <p className="qlist__meta">
                     <span className="badge">{q.type}</span>
                     {summary && <span className="qlist__options">{summary}</span>}
+                    {q.showIf && <span className="qlist__options">Shown if {q.showIf.conditions.length === 1 ? 'a condition holds' : `${q.showIf.combine} of ${q.showIf.conditions.length} conditions hold`}</span>}
+                    {q.constraint && <span className="qlist__options">Has limits</span>}
                   </p>
                 </div>
                 <div className="qlist__actions">
@@ -244,14 +276,99 @@ function QuestionEditor({ state, dispatch }: { state: BuilderState; dispatch: (a
           <p className="form__hint">For lists over 50 options. A CSV file gives its first column.</p>
         </div>
       )}
-      <label className="check">
-        <input type="checkbox" checked={form.compulsory} onChange={(e) => dispatch({ type: 'form', change: { compulsory: e.target.checked } })} />
-        Compulsory
-      </label>
+      {RANGE_QUESTION_TYPES.includes(form.type) && (
+        <div className="builder__pair">
+          <div className="field">
+            <label htmlFor="q-min">Minimum <span className="optional">(optional)</span></label>
+            <input id="q-min" type={rangeInput(form.type)} inputMode={NUMERIC_QUESTION_TYPES.includes(form.type) ? 'decimal' : undefined} value={form.min} onChange={(e) => dispatch({ type: 'form', change: { min: e.target.value } })} />
+          </div>
+          <div className="field">
+            <label htmlFor="q-max">Maximum <span className="optional">(optional)</span></label>
+            <input id="q-max" type={rangeInput(form.type)} inputMode={NUMERIC_QUESTION_TYPES.includes(form.type) ? 'decimal' : undefined} value={form.max} onChange={(e) => dispatch({ type: 'form', change: { max: e.target.value } })} />
+          </div>
+        </div>
+      )}
+      {form.type === QuestionType.date && (
+        <label className="check">
+          <input type="checkbox" checked={form.notInFuture} onChange={(e) => dispatch({ type: 'form', change: { notInFuture: e.target.checked } })} />
+          Not in the future
+        </label>
+      )}
+      {LENGTH_QUESTION_TYPES.includes(form.type) && (
+        <div className="builder__pair">
+          <div className="field">
+            <label htmlFor="q-minlength">Min length <span className="optional">(optional)</span></label>
+            <input id="q-minlength" type="text" inputMode="numeric" value={form.minLength} onChange={(e) => dispatch({ type: 'form', change: { minLength: e.target.value } })} />
+          </div>
+          <div className="field">
+            <label htmlFor="q-maxlength">Max length <span className="optional">(optional)</span></label>
+            <input id="q-maxlength" type="text" inputMode="numeric" value={form.maxLength} onChange={(e) => dispatch({ type: 'form', change: { maxLength: e.target.value } })} />
+          </div>
+        </div>
+      )}
+      {(RANGE_QUESTION_TYPES.includes(form.type) || LENGTH_QUESTION_TYPES.includes(form.type)) && (
+        <div className="field">
+          <label htmlFor="q-message">Message when the limits are broken <span className="optional">(optional)</span></label>
+          <input id="q-message" value={form.message} maxLength={200} onChange={(e) => dispatch({ type: 'form', change: { message: e.target.value } })} placeholder="e.g. Age must be between 0 and 120" />
+        </div>
+      )}
+      <ShowIfEditor state={state} dispatch={dispatch} />
+      {!NO_ANSWER_QUESTION_TYPES.includes(form.type) && (
+        <label className="check">
+          <input type="checkbox" checked={form.compulsory} onChange={(e) => dispatch({ type: 'form', change: { compulsory: e.target.checked } })} />
+          Compulsory
+        </label>
+      )}
       <div className="builder__editor-actions">
         {editing !== null && <button type="button" className="btn btn--ghost" onClick={() => dispatch({ type: 'cancelEdit' })}>Cancel</button>}
         <button type="submit" className="btn btn--accent">{editing === null ? 'Add' : 'Save'}</button>
       </div>
     </form>
+  );
+}
+
+const rangeInput = (type: QuestionType) => (type === QuestionType.date ? 'date' : type === QuestionType.time ? 'time' : 'text');
+
+/** Show-if: conditions on earlier questions' answers, all or any of them. */
+function ShowIfEditor({ state, dispatch }: { state: BuilderState; dispatch: (a: Parameters<typeof builderReducer>[1]) => void }) {
+  const earlier = earlierQuestions(state).filter((q) => q.id !== undefined);
+  const { conditions, combine } = state.form;
+  if (earlier.length === 0) return null;
+  return (
+    <fieldset className="field builder__showif">
+      <legend>Show this question only if</legend>
+      {conditions.length > 1 && (
+        <select aria-label="Combine the conditions" value={combine} onChange={(e) => dispatch({ type: 'form', change: { combine: e.target.value as 'all' | 'any' } })}>
+          <option value="all">all of these hold</option>
+          <option value="any">any of these holds</option>
+        </select>
+      )}
+      {conditions.map((c, i) => {
+        const source = earlier.find((q) => q.id === c.question);
+        const choices = source && OPTION_QUESTION_TYPES.includes(source.type) ? source.options : null;
+        return (
+          <div key={i} className="builder__condition">
+            <select aria-label={`Condition ${i + 1}: question`} value={c.question} onChange={(e) => dispatch({ type: 'condition', index: i, change: { question: e.target.value, value: '' } })}>
+              {earlier.map((q) => <option key={q.id} value={q.id}>{q.text}</option>)}
+            </select>
+            <select aria-label={`Condition ${i + 1}: test`} value={c.op} onChange={(e) => dispatch({ type: 'condition', index: i, change: { op: e.target.value as ConditionOp } })}>
+              {Object.values(ConditionOp).map((op) => <option key={op} value={op}>{OP_LABELS[op]}</option>)}
+            </select>
+            {c.op !== 'answered' && (choices ? (
+              <select aria-label={`Condition ${i + 1}: value`} value={c.value} onChange={(e) => dispatch({ type: 'condition', index: i, change: { value: e.target.value } })}>
+                <option value="" disabled>Choose</option>
+                {choices.map((o) => <option key={o} value={o}>{o}</option>)}
+              </select>
+            ) : (
+              <input aria-label={`Condition ${i + 1}: value`} type={source ? rangeInput(source.type) : 'text'} value={c.value} onChange={(e) => dispatch({ type: 'condition', index: i, change: { value: e.target.value } })} />
+            ))}
+            <button type="button" className="btn btn--ghost btn--sm" aria-label={`Remove condition ${i + 1}`} onClick={() => dispatch({ type: 'condition', index: i, change: null })}><TrashIcon size={16} /></button>
+          </div>
+        );
+      })}
+      <button type="button" className="link" onClick={() => dispatch({ type: 'addCondition', question: earlier[earlier.length - 1]!.id! })}>
+        {conditions.length === 0 ? '+ Show only if an earlier answer…' : '+ Add a condition'}
+      </button>
+    </fieldset>
   );
 }

@@ -20,11 +20,13 @@ const run = (...actions: BuilderAction[]): BuilderState => actions.reduce(builde
 const form = (change: Partial<typeof EMPTY_FORM>): BuilderAction => ({ type: 'form', change });
 const commit: BuilderAction = { type: 'commit' };
 const q = (text: string, type: QuestionType = QuestionType.text, options: string[] = [], compulsory = true): Question => ({ text, type, options, compulsory });
+/** A question as the builder commits it: with the stable id it minted. */
+const qi = (...args: Parameters<typeof q>) => ({ id: expect.stringMatching(/^q[a-z0-9]{8}$/), ...q(...args) });
 
 describe('adding questions', () => {
   it('appends a question and resets the form, compulsory on again', () => {
     const s = run(form({ text: ' Name? ', compulsory: false }), commit);
-    expect(s.questions).toEqual([q('Name?', QuestionType.text, [], false)]);
+    expect(s.questions).toEqual([qi('Name?', QuestionType.text, [], false)]);
     expect(s.form).toEqual(EMPTY_FORM);
     expect(s.form.compulsory).toBe(true);
     expect(s.editing).toBeNull();
@@ -41,7 +43,7 @@ describe('adding questions', () => {
 
   it('drops options of types that take none', () => {
     const s = run(form({ text: 'Where?', type: QuestionType.select, options: 'a, b' }), form({ type: QuestionType.liveLocation }), commit);
-    expect(s.questions[0]).toEqual(q('Where?', QuestionType.liveLocation));
+    expect(s.questions[0]).toEqual(qi('Where?', QuestionType.liveLocation));
   });
 
   it('never selects files', () => {
@@ -91,7 +93,7 @@ describe('editing', () => {
   it('saves in place and resets the form', () => {
     const s = [{ type: 'edit', index: 1 } as const, form({ text: 'B2', compulsory: false }), commit].reduce(builderReducer, three);
     expect(s.questions.map((x) => x.text)).toEqual(['A', 'B2', 'C']);
-    expect(s.questions[1]).toEqual(q('B2', QuestionType.select, ['x', 'y'], false));
+    expect(s.questions[1]).toEqual(qi('B2', QuestionType.select, ['x', 'y'], false));
     expect(s.form).toEqual(EMPTY_FORM);
     expect(s.editing).toBeNull();
   });
@@ -161,7 +163,7 @@ describe('publishBody', () => {
 
   it('treats expected responses as optional', () => {
     const r = publishBody(ready);
-    expect(r).toEqual({ ok: true, body: { title: 'Census', description: 'Ward 4', expectedResponseCount: null, payAfterReview: false, questions: [q('Name?')] } });
+    expect(r).toEqual({ ok: true, body: { title: 'Census', description: 'Ward 4', expectedResponseCount: null, payAfterReview: false, questions: [qi('Name?')] } });
     const withCount = publishBody({ ...ready, expected: ' 250 ' });
     expect(withCount.ok && withCount.body.expectedResponseCount).toBe(250);
     expect(publishBody({ ...ready, expected: '2.5' }).ok).toBe(false);
@@ -184,5 +186,37 @@ describe('drafts', () => {
   it('knows an empty builder', () => {
     expect(isBlank(EMPTY_BUILDER)).toBe(true);
     expect(isBlank(run(form({ text: 'x' })))).toBe(false);
+  });
+});
+
+describe('issue 17: types, limits and show-if in the builder', () => {
+  it('builds a number question with limits and a message, and a text question shown if an earlier answer is "Yes"', () => {
+    let s = run(form({ text: 'Married?', type: QuestionType.select, options: 'Yes, No' }), commit);
+    const a = s.questions[0]!.id!;
+    s = run({ type: 'restore', state: s }, form({ text: 'Age', type: QuestionType.number, min: '0', max: '120', message: 'Check the age' }), commit);
+    expect(s.questions[1]).toMatchObject({ type: 'number', constraint: { min: 0, max: 120, message: 'Check the age' } });
+    s = builderReducer(s, { type: 'form', change: { text: 'Spouse' } });
+    s = builderReducer(s, { type: 'addCondition', question: a });
+    expect(commitProblem(s)).toBe('A condition needs a value to compare with');
+    s = builderReducer(s, { type: 'condition', index: 0, change: { value: 'Yes' } });
+    s = builderReducer(s, commit);
+    expect(s.questions[2]).toMatchObject({ text: 'Spouse', showIf: { combine: 'all', conditions: [{ question: a, op: 'equals', value: 'Yes' }] } });
+    expect(s.questions[2]).not.toHaveProperty('constraint');
+    const published = publishBody({ ...s, title: 'Household' });
+    expect(published.ok).toBe(true);
+  });
+
+  it('refuses limits that are not numbers, and keeps only the limits of the type', () => {
+    expect(commitProblem(run(form({ text: 'Age', type: QuestionType.number, min: 'ten' })))).toBe('Min and max must be numbers');
+    const s = run(form({ text: 'Born', type: QuestionType.date, min: '2000-01-01', notInFuture: true, minLength: '3' }), commit);
+    expect(s.questions[0]!.constraint).toEqual({ min: '2000-01-01', notInFuture: true });
+  });
+
+  it('makes a note never compulsory, and keeps the rules through edit and draft', () => {
+    const s = run(form({ text: 'Read this', type: QuestionType.note, compulsory: true }), commit);
+    expect(s.questions[0]!.compulsory).toBe(false);
+    const withRules = run(form({ text: 'Age', type: QuestionType.number, max: '120' }), commit, { type: 'edit', index: 0 });
+    expect(withRules.form.max).toBe('120');
+    expect(parseDraft(JSON.stringify(withRules))).toEqual(withRules);
   });
 });

@@ -5,10 +5,18 @@ import {
   Msg,
   OPTION_QUESTION_TYPES,
   QUESTION_TYPES,
+  LENGTH_QUESTION_TYPES,
+  NO_ANSWER_QUESTION_TYPES,
+  NUMERIC_QUESTION_TYPES,
   QuestionType,
+  RANGE_QUESTION_TYPES,
   questionProblem,
+  questionRulesProblems,
   splitOptions,
+  type ConditionOp,
+  type Constraint,
   type Question,
+  type ShowIf,
 } from '@survey-bird/contracts';
 
 /**
@@ -27,6 +35,23 @@ export interface QuestionForm {
   /** Name of the file the dataset came from, shown beside its count. */
   datasetFile: string | null;
   compulsory: boolean;
+  /** Constraints as typed (issue 17): min/max for numbers, dates and times; lengths for text. */
+  min: string;
+  max: string;
+  minLength: string;
+  maxLength: string;
+  notInFuture: boolean;
+  /** Shown instead of the default message when the answer breaks a constraint. */
+  message: string;
+  /** Show-if: conditions on earlier questions (by id), all or any of them. */
+  combine: 'all' | 'any';
+  conditions: ConditionForm[];
+}
+
+export interface ConditionForm {
+  question: string;
+  op: ConditionOp;
+  value: string;
 }
 
 export interface BuilderState {
@@ -40,7 +65,22 @@ export interface BuilderState {
   editing: number | null;
 }
 
-export const EMPTY_FORM: QuestionForm = { text: '', type: QuestionType.text, options: '', dataset: null, datasetFile: null, compulsory: true };
+export const EMPTY_FORM: QuestionForm = {
+  text: '',
+  type: QuestionType.text,
+  options: '',
+  dataset: null,
+  datasetFile: null,
+  compulsory: true,
+  min: '',
+  max: '',
+  minLength: '',
+  maxLength: '',
+  notInFuture: false,
+  message: '',
+  combine: 'all',
+  conditions: [],
+};
 export const EMPTY_BUILDER: BuilderState = { title: '', description: '', expected: '', questions: [], form: EMPTY_FORM, editing: null };
 
 export type BuilderAction =
@@ -51,6 +91,9 @@ export type BuilderAction =
   | { type: 'edit'; index: number }
   | { type: 'cancelEdit' }
   | { type: 'delete'; index: number }
+  /** Moves the form's condition list: add one on the first earlier question, change or remove one. */
+  | { type: 'condition'; index: number; change: Partial<ConditionForm> | null }
+  | { type: 'addCondition'; question: string }
   | { type: 'restore'; state: BuilderState }
   | { type: 'reset' };
 
@@ -105,23 +148,93 @@ export function formOptions(form: QuestionForm): string[] {
   return [];
 }
 
-export function questionFromForm(form: QuestionForm): Question {
-  return { text: form.text.trim(), type: form.type, compulsory: form.compulsory, options: formOptions(form) };
+/** A new question's stable id: 'q' and 8 random letters or digits (unique among a survey's). */
+export function newQuestionId(taken: readonly Question[]): string {
+  for (;;) {
+    const id = `q${Math.random().toString(36).slice(2, 10).padEnd(8, '0')}`;
+    if (!taken.some((q) => q.id === id)) return id;
+  }
 }
 
-/** The toast for an invalid Add/Save ('Question text cannot be empty', the options rule, a repeated text), or null. */
+const num = (text: string): number | undefined => (text.trim() === '' ? undefined : Number(text.trim()));
+const str = (text: string): string | undefined => (text.trim() === '' ? undefined : text.trim());
+
+/** The constraint the form describes for its type, or undefined when it sets none. */
+export function constraintFromForm(form: QuestionForm): Constraint | undefined {
+  const c: Constraint = {};
+  if (RANGE_QUESTION_TYPES.includes(form.type)) {
+    const read = NUMERIC_QUESTION_TYPES.includes(form.type) ? num : str;
+    const min = read(form.min);
+    const max = read(form.max);
+    if (min !== undefined) c.min = min;
+    if (max !== undefined) c.max = max;
+  }
+  if (LENGTH_QUESTION_TYPES.includes(form.type)) {
+    const lo = num(form.minLength);
+    const hi = num(form.maxLength);
+    if (lo !== undefined) c.minLength = lo;
+    if (hi !== undefined) c.maxLength = hi;
+  }
+  if (form.type === QuestionType.date && form.notInFuture) c.notInFuture = true;
+  if (Object.keys(c).length === 0) return undefined;
+  if (form.message.trim()) c.message = form.message.trim();
+  return c;
+}
+
+export function showIfFromForm(form: QuestionForm): ShowIf | undefined {
+  if (form.conditions.length === 0) return undefined;
+  return {
+    combine: form.combine,
+    conditions: form.conditions.map((c) => (c.op === 'answered' || c.value.trim() === '' ? { question: c.question, op: c.op } : { question: c.question, op: c.op, value: c.value.trim() })),
+  };
+}
+
+export function questionFromForm(form: QuestionForm, id?: string): Question {
+  const q: Question = { text: form.text.trim(), type: form.type, compulsory: NO_ANSWER_QUESTION_TYPES.includes(form.type) ? false : form.compulsory, options: formOptions(form) };
+  if (id !== undefined) q.id = id;
+  const showIf = showIfFromForm(form);
+  const constraint = constraintFromForm(form);
+  if (showIf) q.showIf = showIf;
+  if (constraint) q.constraint = constraint;
+  return q;
+}
+
+/** The questions a condition of the question in the form may use: those before it. */
+export function earlierQuestions(state: BuilderState): Question[] {
+  const before = state.editing === null ? state.questions : state.questions.slice(0, state.editing);
+  return before.filter((q) => !NO_ANSWER_QUESTION_TYPES.includes(q.type));
+}
+
+/** The toast for an invalid Add/Save ('Question text cannot be empty', the options rule, a repeated text, a rule), or null. */
 export function commitProblem(state: BuilderState): string | null {
-  const question = questionFromForm(state.form);
+  const question = questionFromForm(state.form, 'this');
+  const f = state.form;
+  if (RANGE_QUESTION_TYPES.includes(f.type) && NUMERIC_QUESTION_TYPES.includes(f.type) && [f.min, f.max].some((v) => v.trim() !== '' && !Number.isFinite(Number(v)))) return 'Min and max must be numbers';
+  if (LENGTH_QUESTION_TYPES.includes(f.type) && [f.minLength, f.maxLength].some((v) => v.trim() !== '' && !/^\d+$/.test(v.trim()))) return 'Min and max length must be whole numbers';
   const problem = questionProblem(question);
   if (problem) return problem;
   const key = question.text.toLowerCase();
   const clash = state.questions.some((q, i) => i !== state.editing && q.text.trim().toLowerCase() === key);
-  return clash ? Msg.duplicateQuestion : null;
+  if (clash) return Msg.duplicateQuestion;
+  const before = state.editing === null ? state.questions : state.questions.slice(0, state.editing);
+  const rules = questionRulesProblems([...before, question]).find((p) => p.index === before.length);
+  return rules ? rules.message.replace(/^"[^"]*": /, '') : null;
 }
 
 function formFor(q: Question): QuestionForm {
-  if (q.type === QuestionType.largeSelect) return { ...EMPTY_FORM, text: q.text, type: q.type, compulsory: q.compulsory, dataset: q.options, datasetFile: 'saved list' };
-  return { ...EMPTY_FORM, text: q.text, type: q.type, compulsory: q.compulsory, options: OPTION_QUESTION_TYPES.includes(q.type) ? q.options.join(', ') : '' };
+  const c = q.constraint ?? {};
+  const rules: Partial<QuestionForm> = {
+    min: c.min === undefined ? '' : String(c.min),
+    max: c.max === undefined ? '' : String(c.max),
+    minLength: c.minLength === undefined ? '' : String(c.minLength),
+    maxLength: c.maxLength === undefined ? '' : String(c.maxLength),
+    notInFuture: c.notInFuture === true,
+    message: c.message ?? '',
+    combine: q.showIf?.combine ?? 'all',
+    conditions: (q.showIf?.conditions ?? []).map((x) => ({ question: x.question, op: x.op, value: x.value === undefined ? '' : String(x.value) })),
+  };
+  if (q.type === QuestionType.largeSelect) return { ...EMPTY_FORM, ...rules, text: q.text, type: q.type, compulsory: q.compulsory, dataset: q.options, datasetFile: 'saved list' };
+  return { ...EMPTY_FORM, ...rules, text: q.text, type: q.type, compulsory: q.compulsory, options: OPTION_QUESTION_TYPES.includes(q.type) ? q.options.join(', ') : '' };
 }
 
 export function builderReducer(state: BuilderState, action: BuilderAction): BuilderState {
@@ -136,10 +249,8 @@ export function builderReducer(state: BuilderState, action: BuilderAction): Buil
     }
     case 'commit': {
       if (commitProblem(state) !== null) return state;
-      // An edited question keeps its id (its answers' column across versions) and rules the form does not show.
-      const before = state.editing === null ? undefined : state.questions[state.editing];
-      const kept = { ...(before?.id ? { id: before.id } : {}), ...(before?.showIf ? { showIf: before.showIf } : {}), ...(before?.constraint ? { constraint: before.constraint } : {}) };
-      const question = { ...kept, ...questionFromForm(state.form) };
+      const id = state.editing === null ? newQuestionId(state.questions) : (state.questions[state.editing]?.id ?? newQuestionId(state.questions));
+      const question = questionFromForm(state.form, id);
       const questions = state.editing === null
         ? [...state.questions, question]
         : state.questions.map((q, i) => (i === state.editing ? question : q));
@@ -148,6 +259,14 @@ export function builderReducer(state: BuilderState, action: BuilderAction): Buil
     case 'edit': {
       const q = state.questions[action.index];
       return q ? { ...state, form: formFor(q), editing: action.index } : state;
+    }
+    case 'addCondition':
+      return { ...state, form: { ...state.form, conditions: [...state.form.conditions, { question: action.question, op: 'equals', value: '' }] } };
+    case 'condition': {
+      const conditions = action.change === null
+        ? state.form.conditions.filter((_, i) => i !== action.index)
+        : state.form.conditions.map((c, i) => (i === action.index ? { ...c, ...action.change } : c));
+      return { ...state, form: { ...state.form, conditions } };
     }
     case 'cancelEdit':
       return { ...state, form: EMPTY_FORM, editing: null };
@@ -208,7 +327,24 @@ export function parseDraft(raw: string | null): BuilderState | null {
     const f = (d.form ?? {}) as Partial<QuestionForm>;
     const type = (QUESTION_TYPES as readonly string[]).includes(f.type as string) && !DISABLED_QUESTION_TYPES.includes(f.type as QuestionType) ? (f.type as QuestionType) : QuestionType.text;
     const dataset = Array.isArray(f.dataset) && f.dataset.every((o) => typeof o === 'string') ? f.dataset : null;
-    const form: QuestionForm = { text: str(f.text), type, options: str(f.options), dataset, datasetFile: dataset ? str(f.datasetFile) || 'saved list' : null, compulsory: f.compulsory !== false };
+    const conditions = Array.isArray(f.conditions) ? f.conditions.filter((c): c is ConditionForm => typeof c?.question === 'string' && typeof c.op === 'string' && typeof c.value === 'string') : [];
+    const form: QuestionForm = {
+      ...EMPTY_FORM,
+      text: str(f.text),
+      type,
+      options: str(f.options),
+      dataset,
+      datasetFile: dataset ? str(f.datasetFile) || 'saved list' : null,
+      compulsory: f.compulsory !== false,
+      min: str(f.min),
+      max: str(f.max),
+      minLength: str(f.minLength),
+      maxLength: str(f.maxLength),
+      notInFuture: f.notInFuture === true,
+      message: str(f.message),
+      combine: f.combine === 'any' ? 'any' : 'all',
+      conditions,
+    };
     const editing = typeof d.editing === 'number' && d.editing >= 0 && d.editing < questions.length ? d.editing : null;
     return { title: str(d.title), description: str(d.description), expected: str(d.expected), questions, form, editing };
   } catch {
@@ -218,5 +354,5 @@ export function parseDraft(raw: string | null): BuilderState | null {
 
 export function isBlank(state: BuilderState): boolean {
   const f = state.form;
-  return !state.title.trim() && !state.description.trim() && !state.expected.trim() && state.questions.length === 0 && !f.text.trim() && !f.options.trim() && !f.dataset;
+  return !state.title.trim() && !state.description.trim() && !state.expected.trim() && state.questions.length === 0 && !f.text.trim() && !f.options.trim() && !f.dataset && f.conditions.length === 0;
 }
