@@ -70,7 +70,7 @@ export default defineConfig({
         // What the field-user form imports (Dexie, the offline store, the form's parts) in one chunk:
         // on a phone's network each request costs a round trip before the form can paint. Only the
         // matched modules, not their imports: those every screen needs stay in vendor and shared.
-        { name: 'field-user', includeDependenciesRecursively: false, test: /node_modules[\\/]dexie|src[\\/]offline[\\/](?!sync|scheduler|lock|sw-sync|service-worker|storage|persist|statuses|earnings)|features[\\/](field-user[\\/](field-user\.css|SurveySwitch|SyncStrip|use-sync|use-survey-form|draft-saver|form-logic)|capture[\\/]QuestionField|surveys[\\/]surveys\.css)/ },
+        { name: 'field-user', includeDependenciesRecursively: false, test: /node_modules[\\/]dexie|src[\\/]offline[\\/](?!sync|scheduler|lock|sw-sync|service-worker|storage|persist|statuses|earnings|device-report)|features[\\/](field-user[\\/](field-user\.css|SurveySwitch|SyncStrip|use-sync|use-survey-form|draft-saver|form-logic)|capture[\\/]QuestionField|surveys[\\/]surveys\.css)/ },
         // The inputs QuestionField imports lazily (photo, location, long lists): one request for all.
         { name: 'question-inputs', includeDependenciesRecursively: false, test: /features[\\/]capture[\\/](?!QuestionField|capture\.css|SignatureQuestion|BarcodeQuestion)/ },
       ] } },
