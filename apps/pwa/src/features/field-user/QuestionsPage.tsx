@@ -111,7 +111,7 @@ const SurveyForm = memo(function SurveyForm({ account, survey }: { account: stri
       </header>
       {form.ready ? (
         <div className="fu-form__questions" key={form.generation} ref={questionsRef}>
-          {survey.questions.map((q, i) => form.shown?.has(q.text) === false ? null : (
+          {survey.questions.map((q, i) => !form.shown.has(q.text) ? null : (
             <QuestionField
               key={q.text}
               question={q}
