@@ -63,6 +63,7 @@ describe('submitting', () => {
     let clock = 0;
     const enqueued: Array<{ clientId: string; answers: unknown; photos: string[] }> = [];
     const deps: SubmitDeps = {
+      rules: () => formRules,
       questions: () => [q('Name')],
       current: () => state,
       clientId: async () => 'draft-client-id',

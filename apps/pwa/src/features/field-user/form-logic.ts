@@ -101,8 +101,8 @@ export type SubmitOutcome = 'ignored' | 'incomplete' | 'sent' | 'saved' | 'faile
 
 export interface SubmitDeps {
   questions: () => readonly FormQuestion[];
-  /** The survey's rules module, once loaded (null for a survey without rules). */
-  rules?: () => FormRules | null;
+  /** The form's rules module (the form renders, and so submits, only once it is loaded). */
+  rules: () => FormRules;
   /** The answers and photos on screen. */
   current: () => { answers: Answers; photos: Photos };
   /** Writes any pending draft save and returns the draft's clientId (the idempotency key). */
@@ -157,8 +157,8 @@ export function createSubmitter(deps: SubmitDeps) {
     if (busy) return 'ignored';
     // Answers to questions an earlier answer hid are never sent (the server would refuse them).
     const { answers: a, photos: p } = deps.current();
-    // With rules (issue 17), hidden questions' answers are never sent (the server would refuse them).
-    const { answers, photos, problems } = deps.rules?.()?.check(deps.questions(), a, p) ?? { answers: a, photos: p, problems: formProblems(deps.questions(), a, p) };
+    // Hidden questions' answers are never sent (the server would refuse them).
+    const { answers, photos, problems } = deps.rules().check(deps.questions(), a, p);
     deps.onProblems?.(problems);
     if (Object.keys(problems).length > 0) {
       deps.toast.error(problemsToast(problems));

@@ -100,7 +100,7 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
     setAnswers((prev) => {
       const all = { ...prev, [question]: value };
       // An answer that hides later questions clears theirs (a hidden photo is dropped at submit).
-      const next = latest.current.rules?.answered(latest.current.survey.questions, all, latest.current.photos) ?? all;
+      const next = latest.current.rules!.answered(latest.current.survey.questions, all, latest.current.photos);
       saver.schedule(next);
       return next;
     });
@@ -137,7 +137,7 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
 
   const submitter = useMemo(() => createSubmitter({
     questions: () => latest.current.survey.questions,
-    rules: () => latest.current.rules,
+    rules: () => latest.current.rules!,
     current: () => latest.current,
     async clientId() {
       await saver.flush();
