@@ -30,16 +30,3 @@ export const IMAGE_QUESTION_TYPES: readonly QuestionType[] = [QuestionType.image
 export const OPTION_QUESTION_TYPES: readonly QuestionType[] = [QuestionType.select, QuestionType.checkbox];
 /** Shown in the builder but not selectable (spec section 5). */
 export const DISABLED_QUESTION_TYPES: readonly QuestionType[] = [QuestionType.files];
-/** Types that take no answer: shown as read-only text, never compulsory. */
-export const NO_ANSWER_QUESTION_TYPES: readonly QuestionType[] = [QuestionType.note];
-/** Typed single-value answers kept as text: the evaluator checks and normalises them. */
-export const TYPED_QUESTION_TYPES: readonly QuestionType[] = [
-  QuestionType.number,
-  QuestionType.decimal,
-  QuestionType.date,
-  QuestionType.time,
-  QuestionType.phone,
-  QuestionType.email,
-  QuestionType.barcode,
-];
-

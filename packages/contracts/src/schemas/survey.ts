@@ -4,8 +4,8 @@ import { Msg } from '../messages.js';
 import { ruleProblems } from '../form-rules/evaluate.js';
 import { Constraint, ShowIf } from '../form-rules/rules.js';
 import { parseDate, parseTime } from '../form-rules/values.js';
-import { LENGTH_QUESTION_TYPES, RANGE_QUESTION_TYPES, SHORT_ANSWER_ALIAS, canonicalQuestionType } from '../question-rules.js';
-import { DISABLED_QUESTION_TYPES, NO_ANSWER_QUESTION_TYPES, OPTION_QUESTION_TYPES, QUESTION_TYPES, QuestionType } from '../question-types.js';
+import { LENGTH_QUESTION_TYPES, NO_ANSWER_QUESTION_TYPES, RANGE_QUESTION_TYPES, SHORT_ANSWER_ALIAS, canonicalQuestionType } from '../question-rules.js';
+import { DISABLED_QUESTION_TYPES, OPTION_QUESTION_TYPES, QUESTION_TYPES, QuestionType } from '../question-types.js';
 import { Id, Paging } from './common.js';
 
 /** Options are split on commas, trimmed and blanks dropped (spec section 5). */

@@ -1,6 +1,6 @@
 import { Limits, QuestionType, type Answer, type StoredQuestion } from '@survey-bird/contracts';
 import { lazy, Suspense, useId } from 'react';
-import { toggleOption } from '../field-user/form-logic';
+import { PLAIN_TYPES, toggleOption } from '../field-user/form-logic';
 import './capture.css';
 
 // Each kind of question downloads with the first survey that asks it (the service worker keeps them for offline use).
@@ -8,11 +8,9 @@ const DatasetCombobox = lazy(() => import('./DatasetCombobox'));
 const LiveImageQuestion = lazy(() => import('./LiveImageQuestion'));
 const ImageQuestion = lazy(() => import('./ImageQuestion'));
 const LocationQuestion = lazy(() => import('./LocationQuestion'));
-const SignatureQuestion = lazy(() => import('./SignatureQuestion'));
-const BarcodeQuestion = lazy(() => import('./BarcodeQuestion'));
-// Numbers, dates, times, phone numbers and e-mails (issue 17), with the inputs of photos and locations.
+// Issue 17's types (numbers, dates, times, phone, e-mail, barcode, signature): one lazy input,
+// which loads the signature pad and the barcode scanner only for such a question.
 const TypedInput = lazy(() => import('./TypedInput'));
-const TYPED = new Set<string>([QuestionType.number, QuestionType.decimal, QuestionType.date, QuestionType.time, QuestionType.phone, QuestionType.email]);
 
 
 export interface QuestionFieldProps {
@@ -31,18 +29,19 @@ export interface QuestionFieldProps {
 
 const str = (v: Answer | undefined): string => (typeof v === 'string' ? v : '');
 
+
 /** The counter shows from here on, so the limit never comes as a surprise. */
 const COUNTER_FROM = Math.floor(Limits.maxAnswerLength * 0.9);
 
 /** One question of the form (spec section 8, screen 8): its text, a red asterisk when compulsory, and its input. */
-export function QuestionField({ question, number, value, photo, processing, problem, onAnswer, onPhoto, searchDataset }: QuestionFieldProps) {
+export function QuestionField(props: QuestionFieldProps) {
+  const { question, number, value, photo, processing, problem, onAnswer, onPhoto, searchDataset } = props;
   const id = useId();
   const labelId = `${id}-label`;
   const errorId = `${id}-error`;
   const invalid = problem ? { 'aria-invalid': true, 'aria-describedby': errorId } : {};
   const { text, type } = question;
-  const typed = TYPED.has(type);
-  const labelled = typed || type === QuestionType.text || type === QuestionType.select || type === QuestionType.image || type === QuestionType.files || type === QuestionType.barcode;
+  const labelled = !PLAIN_TYPES.includes(type) || type === QuestionType.text || type === QuestionType.select || type === QuestionType.image || type === QuestionType.files;
 
   let input;
   switch (type) {
@@ -78,15 +77,6 @@ export function QuestionField({ question, number, value, photo, processing, prob
     case QuestionType.liveLocation:
       input = <LocationQuestion id={id} value={typeof value === 'string' ? value : undefined} onAnswer={onAnswer} />;
       break;
-    case QuestionType.note:
-      input = null;
-      break;
-    case QuestionType.signature:
-      input = <SignatureQuestion id={id} label={text} photo={photo} processing={processing} onPhoto={onPhoto} />;
-      break;
-    case QuestionType.barcode:
-      input = <BarcodeQuestion id={id} value={str(value)} invalid={invalid} onAnswer={onAnswer} />;
-      break;
     case QuestionType.files:
       input = (
         <>
@@ -95,11 +85,7 @@ export function QuestionField({ question, number, value, photo, processing, prob
         </>
       );
       break;
-    default: {
-      if (typed) {
-        input = <TypedInput id={id} type={type} invalid={invalid} value={str(value)} onAnswer={onAnswer} />;
-        break;
-      }
+    case QuestionType.text: {
       const length = str(value).length;
       input = (
         <>
@@ -107,7 +93,10 @@ export function QuestionField({ question, number, value, photo, processing, prob
           {length >= COUNTER_FROM && <p className="q__hint" aria-live="polite">{length} / {Limits.maxAnswerLength} characters</p>}
         </>
       );
+      break;
     }
+    default:
+      input = <TypedInput {...props} id={id} invalid={invalid} />;
   }
 
   const title = (
@@ -121,8 +110,6 @@ export function QuestionField({ question, number, value, photo, processing, prob
       )}
     </>
   );
-  // A note is read-only text: no number, no input, no answer.
-  if (type === QuestionType.note) return <div className="q q--note" role="note"><p className="q__note">{text}</p></div>;
   return (
     <div className={problem ? 'q q--invalid' : 'q'} role="group" aria-labelledby={labelId} aria-describedby={problem ? errorId : undefined}>
       {labelled ? <label id={labelId} htmlFor={id} className="q__text">{title}</label> : <p id={labelId} className="q__text">{title}</p>}

@@ -1,4 +1,10 @@
 import { Limits, QuestionType } from '@survey-bird/contracts';
+import { lazy } from 'react';
+import type { QuestionFieldProps } from './QuestionField';
+
+// Each loads only when a form shows such a question (the QuestionField's Suspense waits for it).
+const SignatureQuestion = lazy(() => import('./SignatureQuestion'));
+const BarcodeQuestion = lazy(() => import('./BarcodeQuestion'));
 
 /** How the phone's keyboard opens for a typed question (issue 17): a numeric keypad for numbers. */
 const TYPED_INPUT: Partial<Record<string, { type: string; inputMode: 'numeric' | 'decimal' | 'tel' | 'email' | 'text'; placeholder?: string }>> = {
@@ -10,16 +16,16 @@ const TYPED_INPUT: Partial<Record<string, { type: string; inputMode: 'numeric' |
   [QuestionType.email]: { type: 'email', inputMode: 'email', placeholder: 'name@example.com' },
 };
 
-interface Props {
-  id: string;
-  type: string;
-  invalid: object;
-  value: string;
-  onAnswer: (value: string) => void;
-}
+type Props = QuestionFieldProps & { id: string; invalid: object };
 
 /** A typed answer's input: the keyboard a phone opens for it (a numeric keypad for numbers), a date or time picker. */
-export function TypedInput({ id, type, invalid, value, onAnswer }: Props) {
+export function TypedInput({ id, question, invalid, value: answer, onAnswer, photo, processing, onPhoto }: Props) {
+  const { type, text: label } = question;
+  const value = typeof answer === 'string' ? answer : '';
+  // A note is read-only text: its question text is all it shows, with no input and no answer.
+  if (type === QuestionType.note) return null;
+  if (type === QuestionType.signature) return <SignatureQuestion id={id} label={label} photo={photo} processing={processing} onPhoto={onPhoto} />;
+  if (type === QuestionType.barcode) return <BarcodeQuestion id={id} value={value} invalid={invalid} onAnswer={onAnswer} />;
   const typed = TYPED_INPUT[type] ?? { type: 'text', inputMode: 'text' as const };
   return <input id={id} type={typed.type} inputMode={typed.inputMode} className="q__control" {...invalid} maxLength={Limits.maxAnswerLength} value={value} autoComplete="off" placeholder={typed.placeholder} onChange={(e) => onAnswer(e.currentTarget.value)} />;
 }

@@ -126,7 +126,7 @@ const SurveyForm = memo(function SurveyForm({ account, survey }: { account: stri
       </header>
       {form.ready ? (
         <div className="fu-form__questions" key={form.generation} ref={questionsRef}>
-          {survey.questions.map((q, i) => form.shown?.has(q.text) === false ? null : (
+          {survey.questions.map((q, i) => !form.shown.has(q.text) ? null : (
             <QuestionField
               key={q.text}
               question={q}
@@ -147,7 +147,7 @@ const SurveyForm = memo(function SurveyForm({ account, survey }: { account: stri
         </div>
       )}
       <div className="fu-submit">
-        <button type="submit" className="btn btn--primary btn--lg fu-submit__btn" aria-busy={busy} aria-disabled={busy} disabled={form.processing.size > 0}>
+        <button type="submit" className="btn btn--primary btn--lg fu-submit__btn" aria-busy={busy} aria-disabled={busy} disabled={!form.ready || form.processing.size > 0}>
           {busy && <span className="spinner" aria-hidden="true" />}
           {SUBMIT_LABEL[form.phase]}
         </button>

@@ -1,7 +1,7 @@
 import { Limits, Msg, QuestionType, type StoredQuestion } from '@survey-bird/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { answerText, createSubmitter, formatLocation, formProblems, missingCompulsory, SUBMIT_LABEL, toggleOption, type Delivery, type Problems, type SubmitDeps, type SubmitPhase } from './form-logic';
-import { answerProblems, formRules, shownQuestions, withoutHidden } from './form-rules';
+import { answerProblems, check, formRules, shownQuestions, withoutHidden } from './form-rules';
 
 const q = (text: string, type: StoredQuestion['type'] = QuestionType.text, compulsory = true, options: string[] = []): StoredQuestion => ({ id: text.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'q', text, type, compulsory, options });
 const jpeg = () => new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: 'image/jpeg' });
@@ -63,6 +63,7 @@ describe('submitting', () => {
     let clock = 0;
     const enqueued: Array<{ clientId: string; answers: unknown; photos: string[] }> = [];
     const deps: SubmitDeps = {
+      rules: () => formRules,
       questions: () => [q('Name')],
       current: () => state,
       clientId: async () => 'draft-client-id',
@@ -211,21 +212,21 @@ describe('issue 17: show-if and constraints on the phone', () => {
   });
 
   it('never needs a compulsory hidden question, nor a note', () => {
-    expect(missingCompulsory(questions, { 'Married?': 'No', Age: '30' }, {}, formRules)).toEqual([]);
-    expect(missingCompulsory(questions, { 'Married?': 'Yes', Age: '30' }, {}, formRules)).toEqual(['Spouse']);
+    expect(check(questions, { 'Married?': 'No', Age: '30' }, {}).problems).toEqual({});
+    expect(check(questions, { 'Married?': 'Yes', Age: '30' }, {}).problems).toEqual({ Spouse: Msg.answerRequired });
   });
 
   it('shows the constraint message and refuses the submit', () => {
     expect(answerProblems(questions, { 'Married?': 'No', Age: '150' }, {})).toEqual({ Age: 'Must be between 0 and 120' });
-    expect(formProblems(questions, { 'Married?': 'No', Age: '150' }, {}, formRules)).toEqual({ Age: 'Must be between 0 and 120' });
-    expect(formProblems(questions, { 'Married?': 'Yes', Spouse: 'Ada', 'Spouse phone': '123', Age: 'old' }, {}, formRules)).toEqual({ 'Spouse phone': 'Enter a Nigerian phone number (11 digits starting 0, or +234)', Age: 'Enter a whole number' });
-    expect(formProblems(questions, { 'Married?': 'No', Age: '120' }, {}, formRules)).toEqual({});
+    expect(check(questions, { 'Married?': 'No', Age: '150' }, {}).problems).toEqual({ Age: 'Must be between 0 and 120' });
+    expect(check(questions, { 'Married?': 'Yes', Spouse: 'Ada', 'Spouse phone': '123', Age: 'old' }, {}).problems).toEqual({ 'Spouse phone': 'Enter a Nigerian phone number (11 digits starting 0, or +234)', Age: 'Enter a whole number' });
+    expect(check(questions, { 'Married?': 'No', Age: '120' }, {}).problems).toEqual({});
   });
 
   it('works with a survey cached before question ids', () => {
     const old = [{ text: 'Name', type: QuestionType.text, compulsory: true, options: [] }];
     expect([...shownQuestions(old, {}, {})]).toEqual(['Name']);
-    expect(formProblems(old, {}, {}, formRules)).toEqual({ Name: Msg.answerRequired });
+    expect(check(old, {}, {}).problems).toEqual({ Name: Msg.answerRequired });
   });
 
   it('does not send the answer to a question hidden since it was typed', async () => {

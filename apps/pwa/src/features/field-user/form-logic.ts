@@ -1,4 +1,4 @@
-import { IMAGE_QUESTION_TYPES, Limits, Msg, NO_ANSWER_QUESTION_TYPES, TYPED_QUESTION_TYPES, type Answer, type Answers, type StoredQuestion } from '@survey-bird/contracts';
+import { IMAGE_QUESTION_TYPES, Limits, Msg, QuestionType, type Answer, type Answers, type StoredQuestion } from '@survey-bird/contracts';
 
 /**
  * The rules of the field-user form, free of React and IndexedDB so they can be tested alone.
@@ -16,28 +16,29 @@ export const isPhotoQuestion = (q: { type: string }): boolean => (IMAGE_QUESTION
 export type FormQuestion = Omit<StoredQuestion, 'id'> & { id?: string | undefined };
 
 /**
- * Show-if and constraints (issue 17), loaded only for a survey that has them or typed questions
- * (form-rules.ts, with the contracts' evaluator): the form's route stays within its budget.
+ * Show-if, constraints and typed answers (issue 17): form-rules.ts, with the contracts' evaluator,
+ * loaded lazily so the form's route stays within its budget.
  */
 export interface FormRules {
-  shownQuestions(questions: readonly FormQuestion[], answers: Answers, photos: Photos): Set<string>;
-  withoutHidden(questions: readonly FormQuestion[], answers: Answers, photos: Photos): { answers: Answers; photos: Photos };
-  answerProblems(questions: readonly FormQuestion[], answers: Answers, photos: Photos, now?: Date): Problems;
+  /** Before a submit: the answers without hidden questions', and what is wrong with them (formProblems on the shown questions, then the rules). */
+  check(questions: readonly FormQuestion[], answers: Answers, photos: Photos): { answers: Answers; photos: Photos; problems: Problems };
+  /** The answers after one changed, without those of the questions it hid. */
+  answered(questions: readonly FormQuestion[], answers: Answers, photos: Photos): Answers;
   /** What the form shows: the questions shown and the live problems merged over `problems`. */
   view(questions: readonly FormQuestion[], answers: Answers, photos: Photos, problems: Problems): { shown: Set<string>; problems: Problems };
 }
 
-/** Whether a survey needs the rules module: a condition, a constraint or a typed answer. */
-export const needsRules = (questions: readonly FormQuestion[]): boolean =>
-  questions.some((q) => q.showIf !== undefined || q.constraint !== undefined || (TYPED_QUESTION_TYPES as readonly string[]).includes(q.type));
+/** The types before issue 17 (the first eight of QuestionType); QuestionField renders the others through TypedInput. */
+export const PLAIN_TYPES: readonly string[] = Object.values(QuestionType).slice(0, 8);
+
 
 /** Question text -> what is wrong with its answer, shown under the question. */
 export type Problems = Record<string, string>;
 
 /** Spec section 5: compulsory questions whose answer key is missing. Only presence counts, not emptiness; a hidden question is never compulsory. */
-export function missingCompulsory(questions: readonly FormQuestion[], answers: Answers, photos: Photos, rules?: FormRules | null): string[] {
-  const shown = rules ? rules.shownQuestions(questions, answers, photos) : null;
-  return questions.filter((q) => q.compulsory && (shown === null || shown.has(q.text)) && !NO_ANSWER_QUESTION_TYPES.includes(q.type) && !Object.hasOwn(isPhotoQuestion(q) ? photos : answers, q.text)).map((q) => q.text);
+export function missingCompulsory(questions: readonly FormQuestion[], answers: Answers, photos: Photos): string[] {
+  // A note is never stored compulsory (the contracts' schema), so it never shows here.
+  return questions.filter((q) => q.compulsory && !Object.hasOwn(isPhotoQuestion(q) ? photos : answers, q.text)).map((q) => q.text);
 }
 
 /**
@@ -45,10 +46,9 @@ export function missingCompulsory(questions: readonly FormQuestion[], answers: A
  * accepted offline is refused later: missing compulsory answers, then the rules of the form and
  * the limits of contracts (answer length, photo size) in the server's own words.
  */
-export function formProblems(questions: readonly FormQuestion[], answers: Answers, photos: Photos, rules?: FormRules | null, now = new Date()): Problems {
+export function formProblems(questions: readonly FormQuestion[], answers: Answers, photos: Photos): Problems {
   const problems: Problems = {};
-  for (const text of missingCompulsory(questions, answers, photos, rules)) problems[text] = Msg.answerRequired;
-  if (rules) Object.assign(problems, rules.answerProblems(questions, answers, photos, now));
+  for (const text of missingCompulsory(questions, answers, photos)) problems[text] = Msg.answerRequired;
   for (const q of questions) {
     const answer = answers[q.text];
     if (typeof answer === 'string' && answer.length > Limits.maxAnswerLength) problems[q.text] = Msg.answerTooLong;
@@ -101,8 +101,8 @@ export type SubmitOutcome = 'ignored' | 'incomplete' | 'sent' | 'saved' | 'faile
 
 export interface SubmitDeps {
   questions: () => readonly FormQuestion[];
-  /** The survey's rules module, once loaded (null for a survey without rules). */
-  rules?: () => FormRules | null;
+  /** The form's rules module (the form renders, and so submits, only once it is loaded). */
+  rules: () => FormRules;
   /** The answers and photos on screen. */
   current: () => { answers: Answers; photos: Photos };
   /** Writes any pending draft save and returns the draft's clientId (the idempotency key). */
@@ -156,10 +156,9 @@ export function createSubmitter(deps: SubmitDeps) {
   async function submit(): Promise<SubmitOutcome> {
     if (busy) return 'ignored';
     // Answers to questions an earlier answer hid are never sent (the server would refuse them).
-    const rules = deps.rules?.() ?? null;
-    const current = deps.current();
-    const { answers, photos } = rules ? rules.withoutHidden(deps.questions(), current.answers, current.photos) : current;
-    const problems = formProblems(deps.questions(), answers, photos, rules);
+    const { answers: a, photos: p } = deps.current();
+    // Hidden questions' answers are never sent (the server would refuse them).
+    const { answers, photos, problems } = deps.rules().check(deps.questions(), a, p);
     deps.onProblems?.(problems);
     if (Object.keys(problems).length > 0) {
       deps.toast.error(problemsToast(problems));

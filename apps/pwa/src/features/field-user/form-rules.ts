@@ -1,5 +1,5 @@
 import { answerOf, answerProblem, isAnswered, visibleQuestions, withQuestionIds, type Answers } from '@survey-bird/contracts';
-import { isPhotoQuestion, type FormQuestion, type FormRules, type Photos, type Problems } from './form-logic';
+import { formProblems, isPhotoQuestion, type FormQuestion, type FormRules, type Photos, type Problems } from './form-logic';
 
 // Issue 17's show-if and constraints on the phone, by the contracts' evaluator (the one the server
 // runs). Loaded with the first survey that needs it (form-logic.ts needsRules), kept offline by the
@@ -55,4 +55,17 @@ function view(questions: readonly FormQuestion[], answers: Answers, photos: Phot
   return { shown: shownQuestions(questions, answers, photos), problems: Object.keys(live).length === 0 ? problems : { ...live, ...problems } };
 }
 
-export const formRules: FormRules = { shownQuestions, withoutHidden, answerProblems, view };
+const answered = (questions: readonly FormQuestion[], answers: Answers, photos: Photos): Answers => withoutHidden(questions, answers, photos).answers;
+
+/**
+ * Before a submit: hidden questions' answers dropped, then the spec's checks on the shown
+ * questions only (a hidden question is never compulsory) and the rules' messages.
+ */
+export function check(questions: readonly FormQuestion[], answers: Answers, photos: Photos, now = new Date()): { answers: Answers; photos: Photos; problems: Problems } {
+  const kept = withoutHidden(questions, answers, photos);
+  const shown = shownQuestions(questions, kept.answers, kept.photos);
+  const problems = formProblems(questions.filter((q) => shown.has(q.text)), kept.answers, kept.photos);
+  return { ...kept, problems: { ...answerProblems(questions, kept.answers, kept.photos, now), ...problems } };
+}
+
+export const formRules: FormRules = { check, answered, view };

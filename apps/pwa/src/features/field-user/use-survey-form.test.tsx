@@ -1,7 +1,7 @@
 import { QuestionType, routes, type Survey } from '@survey-bird/contracts';
 import { act, createElement } from 'react';
 import { createRoot } from 'react-dom/client';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { slimRoutes } from '../../api/route-table';
 import { enqueueResponse, listOutbox, loadDraft, saveDraft, saveDraftPhoto } from '../../offline';
 import { freshDb } from '../../offline/test-support';
@@ -27,6 +27,8 @@ const settle = () => act(async () => {
   await new Promise((r) => setTimeout(r, 20));
 });
 
+// The form's rules are a lazy module: loaded once here, so each mount gets it within `settle`.
+beforeAll(() => import('./form-rules'));
 beforeEach(freshDb);
 
 describe('draft saver', () => {

@@ -1,10 +1,10 @@
-import { Limits, Msg, QuestionType, uuidv7, type Answer, type Answers, type Survey } from '@survey-bird/contracts';
+import { Limits, Msg, uuidv7, type Answer, type Answers, type Survey } from '@survey-bird/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { appSync } from '../../app-sync';
 import { downscalePhoto, enqueueResponse, getRecord, loadDraft, saveDraftPhoto } from '../../offline';
 import { toast } from '../../ui/toast-store';
 import { createDraftSaver } from './draft-saver';
-import { createSubmitter, needsRules, type Delivery, type FormRules, type Photos, type Problems, type SubmitPhase } from './form-logic';
+import { createSubmitter, type Delivery, type FormRules, type Photos, type Problems, type SubmitPhase } from './form-logic';
 
 export interface SurveyForm {
   /** The draft has been read back: inputs may render. */
@@ -16,8 +16,8 @@ export interface SurveyForm {
   phase: SubmitPhase;
   /** What to fix per question: answers breaking the form's rules (live), and from the last refused submit (or a photo over the limit). */
   problems: Problems;
-  /** The texts of the questions shown (issue 17: show-if on earlier answers); null: all of them. */
-  shown: ReadonlySet<string> | null;
+  /** The texts of the questions shown (issue 17: show-if on earlier answers), once `ready`. */
+  shown: ReadonlySet<string>;
   /** Counts refused submits, so the screen moves to the first problem each time. */
   refusals: number;
   /** Changes when the form is reset, so uncontrolled inputs (files) start empty. */
@@ -56,19 +56,13 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
       return rest;
     });
   }, []);
-  // Show-if and constraints load with the first survey that has them (or typed questions).
-  const wantsRules = useMemo(() => needsRules(survey.questions), [survey.questions]);
+  // Show-if, constraints and typed answers: a lazy chunk (kept offline by the service worker), so
+  // the form's route stays within its budget. The same module for every survey: setting it after
+  // an unmount is harmless.
   const [rules, setRules] = useState<FormRules | null>(null);
   useEffect(() => {
-    if (!wantsRules) return;
-    let alive = true;
-    import('./form-rules')
-      .then((m) => alive && setRules(m.formRules))
-      .catch(console.error);
-    return () => {
-      alive = false;
-    };
-  }, [wantsRules]);
+    void import('./form-rules').then((m) => setRules(m.formRules));
+  }, []);
   const latest = useRef({ answers, photos, survey, rules });
   latest.current = { answers, photos, survey, rules };
 
@@ -104,25 +98,19 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
   const setAnswer = useCallback((question: string, value: Answer) => {
     fixed(question);
     setAnswers((prev) => {
-      // An answer that hides later questions clears theirs (and any photo they had).
-      const r = latest.current.rules;
       const all = { ...prev, [question]: value };
-      const { photos: keptPhotos, answers: next } = r ? r.withoutHidden(latest.current.survey.questions, all, latest.current.photos) : { photos: latest.current.photos, answers: all };
-      if (keptPhotos !== latest.current.photos) {
-        for (const q of Object.keys(latest.current.photos)) if (!Object.hasOwn(keptPhotos, q)) void saveDraftPhoto(account, surveyId, q, null);
-        setPhotos(keptPhotos);
-      }
+      // An answer that hides later questions clears theirs (a hidden photo is dropped at submit).
+      const next = latest.current.rules!.answered(latest.current.survey.questions, all, latest.current.photos);
       saver.schedule(next);
       return next;
     });
-  }, [saver, fixed, account, surveyId]);
+  }, [saver, fixed]);
 
   const setPhoto = useCallback(async (question: string, photo: Blob | null) => {
     setProcessing((s) => new Set(s).add(question));
     try {
-      // A signature is a small PNG drawn on the phone: kept as drawn (a photo is shrunk to JPEG).
-      const signature = latest.current.survey.questions.some((q) => q.text === question && q.type === QuestionType.signature);
-      const kept = photo ? (signature ? photo : await downscalePhoto(photo)) : null;
+      // A signature's PNG is small enough to be kept as drawn (downscalePhoto keeps a small PNG).
+      const kept = photo ? await downscalePhoto(photo) : null;
       // The server refuses larger uploads (413): say so now rather than after a day offline.
       if (kept && kept.size > Limits.maxImageBytes) {
         setProblems((prev) => ({ ...prev, [question]: Msg.payloadTooLarge }));
@@ -149,7 +137,7 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
 
   const submitter = useMemo(() => createSubmitter({
     questions: () => latest.current.survey.questions,
-    rules: () => latest.current.rules,
+    rules: () => latest.current.rules!,
     current: () => latest.current,
     async clientId() {
       await saver.flush();
@@ -181,7 +169,8 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
 
   const submit = useCallback(() => void submitter.submit(), [submitter]);
 
-  const view = useMemo(() => rules?.view(survey.questions, answers, photos, problems) ?? { shown: null, problems }, [rules, survey.questions, answers, photos, problems]);
+  // Questions render once the rules are in (`ready`), so `shown` is read only then.
+  const view = useMemo(() => rules?.view(survey.questions, answers, photos, problems) ?? { shown: new Set<string>(), problems }, [rules, survey.questions, answers, photos, problems]);
 
-  return { ready: ready && (!wantsRules || rules !== null), answers, photos, processing, phase, problems: view.problems, shown: view.shown, refusals, generation, setAnswer, setPhoto, submit };
+  return { ready: ready && rules !== null, answers, photos, processing, phase, problems: view.problems, shown: view.shown, refusals, generation, setAnswer, setPhoto, submit };
 }

@@ -2,8 +2,8 @@ import { withQuestionIds, type Answer, type Answers, type Question, type StoredQ
 import { useMemo, useState } from 'react';
 import { Modal } from '../../ui/Modal';
 import { QuestionField } from '../capture/QuestionField';
-import { formProblems, type Photos, type Problems } from '../field-user/form-logic';
-import { formRules } from '../field-user/form-rules';
+import type { Photos, Problems } from '../field-user/form-logic';
+import { answerProblems, check, shownQuestions, withoutHidden } from '../field-user/form-rules';
 import '../field-user/field-user.css';
 
 interface Props {
@@ -22,12 +22,12 @@ export function FormPreview({ title, description, questions, onClose }: Props) {
   const [answers, setAnswers] = useState<Answers>({});
   const [photos, setPhotos] = useState<Photos>({});
   const [checked, setChecked] = useState<Problems | null>(null);
-  const shown = formRules.shownQuestions(stored, answers, photos);
-  const problems = { ...formRules.answerProblems(stored, answers, photos), ...(checked ?? {}) };
+  const shown = shownQuestions(stored, answers, photos);
+  const problems = { ...answerProblems(stored, answers, photos), ...(checked ?? {}) };
 
   const setAnswer = (text: string, value: Answer) => {
     setChecked(null);
-    setAnswers((prev) => formRules.withoutHidden(stored, { ...prev, [text]: value }, photos).answers);
+    setAnswers((prev) => withoutHidden(stored, { ...prev, [text]: value }, photos).answers);
   };
   const setPhoto = (text: string, photo: Blob | null) => {
     setChecked(null);
@@ -63,7 +63,7 @@ export function FormPreview({ title, description, questions, onClose }: Props) {
         ))}
         <div className="builder__editor-actions">
           <button type="button" className="btn btn--ghost" onClick={() => { setAnswers({}); setPhotos({}); setChecked(null); }}>Start again</button>
-          <button type="button" className="btn btn--primary" onClick={() => setChecked(formProblems(stored, formRules.withoutHidden(stored, answers, photos).answers, photos, formRules))}>Check answers</button>
+          <button type="button" className="btn btn--primary" onClick={() => setChecked(check(stored, answers, photos).problems)}>Check answers</button>
         </div>
         {checked !== null && Object.keys(checked).length === 0 && <p className="form__hint" role="status">These answers would be accepted.</p>}
       </div>
