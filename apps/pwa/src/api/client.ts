@@ -156,7 +156,7 @@ export function createApiClient(deps: ClientDeps) {
 
     const headers: Record<string, string> = { accept: 'application/json' };
     for (const [k, v] of Object.entries(args.headers ?? {})) if (v !== undefined && v !== null) headers[k] = String(v);
-    const token = args.token ?? (def.access === 'public' ? undefined : deps.getToken());
+    const token = args.token ?? (def.public ? undefined : deps.getToken());
     if (token) headers.authorization = `Bearer ${token}`;
     let body: BodyInit | undefined;
     if (args.form) body = args.form;

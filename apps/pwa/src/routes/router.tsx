@@ -1,9 +1,8 @@
 import { Role } from '@survey-bird/contracts';
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Link, Outlet, redirect } from '@tanstack/react-router';
 import { activeAccountHome } from '../features/accounts/home';
-import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { Toaster } from '../ui/Toast';
-import { UpdatePrompt } from '../ui/UpdatePrompt';
+import { LazyConfirmDialog, LazyUpdatePrompt } from '../ui/LazyOverlays';
 import { AppShell } from './AppShell';
 import { paths } from './paths';
 
@@ -17,8 +16,8 @@ const rootRoute = createRootRoute({
     <>
       <Outlet />
       <Toaster />
-      <ConfirmDialog />
-      <UpdatePrompt />
+      <LazyConfirmDialog />
+      <LazyUpdatePrompt />
     </>
   ),
   notFoundComponent: () => (
