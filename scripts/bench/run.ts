@@ -9,6 +9,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { benchBundle } from './bundle.js';
 import { benchChangesFeed } from './changes-feed.js';
+import { benchPayouts } from './payouts.js';
 import { benchDashboard } from './dashboard.js';
 import { benchExport } from './export.js';
 import { benchFormRules } from './form-rules.js';
@@ -27,6 +28,7 @@ const suites: Record<string, () => Promise<{ findings: Finding[]; lines: string[
   search: benchSearch,
   dashboard: benchDashboard,
   'changes-feed': benchChangesFeed,
+  payouts: benchPayouts,
   export: benchExport,
   'offline-queue': benchOfflineQueue,
   lighthouse: benchLighthouse,
