@@ -66,7 +66,7 @@ export default defineConfig({
       output: { advancedChunks: { minSize: 4096, groups: [
         { name: 'vendor', test: /node_modules[\\/](react|react-dom|scheduler|@tanstack|use-sync-external-store)[\\/]/ },
         // Small modules every signed-in screen uses: one chunk, not a dozen sub-kilobyte requests.
-        { name: 'shared', test: /(src[\\/]api[\\/]|src[\\/]offline[\\/](storage|persist)|contracts[\\/](src|dist)[\\/](question-types|answer-of|ids)|src[\\/]ui[\\/](?!PasswordField|ScreenPlaceholder|Modal|ConfirmDialog|ProductsPanel|UpdatePrompt)|features[\\/]accounts[\\/](session|account-|device-id)|features[\\/]surveys[\\/]active-survey)/ },
+        { name: 'shared', test: /(src[\\/]api[\\/]|src[\\/]offline[\\/](storage|persist)|contracts[\\/](src|dist)[\\/](question-types|answer-of|ids)|src[\\/]ui[\\/](?!PasswordField|ScreenPlaceholder|Modal|ConfirmDialog|ProductsPanel|UpdatePrompt|ScrollFrame)|features[\\/]accounts[\\/](session|account-|device-id)|features[\\/]surveys[\\/]active-survey)/ },
         // What the field-user form imports (Dexie, the offline store, the form's parts) in one chunk:
         // on a phone's network each request costs a round trip before the form can paint. Only the
         // matched modules, not their imports: those every screen needs stay in vendor and shared.

@@ -11,8 +11,8 @@ import { outcomeText, reviewIds, type Verdict } from './review-calls';
 import { StatusChip, STATUS_LABEL } from './StatusChip';
 
 /**
- * A response's detail view (issue 16): answers and photos, status, the reviewer's comment, earlier
- * revisions when the server sends them, and the audit trail oldest first, with the review buttons.
+ * A response's detail view (issue 16): answers and photos, status, the reviewer's comment, every
+ * revision once a response has been fixed, and the audit trail oldest first, with the review buttons.
  * `onChanged` lets the table reload its rows after a verdict.
  */
 export function ResponseDetail({ id, survey, onClose, onChanged }: { id: string; survey: Survey; onClose: () => void; onChanged: () => void }) {
@@ -50,7 +50,7 @@ export function ResponseDetail({ id, survey, onClose, onChanged }: { id: string;
             <h3>Answers</h3>
             <Answers answers={detail.answers} survey={survey} />
           </section>
-          {detail.revisions && detail.revisions.length > 0 && (
+          {detail.revisions && detail.revisions.length > 1 && (
             <section className="response-detail__section">
               <h3>Revisions</h3>
               {detail.revisions.map((r) => (
