@@ -45,8 +45,14 @@ function fillerBytes(size: number): Uint8Array<ArrayBuffer> {
   return filler;
 }
 
-/** SOI and a baseline frame header (1600 x 1200, 3 components): what the server's image sniffer reads. */
-const JPEG_HEAD = new Uint8Array([0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 8, 0x04, 0xb0, 0x06, 0x40, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
+/**
+ * SOI, a baseline frame header (1600 x 1200, 3 components: what the server's image sniffer reads)
+ * and a start-of-scan header, so the random bytes that follow are the scan the server requires.
+ */
+const JPEG_HEAD = new Uint8Array([
+  0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 8, 0x04, 0xb0, 0x06, 0x40, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1,
+  0xff, 0xda, 0x00, 0x0c, 3, 1, 0x00, 2, 0x11, 3, 0x11, 0, 0x3f, 0,
+]);
 
 /** A `size`-byte JPEG-like Blob, unique by `tag`. */
 function photo(tag: string, size: number): Blob {
