@@ -52,7 +52,8 @@ describe('typing in the responses search', () => {
     await box.click();
     for (const key of 'ngo') await b.page.keyboard.type(key, { delay: 60 });
     await insight.waitForRows(2);
-    expect(await outletsShown()).toEqual(['Mango Kiosk', 'Ngozi Stores']);
+    // Polled: the count can match while the table is still swapping its rows in.
+    await expect.poll(outletsShown, { timeout: 10_000 }).toEqual(['Mango Kiosk', 'Ngozi Stores']);
     expect(asked).toEqual(['ngo']);
     await box.fill('');
     await insight.waitForRows(OUTLETS.length);
