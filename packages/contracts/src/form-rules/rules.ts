@@ -38,13 +38,3 @@ export const Constraint = z.object({
   message: z.string().trim().max(200).optional(),
 });
 export type Constraint = z.infer<typeof Constraint>;
-
-/** The types with a typed value (issue 17); they join QuestionType once the form renders them. */
-export const TypedQuestionType = {
-  number: 'number',
-  decimal: 'decimal',
-  date: 'date',
-  time: 'time',
-  phone: 'phone',
-  email: 'email',
-} as const;
