@@ -177,8 +177,9 @@ describe('route x role x tenant matrix', () => {
     expect(members).toHaveLength(2);
     expect(members.find((m) => m.id === a.fieldUserMemberId)?.supervisor_id).toBe(a.supervisorMemberId);
     expect(members.map((m) => m.withdrawn_at)).toEqual([null, null]);
-    const responses = await k.selectFrom('responses').select(['id', 'status', 'paid_at', 'payout_id']).where('survey_id', '=', a.surveyId).execute();
-    expect(responses).toEqual([{ id: a.responseId, status: 'approved', paid_at: null, payout_id: null }]);
+    const responses = await k.selectFrom('responses').select(['id', 'status', 'paid_at']).where('survey_id', '=', a.surveyId).execute();
+    expect(responses).toEqual([{ id: a.responseId, status: 'approved', paid_at: null }]);
+    expect(await k.selectFrom('payout_items').select('response_id').execute()).toEqual([]);
     expect(await k.selectFrom('payouts').select(['id', 'status', 'reference']).where('survey_id', '=', a.surveyId).execute()).toEqual([{ id: a.payoutId, status: 'draft', reference: null }]);
     expect(await k.selectFrom('surveys').select(['pay_after_review', 'version', 'closed_at', 'title']).where('id', '=', a.surveyId).executeTakeFirstOrThrow()).toEqual({ pay_after_review: 0, version: 1, closed_at: null, title: 'A secret survey' });
     expect(await k.selectFrom('survey_versions').select('version').where('survey_id', '=', a.surveyId).execute()).toEqual([]);

@@ -20,6 +20,7 @@ import * as reviewPayouts from './migrations/20261126400000_review_payouts.js';
 import * as memberWithdrawn from './migrations/20261126310000_member_withdrawn.js';
 import * as responseRevisions from './migrations/20261127200000_response_revisions.js';
 import * as surveyVersions from './migrations/20261127400000_survey_versions.js';
+import * as payoutItems from './migrations/20261128000000_payout_items.js';
 import type { Database } from './schema.js';
 import { WriteWatch } from './write-watch.js';
 
@@ -110,6 +111,7 @@ const migrations: Record<string, Migration> = {
   '20261127510000_device_status': deviceStatus,
   '20261127200000_response_revisions': responseRevisions,
   '20261127400000_survey_versions': surveyVersions,
+  '20261128000000_payout_items': payoutItems,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -116,8 +116,6 @@ export interface ResponsesTable {
   review_comment: string | null;
   reviewed_by: string | null;
   reviewed_at: number | null;
-  /** The draft or paid payout holding this response; only a conditional UPDATE sets it. */
-  payout_id: string | null;
   /** Last review or payment change, the field user's changes feed cursor; null until the first. */
   changed_at: number | null;
   /** The survey version the response was filled against (1 before versions existed). */
@@ -192,6 +190,13 @@ export interface PayoutLinesTable {
   account_name: string;
   amount: number;
   response_count: number;
+}
+
+/** A response held by a draft or paid payout; the primary key keeps it in one at most. */
+export interface PayoutItemsTable {
+  response_id: string;
+  payout_id: string;
+  member_id: string;
 }
 
 /**
@@ -288,6 +293,7 @@ export interface Database {
   return_digests: ReturnDigestsTable;
   payouts: PayoutsTable;
   payout_lines: PayoutLinesTable;
+  payout_items: PayoutItemsTable;
   response_counts: ResponseCountsTable;
   files: FilesTable;
   file_blobs: FileBlobsTable;

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import ExcelJS from 'exceljs';
-import { sql } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '@survey-bird/contracts';
 import { buildTestApp, call, lastMail, type TestApp } from '../../../test/helpers.js';
+import { migrateToLatest, migrationProvider } from '../../db/database.js';
 import { addMember, addResponse, createOrganization, createSurvey } from '../../../test/fixtures.js';
 
 let t: TestApp;
@@ -75,10 +76,26 @@ describe('POST /payouts', () => {
     for (const r of replies) expect([200, 409], r.body).toContain(r.statusCode);
     const total = ok.reduce((n, r) => n + (r.json().payout.total as number), 0);
     expect(total).toBe(15 * 100 + 15 * 250);
-    const rows = await k().selectFrom('responses').select(['id', 'payout_id']).where('survey_id', '=', survey.id).execute();
-    expect(rows.every((r) => r.payout_id !== null)).toBe(true);
+    const rows = await k().selectFrom('responses').leftJoin('payout_items', 'payout_items.response_id', 'responses.id').select(['responses.id', 'payout_items.payout_id']).where('responses.survey_id', '=', survey.id).execute();
+    expect(rows).toHaveLength(30);
+    expect(rows.every((r) => r.payout_id !== null && ok.some((o) => o.json().payout._id === r.payout_id))).toBe(true);
     const lines = await k().selectFrom('payout_lines').innerJoin('payouts', 'payouts.id', 'payout_lines.payout_id').select(['payout_lines.response_count']).where('payouts.survey_id', '=', survey.id).execute();
     expect(lines.reduce((n, l) => n + Number(l.response_count), 0)).toBe(30);
+  });
+
+  it('a payout racing returns of the same responses never holds a response that is no longer approved', async () => {
+    const { survey, ada } = await team('Race review');
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) ids.push((await addResponse(t.app, ada, survey, { rate: 100 })).id);
+    const returns = ids.filter((_, i) => i % 2 === 0).map((id) => post(org.token, '/api/v1/responses/review', { responseIds: [id], status: 'returned', comment: 'Blurred photo' }));
+    const [payout, ...reviews] = await Promise.all([create({ survey_id: survey.id, key: randomUUID() }), ...returns]);
+    expect(payout.statusCode).toBe(200);
+    const held = await k().selectFrom('payout_items').innerJoin('responses', 'responses.id', 'payout_items.response_id')
+      .select(['responses.id', 'responses.status']).where('payout_items.payout_id', '=', payout.json().payout._id).execute();
+    expect(held.every((r) => r.status === 'approved')).toBe(true);
+    const returned = reviews.flatMap((r) => r.json().results as { _id: string; status: number }[]).filter((r) => r.status === 200).map((r) => r._id);
+    expect(held.length + returned.length).toBe(30);
+    expect(payout.json().payout.total).toBe(held.length * 100);
   });
 
   it('cancel releases the responses to outstanding, and a new create includes them; paid is idempotent, mails, and cannot be cancelled', async () => {
@@ -182,4 +199,19 @@ describe('POST /payouts', () => {
     expect((await get(org.token, `/api/v1/payouts/${payout._id}/download?format=pdf`)).statusCode).toBe(400);
     expect((await get(other.token, `/api/v1/payouts/${payout._id}/download?format=csv`)).statusCode).toBe(404);
   });
+});
+
+it('the payout_items migration carries over which payout holds each response, both ways', async () => {
+  const { survey, ada, bayo } = await team('Migrated');
+  for (let i = 0; i < 3; i++) await addResponse(t.app, i ? ada : bayo, survey, { rate: 100 });
+  const payout = (await create({ survey_id: survey.id, key: randomUUID() })).json().payout;
+  const items = () => k().selectFrom('payout_items').select(['response_id', 'payout_id', 'member_id']).where('payout_id', '=', payout._id).orderBy('response_id').execute();
+  const before = await items();
+  expect(before).toHaveLength(3);
+  const migrator = new Migrator({ db: k(), provider: migrationProvider, ...(t.app.db.pgSchema ? { migrationTableSchema: t.app.db.pgSchema } : {}) });
+  expect((await migrator.migrateTo('20261127510000_device_status')).error).toBeUndefined();
+  const held = await sql<{ id: string }>`select id from responses where payout_id = ${payout._id} order by id`.execute(k());
+  expect(held.rows.map((r) => r.id)).toEqual(before.map((i) => i.response_id));
+  await migrateToLatest(t.app.db);
+  expect(await items()).toEqual(before);
 });

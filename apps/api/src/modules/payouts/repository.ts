@@ -26,9 +26,8 @@ const CHUNK = 1000;
 
 /**
  * Payouts and the responses they hold. A response is in at most one draft or paid payout because
- * its `payout_id` is only ever set by `update ... where payout_id is null`: the database, not
- * this code, decides which of two racing creates gets it (PostgreSQL re-checks the condition on
- * the row it waited for; SQLite has a single writer).
+ * `payout_items.response_id` is its primary key: the database, not this code, decides which of two
+ * racing creates gets it. Freezing inserts narrow item rows and never rewrites a response row.
  */
 export class PayoutsRepository {
   private readonly postgres: boolean;
@@ -70,7 +69,8 @@ export class PayoutsRepository {
 
   private unpaid(db: Kysely<Database>, surveyId: string) {
     return db.selectFrom('responses').where('survey_id', '=', surveyId).where('status', '=', ResponseStatus.approved)
-      .where('paid_at', 'is', null).where('payout_id', 'is', null).where('rate', '>', 0);
+      .where('paid_at', 'is', null).where('rate', '>', 0)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('payout_items as i').select('i.response_id').whereRef('i.response_id', '=', 'responses.id'))));
   }
 
   byKey(organizationId: string, key: string) {
@@ -93,13 +93,17 @@ export class PayoutsRepository {
       const byId = new Map(members.map((m) => [m.id, m]));
       const ids = [...byId.keys()];
       for (let i = 0; i < ids.length; i += CHUNK) {
-        await trx.updateTable('responses').set({ payout_id: payout.id })
-          .where('survey_id', '=', payout.survey_id).where('member_id', 'in', ids.slice(i, i + CHUNK))
-          .where('status', '=', ResponseStatus.approved).where('paid_at', 'is', null).where('payout_id', 'is', null).where('rate', '>', 0)
+        // ON CONFLICT: a response another payout took meanwhile (PostgreSQL waits for that
+        // transaction and skips the row once it commits) is simply not in this one.
+        await trx.insertInto('payout_items').columns(['response_id', 'payout_id', 'member_id'])
+          .expression(this.unpaid(trx, payout.survey_id).where('member_id', 'in', ids.slice(i, i + CHUNK))
+            .select((eb) => [eb.ref('id').as('response_id'), eb.val(payout.id).as('payout_id'), eb.ref('member_id').as('member_id')]))
+          .onConflict((oc) => oc.column('response_id').doNothing())
           .execute();
       }
-      const sums = await trx.selectFrom('responses').select(['member_id', (eb) => eb.fn.sum<number>('rate').as('amount'), (eb) => eb.fn.countAll<number>().as('count')])
-        .where('payout_id', '=', payout.id).groupBy('member_id').execute();
+      const sums = await trx.selectFrom('payout_items as i').innerJoin('responses as r', 'r.id', 'i.response_id')
+        .select(['i.member_id', (eb) => eb.fn.sum<number>('r.rate').as('amount'), (eb) => eb.fn.countAll<number>().as('count')])
+        .where('i.payout_id', '=', payout.id).groupBy('i.member_id').execute();
       if (sums.length === 0) throw new NothingToPay();
       const lines: PayoutLinesTable[] = sums.map((s) => {
         const m = byId.get(s.member_id)!;
@@ -132,7 +136,8 @@ export class PayoutsRepository {
       const res = await trx.updateTable('payouts').set({ status: PayoutStatus.paid, reference, paid_by: userId, paid_at: now })
         .where('id', '=', id).where('organization_id', '=', organizationId).where('status', '=', PayoutStatus.draft).executeTakeFirst();
       if (Number(res.numUpdatedRows) === 0) return false;
-      await trx.updateTable('responses').set({ paid_at: now, changed_at: now }).where('payout_id', '=', id).execute();
+      await trx.updateTable('responses').set({ paid_at: now, changed_at: now })
+        .where('id', 'in', (eb) => eb.selectFrom('payout_items').select('response_id').where('payout_id', '=', id)).execute();
       return true;
     });
   }
@@ -143,7 +148,7 @@ export class PayoutsRepository {
       const res = await trx.updateTable('payouts').set({ status: PayoutStatus.cancelled, cancelled_at: now })
         .where('id', '=', id).where('organization_id', '=', organizationId).where('status', '=', PayoutStatus.draft).executeTakeFirst();
       if (Number(res.numUpdatedRows) === 0) return false;
-      await trx.updateTable('responses').set({ payout_id: null }).where('payout_id', '=', id).where('paid_at', 'is', null).execute();
+      await trx.deleteFrom('payout_items').where('payout_id', '=', id).execute();
       return true;
     });
   }
@@ -169,9 +174,9 @@ export class PayoutsRepository {
   async *responsesOf(payoutId: string, pageSize = 2000) {
     let after = '';
     for (;;) {
-      const rows = await this.db.selectFrom('responses as r').innerJoin('members as m', 'm.id', 'r.member_id')
+      const rows = await this.db.selectFrom('payout_items as i').innerJoin('responses as r', 'r.id', 'i.response_id').innerJoin('members as m', 'm.id', 'r.member_id')
         .select(['r.id', 'r.created_at', 'r.rate', 'm.full_name', 'm.email'])
-        .where('r.payout_id', '=', payoutId).where('r.id', '>', after).orderBy('r.id').limit(pageSize).execute();
+        .where('i.payout_id', '=', payoutId).where('i.response_id', '>', after).orderBy('i.response_id').limit(pageSize).execute();
       if (rows.length === 0) return;
       yield rows;
       after = rows[rows.length - 1]!.id;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { ResponseStatus, Role } from '@survey-bird/contracts';
 import type { Database } from '../../db/schema.js';
 import { contains } from '../../db/sql.js';
@@ -16,14 +16,22 @@ export interface ReviewTarget {
   id: string;
   status: string;
   paid_at: number | null;
-  payout_id: string | null;
+  /** 1 when a draft or paid payout holds the response. */
+  in_payout: number;
 }
 
 /** Ids per statement: far below both engines' bound-parameter limits. */
 const CHUNK = 500;
 
+/** Whether a draft or paid payout holds the response whose id is `column`. */
+const inPayout = (column: 'r.id' | 'responses.id') => sql<boolean>`exists (select 1 from payout_items i where i.response_id = ${sql.ref(column)})`;
+
 export class ReviewRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly postgres: boolean;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  }
 
   /** The responses the reviewer may see; a supervisor's are those of field users assigned to them (none once withdrawn). */
   private visible(reviewer: Reviewer, db: Kysely<Database> = this.db) {
@@ -37,7 +45,10 @@ export class ReviewRepository {
   async targets(reviewer: Reviewer, ids: string[], db: Kysely<Database> = this.db): Promise<ReviewTarget[]> {
     const out: ReviewTarget[] = [];
     for (let i = 0; i < ids.length; i += CHUNK) {
-      out.push(...(await this.visible(reviewer, db).select(['r.id', 'r.status', 'r.paid_at', 'r.payout_id']).where('r.id', 'in', ids.slice(i, i + CHUNK)).execute()));
+      const rows = await this.visible(reviewer, db)
+        .select(['r.id', 'r.status', 'r.paid_at', sql<number>`case when ${inPayout('r.id')} then 1 else 0 end`.as('in_payout')])
+        .where('r.id', 'in', ids.slice(i, i + CHUNK)).execute();
+      out.push(...rows.map((r) => ({ ...r, in_payout: Number(r.in_payout) })));
     }
     return out;
   }
@@ -64,6 +75,13 @@ export class ReviewRepository {
    */
   async transition(reviewer: Reviewer, from: string, to: string, ids: string[], comment: string | null, now: number): Promise<string[]> {
     return this.db.transaction().execute(async (trx) => {
+      // A payout create freezes responses by inserting payout_items, which takes no lock on the
+      // response rows; both take their surveys' row locks first (PostgreSQL; SQLite has one writer), so a
+      // status change and a payout of the same survey run one after the other, each seeing the other's commit.
+      if (this.postgres) {
+        await trx.selectFrom('surveys').select('id').where('id', 'in', (eb) => eb.selectFrom('responses').select('survey_id').where('id', 'in', ids))
+          .orderBy('id').forNoKeyUpdate().execute();
+      }
       const changed: string[] = [];
       for (let i = 0; i < ids.length; i += CHUNK) {
         const rows = await trx.updateTable('responses')
@@ -71,7 +89,7 @@ export class ReviewRepository {
           .where('id', 'in', ids.slice(i, i + CHUNK))
           .where('status', '=', from)
           .where('paid_at', 'is', null)
-          .where('payout_id', 'is', null)
+          .where(sql<boolean>`not ${inPayout('responses.id')}`)
           .returning('id')
           .execute();
         changed.push(...rows.map((r) => r.id));

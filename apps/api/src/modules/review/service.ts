@@ -94,7 +94,7 @@ export class ReviewService {
 
 function refusalOf(t: ReviewTarget, to: string): { status: number; msg: string } | null {
   if (t.paid_at !== null) return { status: 409, msg: ReviewMsg.paid };
-  if (t.payout_id !== null) return { status: 409, msg: ReviewMsg.inPayout };
+  if (t.in_payout) return { status: 409, msg: ReviewMsg.inPayout };
   if (t.status === ResponseStatus.rejected && to !== ResponseStatus.rejected) return { status: 409, msg: ReviewMsg.rejectedIsFinal };
   return null;
 }
