@@ -1,5 +1,12 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { PayoutStatus } from '@survey-bird/contracts';
 import type { Database } from '../../db/schema.js';
+import { paidAtOf } from '../payouts/paid.js';
+
+export interface Cursor {
+  changedAt: number;
+  id: string;
+}
 
 /** Rows per changes page. */
 export const CHANGES_PAGE = 500;
@@ -8,26 +15,48 @@ export class EarningsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   /**
-   * The caller's responses changed after (changedAt, id), oldest change first. Reads only the
-   * partial index (user_id, changed_at) where changed_at is set, so nothing changed costs one seek.
+   * The caller's responses reviewed or revised after (changedAt, id), oldest change first. Reads
+   * only the partial index (user_id, changed_at) where changed_at is set, so nothing changed costs one seek.
    */
-  changes(userId: string, after: { changedAt: number; id: string }, limit: number) {
-    return this.db.selectFrom('responses')
-      .select(['id', 'client_id', 'survey_id', 'status', 'review_comment', 'paid_at', 'changed_at', 'revision',
-        // A returned response's answers travel with it, so the phone can open it for fixing.
-        sql<string | null>`case when status = 'returned' then answers else null end`.as('returned_answers')])
-      .where('user_id', '=', userId)
-      .where('changed_at', 'is not', null)
-      .where((eb) => eb.or([eb('changed_at', '>', after.changedAt), eb.and([eb('changed_at', '=', after.changedAt), eb('id', '>', after.id)])]))
-      .orderBy('changed_at').orderBy('id').limit(limit).execute();
+  changed(userId: string, after: Cursor, limit: number) {
+    return this.feedRows(this.db.selectFrom('responses as r')
+      .select('r.changed_at as at')
+      .where('r.user_id', '=', userId)
+      .where('r.changed_at', 'is not', null)
+      .where((eb) => eb.or([eb('r.changed_at', '>', after.changedAt), eb.and([eb('r.changed_at', '=', after.changedAt), eb('r.id', '>', after.id)])]))
+      .orderBy('r.changed_at').orderBy('r.id').limit(limit));
+  }
+
+  /**
+   * The caller's responses paid by a payout marked paid after (changedAt, id): a payment is a change
+   * of the payout row, not of the responses (payouts/paid.ts). Nothing paid since: one read of the
+   * payouts paid since the cursor, of which there are few.
+   */
+  paid(userId: string, after: Cursor, limit: number) {
+    return this.feedRows(this.db.selectFrom('payouts as p')
+      .innerJoin('payout_items as i', 'i.payout_id', 'p.id')
+      .innerJoin('responses as r', 'r.id', 'i.response_id')
+      .select('p.paid_at as at')
+      .where('p.status', '=', PayoutStatus.paid)
+      .where('i.member_id', 'in', (eb) => eb.selectFrom('members').select('id').where('user_id', '=', userId))
+      .where((eb) => eb.or([eb('p.paid_at', '>', after.changedAt), eb.and([eb('p.paid_at', '=', after.changedAt), eb('r.id', '>', after.id)])]))
+      .orderBy('p.paid_at').orderBy('r.id').limit(limit));
+  }
+
+  private feedRows<O>(q: SelectQueryBuilder<Database & { r: Database['responses'] }, 'r', O>) {
+    return q.select(['r.id', 'r.client_id', 'r.survey_id', 'r.status', 'r.review_comment', paidAtOf('r.id', 'r.paid_at').as('paid_at'), 'r.revision',
+      // A returned response's answers travel with it, so the phone can open it for fixing.
+      sql<string | null>`case when r.status = 'returned' then r.answers else null end`.as('returned_answers')]).execute();
   }
 
   /** Count and naira per status, paid apart, across the caller's responses. */
   totals(userId: string) {
-    return this.db.selectFrom('responses')
-      .select(['status', sql<number>`case when paid_at is null then 0 else 1 end`.as('paid'), (eb) => eb.fn.countAll<number>().as('count'), (eb) => eb.fn.sum<number>('rate').as('amount'), (eb) => eb.fn.max('paid_at').as('last_paid_at')])
-      .where('user_id', '=', userId)
-      .groupBy(['status', sql`case when paid_at is null then 0 else 1 end`])
+    const paidAt = paidAtOf('r.id', 'r.paid_at');
+    const isPaid = sql<number>`case when ${paidAt} is null then 0 else 1 end`;
+    return this.db.selectFrom('responses as r')
+      .select(['r.status', isPaid.as('paid'), (eb) => eb.fn.countAll<number>().as('count'), (eb) => eb.fn.sum<number>('r.rate').as('amount'), (eb) => eb.fn.max(paidAt).as('last_paid_at')])
+      .where('r.user_id', '=', userId)
+      .groupBy(['r.status', isPaid])
       .execute();
   }
 }

@@ -12,16 +12,25 @@ export class EarningsService {
 
   async changes(userId: string, since: string | undefined): Promise<ChangesReply> {
     const [at, id] = since ? [Number(since.split('_')[0]), since.split('_')[1] ?? ''] : [0, ''];
-    const rows = await this.repo.changes(userId, { changedAt: at, id }, CHANGES_PAGE + 1);
+    const after = { changedAt: at, id };
+    const [changed, paid] = await Promise.all([this.repo.changed(userId, after, CHANGES_PAGE + 1), this.repo.paid(userId, after, CHANGES_PAGE + 1)]);
+    // One stream ordered by (time of the change, id): a response both reviewed and paid since the
+    // cursor is listed once, at its later change (each row carries the response as it is now).
+    const latest = new Map<string, (typeof changed)[number]>();
+    for (const r of [...changed, ...paid]) {
+      const seen = latest.get(r.id);
+      if (!seen || Number(r.at) > Number(seen.at)) latest.set(r.id, r);
+    }
+    const rows = [...latest.values()].sort((a, b) => Number(a.at) - Number(b.at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const page = rows.slice(0, CHANGES_PAGE);
     const last = page[page.length - 1];
     return {
       changes: page.map((r) => ({
         _id: r.id, clientId: r.client_id, survey_id: r.survey_id, status: r.status as ResponseStatus, comment: r.review_comment,
-        revision: Number(r.revision), paid: r.paid_at !== null, changedAt: new Date(Number(r.changed_at)).toISOString(),
+        revision: Number(r.revision), paid: r.paid_at !== null, changedAt: new Date(Number(r.at)).toISOString(),
         ...(r.returned_answers !== null ? { answers: JSON.parse(r.returned_answers) as Record<string, string | string[]> } : {}),
       })),
-      cursor: last ? `${Number(last.changed_at)}_${last.id}` : since ?? '0_',
+      cursor: last ? `${Number(last.at)}_${last.id}` : since ?? '0_',
       hasMore: rows.length > CHANGES_PAGE,
     };
   }

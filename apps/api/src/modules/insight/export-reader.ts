@@ -107,6 +107,6 @@ function batchQuery(source: ExportSource, job: ExportJob, after: Key | null, siz
     if (term !== '') where.push(source.engine === 'postgres' ? `search_text like ${p(`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)} escape '\\'` : `instr(search_text, ${p(term)}) > 0`);
     if (after !== null) where.push(`(created_at, id) < (${p(after.created_at)}, ${p(after.id)})`);
     return `select member_id, answers, created_at, id, captured_at, version, revision, status, reviewed_by, reviewed_at,
-      case when paid_at is null then null else (select i.payout_id from payout_items i where i.response_id = responses.id) end as payout_id from responses where ${where.join(' and ')} order by created_at desc, id desc limit ${size}`;
+      (select i.payout_id from payout_items i where i.response_id = responses.id) as payout_id from responses where ${where.join(' and ')} order by created_at desc, id desc limit ${size}`;
   });
 }

@@ -129,8 +129,9 @@ describe('POST /payouts', () => {
     expect(await k().selectFrom('mail_outbox').select('id').where('to_email', '=', ada.email).execute()).toHaveLength(mails.length);
     expect((await post(org.token, `/api/v1/payouts/${second._id}/cancel`)).json().msg).toBe('A paid payout cannot be cancelled');
     expect(await owed()).toBe(0);
-    const stillPaid = await k().selectFrom('responses').select(['paid_at']).where('id', '=', r1.id).executeTakeFirstOrThrow();
-    expect(stillPaid.paid_at).not.toBeNull();
+    // Paid through its payout: the response row itself is not rewritten.
+    expect((await get(org.token, `/api/v1/responses/${r1.id}`)).json().paid).toBe(true);
+    expect((await k().selectFrom('responses').select(['paid_at']).where('id', '=', r1.id).executeTakeFirstOrThrow()).paid_at).toBeNull();
     const returnPaid = await post(org.token, '/api/v1/responses/review', { responseIds: [r1.id], status: 'returned', comment: 'x' });
     expect(returnPaid.json().results[0]).toMatchObject({ status: 409, msg: 'This response has been paid; a paid response cannot change status' });
 

@@ -1,4 +1,4 @@
-import { PostgresAdapter, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { PayoutStatus, ResponseStatus, Role } from '@survey-bird/contracts';
 import type { Database, PayoutLinesTable, PayoutsTable } from '../../db/schema.js';
 import type { Page } from '../../http/paging.js';
@@ -68,9 +68,14 @@ export class PayoutsRepository {
   }
 
   private unpaid(db: Kysely<Database>, surveyId: string) {
-    return db.selectFrom('responses').where('survey_id', '=', surveyId).where('status', '=', ResponseStatus.approved)
-      .where('paid_at', 'is', null).where('rate', '>', 0)
+    return this.approvedUnpaid(db, surveyId)
       .where(({ not, exists, selectFrom }) => not(exists(selectFrom('payout_items as i').select('i.response_id').whereRef('i.response_id', '=', 'responses.id'))));
+  }
+
+  /** Approved, with a rate, and not paid before payouts existed (`paid_at`); payout items not looked at. */
+  private approvedUnpaid(db: Kysely<Database>, surveyId: string) {
+    return db.selectFrom('responses').where('survey_id', '=', surveyId).where('status', '=', ResponseStatus.approved)
+      .where('paid_at', 'is', null).where('rate', '>', 0);
   }
 
   byKey(organizationId: string, key: string) {
@@ -93,10 +98,11 @@ export class PayoutsRepository {
       const byId = new Map(members.map((m) => [m.id, m]));
       const ids = [...byId.keys()];
       for (let i = 0; i < ids.length; i += CHUNK) {
-        // ON CONFLICT: a response another payout took meanwhile (PostgreSQL waits for that
-        // transaction and skips the row once it commits) is simply not in this one.
+        // ON CONFLICT: a response another payout holds (PostgreSQL waits for an uncommitted one
+        // and skips the row once it commits) is simply not in this one. No NOT EXISTS here: on
+        // PostgreSQL it was planned as a scan of payout_items per row, quadratic in the payout's size.
         await trx.insertInto('payout_items').columns(['response_id', 'payout_id', 'member_id'])
-          .expression(this.unpaid(trx, payout.survey_id).where('member_id', 'in', ids.slice(i, i + CHUNK))
+          .expression(this.approvedUnpaid(trx, payout.survey_id).where('member_id', 'in', ids.slice(i, i + CHUNK))
             .select((eb) => [eb.ref('id').as('response_id'), eb.val(payout.id).as('payout_id'), eb.ref('member_id').as('member_id')]))
           .onConflict((oc) => oc.column('response_id').doNothing())
           .execute();
@@ -105,6 +111,8 @@ export class PayoutsRepository {
         .select(['i.member_id', (eb) => eb.fn.sum<number>('r.rate').as('amount'), (eb) => eb.fn.countAll<number>().as('count')])
         .where('i.payout_id', '=', payout.id).groupBy('i.member_id').execute();
       if (sums.length === 0) throw new NothingToPay();
+      // Fresh statistics after a large freeze, so the next owed() plans its anti-join by what is there.
+      if (this.postgres && sums.reduce((n, s) => n + Number(s.count), 0) > 1000) await sql`analyze payout_items`.execute(trx);
       const lines: PayoutLinesTable[] = sums.map((s) => {
         const m = byId.get(s.member_id)!;
         return { payout_id: payout.id, member_id: m.id, full_name: m.full_name, email: m.email, bank: m.bank, account_number: m.account_number, account_name: m.account_name, amount: Number(s.amount), response_count: Number(s.count) };
@@ -130,16 +138,14 @@ export class PayoutsRepository {
     return q.orderBy('full_name').orderBy('member_id').execute();
   }
 
-  /** draft -> paid, and its responses' paid_at, in one transaction; false when it was not a draft. */
+  /**
+   * draft -> paid; false when it was not a draft. The responses it holds are paid from then on
+   * because their payout is (paid.ts): no response row is rewritten.
+   */
   async markPaid(id: string, organizationId: string, reference: string, userId: string, now: number): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const res = await trx.updateTable('payouts').set({ status: PayoutStatus.paid, reference, paid_by: userId, paid_at: now })
-        .where('id', '=', id).where('organization_id', '=', organizationId).where('status', '=', PayoutStatus.draft).executeTakeFirst();
-      if (Number(res.numUpdatedRows) === 0) return false;
-      await trx.updateTable('responses').set({ paid_at: now, changed_at: now })
-        .where('id', 'in', (eb) => eb.selectFrom('payout_items').select('response_id').where('payout_id', '=', id)).execute();
-      return true;
-    });
+    const res = await this.db.updateTable('payouts').set({ status: PayoutStatus.paid, reference, paid_by: userId, paid_at: now })
+      .where('id', '=', id).where('organization_id', '=', organizationId).where('status', '=', PayoutStatus.draft).executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
   }
 
   /** draft -> cancelled, releasing its responses; false when it was not a draft. */

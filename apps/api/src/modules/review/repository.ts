@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { ResponseStatus, Role } from '@survey-bird/contracts';
 import type { Database } from '../../db/schema.js';
+import { inPayout, paidAtOf } from '../payouts/paid.js';
 import { contains } from '../../db/sql.js';
 
 /** Who reviews: an organization (all of its surveys) or a supervisor (their assigned field users only). */
@@ -23,8 +24,6 @@ export interface ReviewTarget {
 /** Ids per statement: far below both engines' bound-parameter limits. */
 const CHUNK = 500;
 
-/** Whether a draft or paid payout holds the response whose id is `column`. */
-const inPayout = (column: 'r.id' | 'responses.id') => sql<boolean>`exists (select 1 from payout_items i where i.response_id = ${sql.ref(column)})`;
 
 export class ReviewRepository {
   private readonly postgres: boolean;
@@ -46,7 +45,7 @@ export class ReviewRepository {
     const out: ReviewTarget[] = [];
     for (let i = 0; i < ids.length; i += CHUNK) {
       const rows = await this.visible(reviewer, db)
-        .select(['r.id', 'r.status', 'r.paid_at', sql<number>`case when ${inPayout('r.id')} then 1 else 0 end`.as('in_payout')])
+        .select(['r.id', 'r.status', paidAtOf('r.id', 'r.paid_at').as('paid_at'), sql<number>`case when ${inPayout('r.id')} then 1 else 0 end`.as('in_payout')])
         .where('r.id', 'in', ids.slice(i, i + CHUNK)).execute();
       out.push(...rows.map((r) => ({ ...r, in_payout: Number(r.in_payout) })));
     }
@@ -107,7 +106,7 @@ export class ReviewRepository {
   async detail(reviewer: Reviewer, id: string) {
     return this.visible(reviewer)
       .innerJoin('members as m', 'm.id', 'r.member_id')
-      .select(['r.id', 'r.survey_id', 'r.answers', 'r.status', 'r.review_comment', 'r.paid_at', 'r.created_at', 'r.revision', 'm.full_name', 'm.email'])
+      .select(['r.id', 'r.survey_id', 'r.answers', 'r.status', 'r.review_comment', paidAtOf('r.id', 'r.paid_at').as('paid_at'), 'r.created_at', 'r.revision', 'm.full_name', 'm.email'])
       .where('r.id', '=', id)
       .executeTakeFirst();
   }
