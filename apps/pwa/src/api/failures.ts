@@ -12,7 +12,7 @@ export function handleFailure(failure: Failure): void {
     case 'reauth': {
       toast.error(failure.msg);
       const path = currentPath();
-      if (!path.startsWith('/login')) navigateTo(loginHref(activeAccount()?.user, path), true);
+      if (!path.startsWith('/login')) navigateTo(loginHref(activeAccount()?.email, path), true);
       return;
     }
     case 'linkExpired': {
@@ -21,7 +21,7 @@ export function handleFailure(failure: Failure): void {
       return;
     }
     case 'checkEmail': {
-      const email = activeAccount()?.user;
+      const email = activeAccount()?.email;
       navigateTo('/', true);
       void offerResend('Access Denied', failure.msg, 'Resend verification email', email ? { email } : undefined);
       return;

@@ -11,7 +11,7 @@ export async function mirrorAccounts(accounts: readonly StoredAccount[]): Promis
   await db.transaction('rw', db.accounts, async () => {
     const existing = new Map((await db.accounts.toArray()).map((row) => [row.account, row]));
     const keep = new Set<string>();
-    for (const { user, token } of accounts) {
+    for (const { email: user, token } of accounts) {
       const account = accountKey(user);
       if (keep.has(account)) continue;
       keep.add(account);
@@ -27,7 +27,7 @@ export async function mirrorAccounts(accounts: readonly StoredAccount[]): Promis
 }
 
 export async function mirroredAccounts(): Promise<StoredAccount[]> {
-  return (await db.accounts.toArray()).map(({ user, token }) => ({ user, token }));
+  return (await db.accounts.toArray()).map(({ user, token }) => ({ email: user, token }));
 }
 
 /** The server answered 401 to this token: stop syncing the account until another token is mirrored. */

@@ -8,8 +8,7 @@ import { indexedDbName } from '../storage-keys';
  * A schema change is a new `this.version(n)` block below, never an edit of an old one.
  */
 
-/** Every account key is the e-mail trimmed and lower-cased, so 'Ada@X.ng' and 'ada@x.ng' share one outbox. */
-export const accountKey = (email: string): string => email.trim().toLowerCase();
+export { accountKey, type AccountKey } from './account-key';
 
 export type OutboxStatus = 'queued' | 'sending' | 'synced' | 'failed';
 

@@ -28,8 +28,8 @@ beforeEach(async () => {
   server = new FakeServer({ 'tok-ada': ADA, 'tok-ben': BEN });
   server.surveys.set('s1', survey('s1', [q('Name', QuestionType.text, true)]));
   accounts = [
-    { user: ADA, token: 'tok-ada' },
-    { user: BEN, token: 'tok-ben' },
+    { email: ADA, token: 'tok-ada' },
+    { email: BEN, token: 'tok-ben' },
   ];
 });
 afterEach(async () => {
@@ -106,7 +106,7 @@ describe('startSync', () => {
     await controller!.syncNow();
     expect(ada()).toHaveLength(calls);
     expect(controller!.getStatus().pending).toBe(1);
-    accounts = [{ user: ADA, token: 'tok-ada-new' }];
+    accounts = [{ email: ADA, token: 'tok-ada-new' }];
     server.users.set('tok-ada-new', ADA);
     await controller!.syncNow();
     await eventually(() => expect(controller!.getStatus()).toMatchObject({ pending: 0 }));

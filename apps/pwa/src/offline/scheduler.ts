@@ -128,7 +128,7 @@ export function startSync(options: StartSyncOptions): SyncController {
     await mirrorAccounts(accounts);
     sawBusy = false;
     if (!isOnline()) return;
-    for (const { user, token } of accounts) {
+    for (const { email: user, token } of accounts) {
       if (stopped) return;
       try {
         const summary = await syncAccount({ account: user, token, baseUrl: options.baseUrl, fetch: options.fetch, device: options.device });

@@ -16,7 +16,7 @@ export async function handleBackgroundSync(
   options: { baseUrl?: string; fetch?: typeof fetch } = {},
 ): Promise<SyncSummary[]> {
   const summaries: SyncSummary[] = [];
-  for (const { user, token } of await getAccounts()) summaries.push(await syncAccount({ account: user, token, ...options }));
+  for (const { email: user, token } of await getAccounts()) summaries.push(await syncAccount({ account: user, token, ...options }));
   // Waiting for a sign-in or for another context's run is not a reason to be woken again.
   if (summaries.some((s) => s.remaining > 0 && !s.authRequired && !s.busy)) throw new Error('Responses are still waiting to be sent');
   return summaries;

@@ -214,7 +214,7 @@ describe('accounts and tokens', () => {
   });
 
   it('on 401 keeps the queue, pauses the account until a new token is mirrored, then sends', async () => {
-    await mirrorAccounts([{ user: ADA, token: 'tok-ada' }]);
+    await mirrorAccounts([{ email: ADA, token: 'tok-ada' }]);
     const id = await queue();
     server.override(P, { status: 401, msg: Msg.invalidOrExpiredToken });
     expect(await sync()).toMatchObject({ sent: 0, authRequired: true, remaining: 1 });
@@ -224,7 +224,7 @@ describe('accounts and tokens', () => {
     expect(await sync()).toMatchObject({ authRequired: true });
     expect(server.requests).toHaveLength(before);
 
-    await mirrorAccounts([{ user: ADA, token: 'tok-ada-2' }]);
+    await mirrorAccounts([{ email: ADA, token: 'tok-ada-2' }]);
     expect(await sync(ADA, 'tok-ada-2')).toMatchObject({ sent: 1, authRequired: false });
   });
 });

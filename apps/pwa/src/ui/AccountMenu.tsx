@@ -31,9 +31,9 @@ export function AccountMenu() {
 
   return (
     <div className="popover" ref={pop.ref}>
-      <button type="button" className="account-btn" aria-expanded={pop.open} aria-haspopup="true" title={active.user} onClick={pop.toggle}>
-        <span className="avatar" aria-hidden="true">{initial(active.user)}</span>
-        <span className="account-btn__email">{active.user}</span>
+      <button type="button" className="account-btn" aria-expanded={pop.open} aria-haspopup="true" title={active.email} onClick={pop.toggle}>
+        <span className="avatar" aria-hidden="true">{initial(active.email)}</span>
+        <span className="account-btn__email">{active.email}</span>
         <ChevronDownIcon size={16} />
       </button>
       {pop.open && (
@@ -41,10 +41,10 @@ export function AccountMenu() {
           <p className="menu__label">Signed in accounts</p>
           <ul className="menu__list">
             {accounts.map((a, i) => (
-              <li key={a.user}>
-                <button type="button" className="menu__item" aria-current={i === 0 ? 'true' : undefined} onClick={() => (i === 0 ? pop.close() : choose(a.user))}>
-                  <span className="avatar avatar--sm" aria-hidden="true">{initial(a.user)}</span>
-                  <span className="menu__email">{a.user}</span>
+              <li key={a.email}>
+                <button type="button" className="menu__item" aria-current={i === 0 ? 'true' : undefined} onClick={() => (i === 0 ? pop.close() : choose(a.email))}>
+                  <span className="avatar avatar--sm" aria-hidden="true">{initial(a.email)}</span>
+                  <span className="menu__email">{a.email}</span>
                   {i === 0 && <CheckIcon size={16} className="menu__check" />}
                 </button>
               </li>

@@ -30,7 +30,7 @@ export function LoginPage() {
     setBusy(true);
     try {
       const reply = await api.call('login', { body: parsed.data });
-      const added = addAccount(getAccounts(), { user: reply.user.email, token: reply.token });
+      const added = addAccount(getAccounts(), { email: reply.user.email, token: reply.token });
       if (!added.ok) return toast.error(added.msg);
       setAccounts(added.accounts);
       toast.success(reply.msg);

@@ -26,7 +26,7 @@ async function signOutSession(account: StoredAccount): Promise<string> {
 
 /** Responses of these accounts still on this phone (waiting, sending or failed); sign-out never deletes them. */
 async function unsentOnPhone(accounts: readonly StoredAccount[]): Promise<number> {
-  const all = await Promise.all(accounts.map((a) => counts(a.user).catch(() => null)));
+  const all = await Promise.all(accounts.map((a) => counts(a.email).catch(() => null)));
   return all.reduce((n, c) => n + (c ? c.queued + c.sending + c.failed : 0), 0);
 }
 
@@ -70,10 +70,10 @@ function Sessions({ accounts }: { accounts: StoredAccount[] }) {
 
   async function signOut(account: StoredAccount) {
     const unsent = await unsentOnPhone([account]);
-    if (unsent > 0 && !(await confirmDialog({ title: `Sign out ${account.user}?`, body: unsentText(unsent), action: 'Sign Out', cancel: 'Cancel' }))) return;
-    setBusy(account.user);
+    if (unsent > 0 && !(await confirmDialog({ title: `Sign out ${account.email}?`, body: unsentText(unsent), action: 'Sign Out', cancel: 'Cancel' }))) return;
+    setBusy(account.email);
     const msg = await signOutSession(account);
-    setAccounts(removeAccount(getAccounts(), account.user));
+    setAccounts(removeAccount(getAccounts(), account.email));
     setBusy(null);
     toast.success(msg);
   }
@@ -102,14 +102,14 @@ function Sessions({ accounts }: { accounts: StoredAccount[] }) {
       <p className="card__text">Accounts signed in on this browser. The first one is active.</p>
       <ul className="sessions">
         {accounts.map((a, i) => (
-          <li key={a.user} className="session">
-            <span className="avatar" aria-hidden="true">{a.user.charAt(0).toUpperCase()}</span>
+          <li key={a.email} className="session">
+            <span className="avatar" aria-hidden="true">{a.email.charAt(0).toUpperCase()}</span>
             <span className="session__email">
-              {a.user}
+              {a.email}
               {i === 0 && <span className="badge badge--brand">Active</span>}
             </span>
-            <button type="button" className="btn btn--ghost btn--sm" disabled={busy !== null} onClick={() => void signOut(a)} aria-label={`Sign Out ${a.user}`}>
-              {busy === a.user ? <Spinner label="Signing out" /> : <SignOutIcon size={16} />} Sign Out
+            <button type="button" className="btn btn--ghost btn--sm" disabled={busy !== null} onClick={() => void signOut(a)} aria-label={`Sign Out ${a.email}`}>
+              {busy === a.email ? <Spinner label="Signing out" /> : <SignOutIcon size={16} />} Sign Out
             </button>
           </li>
         ))}
@@ -140,7 +140,7 @@ function ChangePassword({ account }: { account: StoredAccount }) {
       const reply = await api.call('changePassword', {
         body: parsed.data,
         token: account.token,
-        headers: { deviceid: deviceId(), email: account.user },
+        headers: { deviceid: deviceId(), email: account.email },
       });
       toast.success(reply.msg);
       setOld('');
@@ -156,9 +156,9 @@ function ChangePassword({ account }: { account: StoredAccount }) {
   return (
     <section className="card" aria-labelledby="password-title">
       <h2 id="password-title" className="card__title">Change password</h2>
-      <p className="card__text">For <strong>{account.user}</strong></p>
+      <p className="card__text">For <strong>{account.email}</strong></p>
       <form className="form" onSubmit={(e) => void submit(e)} noValidate>
-        <input type="email" name="username" autoComplete="username" value={account.user} readOnly hidden />
+        <input type="email" name="username" autoComplete="username" value={account.email} readOnly hidden />
         <PasswordField label="Old password" name="old-password" autoComplete="current-password" value={oldPassword} onChange={setOld} visible={visible} onToggle={() => setVisible((v) => !v)} />
         <PasswordField label="New password" name="new-password" autoComplete="new-password" value={newPassword} onChange={setNew} visible={visible} />
         <PasswordField label="Confirm new password" name="confirm-password" autoComplete="new-password" value={confirm} onChange={setConfirm} visible={visible} />

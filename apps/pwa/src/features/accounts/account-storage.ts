@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { StorageKey } from '../../storage-keys';
-import { parseAccounts, type StoredAccount } from './account-list';
+import { parseAccounts, serializeAccounts, type StoredAccount } from './account-list';
 
 const ACCOUNTS_STORAGE_KEY = StorageKey.accounts;
 
@@ -32,10 +32,10 @@ export function activeAccount(): StoredAccount | undefined {
 export function setAccounts(accounts: StoredAccount[]): void {
   try {
     if (accounts.length === 0) localStorage.removeItem(ACCOUNTS_STORAGE_KEY);
-    else localStorage.setItem(ACCOUNTS_STORAGE_KEY, JSON.stringify(accounts));
+    else localStorage.setItem(ACCOUNTS_STORAGE_KEY, serializeAccounts(accounts));
   } catch {
     // Storage full or blocked: keep the list for this page so the user is not signed out mid-task.
-    cache = { raw: JSON.stringify(accounts), accounts };
+    cache = { raw: serializeAccounts(accounts), accounts };
   }
   emit();
 }

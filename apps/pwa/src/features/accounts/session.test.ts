@@ -19,7 +19,7 @@ let n = 0;
 /** A fresh token (the session keeps one user per token) remembered from an earlier visit. */
 function signedIn(remembered: CurrentUser | null): string {
   const token = `tok-${++n}`;
-  setAccounts([{ user: 'ada@field.ng', token }] as Parameters<typeof setAccounts>[0]);
+  setAccounts([{ email: 'ada@field.ng', token }]);
   if (remembered) localStorage.setItem('survey-bird.last-user', JSON.stringify({ token, user: remembered }));
   return token;
 }

@@ -15,6 +15,7 @@ import { SyncStrip } from './SyncStrip';
 import { useSurveyForm } from './use-survey-form';
 import { useAccount } from './use-sync';
 import './field-user.css';
+import { accountKey } from '../../offline/account-key';
 
 // Rare (a closed survey), so out of the form route's budget.
 const ClosedSurvey = lazy(() => import('./ClosedSurvey').then((m) => ({ default: m.ClosedSurvey })));
@@ -43,7 +44,7 @@ function FieldUserQuestions({ account, email }: { account: string; email: string
   useEffect(() => {
     if (!online) return;
     return whenIdle(() => {
-      const token = getAccounts().find((a) => a.user.trim().toLowerCase() === account)?.token;
+      const token = getAccounts().find((a) => accountKey(a.email) === account)?.token;
       if (!token) return;
       const known = activeSurveys.peek(account);
       const fresh = known.fetchedAt !== null && Date.now() - known.fetchedAt < LIST_REUSE_MS && known.surveys.length >= known.totalCount;

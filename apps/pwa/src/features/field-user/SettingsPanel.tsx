@@ -8,6 +8,7 @@ import { Modal } from '../../ui/Modal';
 import { useOnline } from '../../ui/useOnline';
 import { formatBytes, useOutboxState, useStorageEstimate, useSyncController } from './use-sync';
 import './field-user.css';
+import { accountKey } from '../../offline/account-key';
 
 const version = (JSON.parse(packageJson) as { version: string }).version;
 
@@ -15,7 +16,7 @@ type Persisted = 'checking' | 'kept' | 'best-effort' | 'unsupported';
 
 /** 'Field user settings' from the side pane: the account, what the phone keeps, and a Sync now. */
 export default function SettingsPanel({ user, onClose }: { user: CurrentUser; onClose: () => void }) {
-  const account = user.email.trim().toLowerCase();
+  const account = accountKey(user.email);
   const [persisted, setPersisted] = useState<Persisted>('checking');
   const [asking, setAsking] = useState(false);
   const outbox = useOutboxState(account);

@@ -4,11 +4,12 @@ import { appSync, syncStarted } from '../../app-sync';
 import { accountsNeedingSignIn, lastSyncAt, liveCounts, storageEstimate, type Live, type StorageEstimate, type SyncStatus } from '../../offline';
 import { useIdle, whenIdle } from '../../ui/idle';
 import { useSession } from '../accounts/session';
+import { accountKey, type AccountKey } from '../../offline/account-key';
 
 /** The signed-in field user's account key (the lower-cased e-mail), or null while unknown. */
-export function useAccount(): { key: string; email: string } | null {
+export function useAccount(): { key: AccountKey; email: string } | null {
   const { user } = useSession();
-  return user ? { key: user.email.trim().toLowerCase(), email: user.email } : null;
+  return user ? { key: accountKey(user.email), email: user.email } : null;
 }
 
 /** An observable that has not emitted yet (useObservable then keeps its default). */

@@ -32,7 +32,7 @@ export function LandingPage() {
     <div className="landing" style={{ '--landing-ms': `${Limits.landingAnimationMs}ms` } as CSSProperties}>
       <Header nav={nav} className="header--landing" />
       <main id="main">
-        {active && <ResumeBar email={active.user} />}
+        {active && <ResumeBar email={active.email} />}
         <section id="home" className="hero">
           <div className="hero__copy">
             <p className="eyebrow"><OfflineIcon size={16} /> Works with no signal</p>

@@ -36,6 +36,7 @@ import {
 } from './builder';
 import './create-survey.css';
 import '../team/team.css';
+import { accountKey } from '../../offline/account-key';
 
 const DRAFT_SAVE_MS = 400;
 const FormPreview = lazy(() => import('./FormPreview'));
@@ -76,7 +77,7 @@ function writeDraft(key: string, state: BuilderState): void {
 /** Spec screen 4: build a survey question by question, then publish it (or, editing, publish its next version). */
 export function CreateSurveyPage({ edit }: { edit?: SurveyEdit } = {}) {
   const { user } = useSession();
-  const draftKey = `${DRAFT_KEY_PREFIX}${(user?.email ?? '').toLowerCase()}${edit ? `:${edit.survey._id}` : ''}`;
+  const draftKey = `${DRAFT_KEY_PREFIX}${accountKey(user?.email ?? '')}${edit ? `:${edit.survey._id}` : ''}`;
   const [state, dispatch] = useReducer(builderReducer, draftKey, (key) => readDraft(key, edit?.initial));
   const [busy, setBusy] = useState(false);
   const [previewing, setPreviewing] = useState(false);

@@ -7,6 +7,7 @@ import { useStore } from '../../ui/store';
 import { getAccounts } from '../accounts/account-storage';
 import { useSession } from '../accounts/session';
 import { createActiveSurveyStore, surveyListRoute, type AccountSurveys, type SurveyListRoute } from './active-survey-store';
+import { accountKey } from '../../offline/account-key';
 
 /**
  * The active survey of each signed-in account (spec section 4): the survey every dashboard, team
@@ -32,11 +33,9 @@ import { createActiveSurveyStore, surveyListRoute, type AccountSurveys, type Sur
  * Outside React: activeSurveys.peek(account), activeSurveys.setActive(account, survey).
  */
 
-export const accountKeyOf = (email: string): string => email.trim().toLowerCase();
-
 export const activeSurveys = createActiveSurveyStore({
   async fetchFirstPage(account, route) {
-    const token = getAccounts().find((a) => accountKeyOf(a.user) === account)?.token;
+    const token = getAccounts().find((a) => accountKey(a.email) === account)?.token;
     // On the first load the remembered survey is on screen already: the list waits until it has painted.
     const shown = activeSurveys.peek(account);
     if (!shown.loaded && shown.active) await afterNextPaint();
@@ -71,7 +70,7 @@ const NONE: AccountSurveys = { surveys: [], totalCount: 0, active: null, loading
 
 export function useActiveSurvey(): ActiveSurvey {
   const { user } = useSession();
-  const account = user ? accountKeyOf(user.email) : null;
+  const account = user ? accountKey(user.email) : null;
   const route = surveyListRoute(user?.role);
   const all = useStore(activeSurveys.store);
 
