@@ -2,14 +2,13 @@ import { Msg, QuestionType } from '@survey-bird/contracts';
 import Database from 'better-sqlite3';
 import ExcelJS from 'exceljs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openBrowser, PHONE, type Browser } from './harness/browser';
 import { apiLogin, apiPost, createOrganizationUser, createTeamMember, type TestUser } from './harness/users';
 import { toast } from './pages/app';
 import { FieldUserFormPage } from './pages/FieldUserFormPage';
 import { LoginPage } from './pages/LoginPage';
-import { SurveyBuilderPage } from './pages/Management';
+import { ManageSurveysPage, SurveyBuilderPage } from './pages/Management';
 
 // Issue 17, section 3 and 4 through the screens: an organization edits, closes and reopens a
 // published survey and imports an XLSForm; a field user's phone follows at its next sync.
@@ -31,13 +30,6 @@ const serverResponses = (surveyId: string) =>
   readDb<{ version: number; answers: string }>('select version, answers from responses where survey_id = ? order by version', surveyId)
     .map((r) => ({ version: r.version, answers: JSON.parse(r.answers) as Record<string, unknown> }));
 
-/** The organization's Manage Survey screen, reached from the side menu, with one survey opened. */
-async function openSurveyDetails(page: Page, title: string) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Surveys' }).click();
-  await page.getByRole('heading', { name: 'Manage Survey' }).waitFor();
-  await page.getByRole('button', { name: title, exact: true }).click();
-  return page.getByRole('dialog', { name: title });
-}
 
 describe('editing and closing a published survey, seen on the phone (issue 17)', () => {
   let office: Browser;
@@ -74,7 +66,7 @@ describe('editing and closing a published survey, seen on the phone (issue 17)',
     await form.fillText(Q.fridges, '2');
 
     // The organization removes the fridge count and adds the owner's phone: version 2.
-    const details = await openSurveyDetails(office.page, TITLE);
+    const details = await (await new ManageSurveysPage(office.page).openFromMenu()).openSurvey(TITLE);
     await details.getByText('Version 1').first().waitFor();
     await details.getByRole('button', { name: 'Edit' }).click();
     await office.page.getByRole('heading', { name: 'Edit survey' }).waitFor();
@@ -106,7 +98,7 @@ describe('editing and closing a published survey, seen on the phone (issue 17)',
   });
 
   it('closing the survey greys it out on the phone with the reason; reopening brings the form back', async () => {
-    const details = await openSurveyDetails(office.page, TITLE);
+    const details = await (await new ManageSurveysPage(office.page).openFromMenu()).openSurvey(TITLE);
     await details.getByRole('button', { name: 'Close survey' }).click();
     await toast(office.page, 'Survey closed').waitFor();
     await details.getByRole('button', { name: 'Reopen' }).waitFor();
@@ -162,14 +154,9 @@ describe('XLSForm import through the builder (issue 17)', () => {
 
   it('imports an .xlsx into a draft the builder shows, and Publish creates the survey with its types and rules', async () => {
     const { page } = b;
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Surveys' }).click();
-    await page.getByRole('link', { name: 'Create new survey' }).click();
-    await page.getByRole('heading', { name: "Let's get started!" }).waitFor();
-    await page.locator('label', { hasText: 'Import XLSForm' }).locator('input[type=file]').setInputFiles({
-      name: 'rice-market.xlsx',
-      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      buffer: await marketVisitForm(),
-    });
+    await (await new ManageSurveysPage(page).openFromMenu()).createNew();
+    const builder = new SurveyBuilderPage(page, env.baseUrl);
+    await builder.importXlsform('rice-market.xlsx', await marketVisitForm());
     // What could not be carried over exactly is listed, row by row: here the one approximation.
     const report = page.getByRole('dialog', { name: 'Not carried over' });
     await report.waitFor();
@@ -177,7 +164,6 @@ describe('XLSForm import through the builder (issue 17)', () => {
     expect(await report.getByRole('listitem').allTextContents()).toEqual([expect.stringMatching(/^survey row 5, constraint: ". > 0" was kept as ">= 0"/)]);
     await report.getByRole('button', { name: 'Close' }).click();
     expect(await page.getByLabel('Survey title').inputValue()).toBe('Rice market visit');
-    const builder = new SurveyBuilderPage(page, env.baseUrl);
     const texts = ['Trader name', 'Does the trader sell rice?', 'Bags of rice in stock', 'Price of a bag (naira)', 'Date of visit', 'Thank the trader'];
     expect(await builder.questions().allTextContents()).toEqual(texts.map((t) => expect.stringContaining(t)));
     // Nothing is published until Publish.
