@@ -78,7 +78,7 @@ export default defineConfig({
         // ones (55 small chunks gzipped to 62 KB separately, 43 KB together). None is on the form's route.
         { name: 'office', includeDependenciesRecursively: false, test: /features[\\/](organization|supervisor|master-admin|review|payouts|team|insight[\\/](?!chart-setup))/ },
         { name: 'accounts', includeDependenciesRecursively: false, test: /features[\\/]accounts[\\/](?!session|account-|device-id|home)/ },
-        { name: 'field-user-screens', includeDependenciesRecursively: false, test: /features[\\/]field-user[\\/](EarningsPage|ResponsesPage|SettingsPanel|ReviseDialog|FixResponseDialog|earnings\.css)/ },
+        { name: 'field-user-screens', includeDependenciesRecursively: false, test: /features[\\/]field-user[\\/](EarningsPage|ResponsesPage|response-rows|SettingsPanel|ReviseDialog|FixResponseDialog|earnings\.css)/ },
         // The inputs QuestionField imports lazily (photo, location, long lists): one request for all.
         { name: 'question-inputs', includeDependenciesRecursively: false, test: /features[\\/]capture[\\/](?!QuestionField|capture\.css|SignatureQuestion|BarcodeQuestion)/ },
       ] } },

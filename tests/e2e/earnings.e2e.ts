@@ -92,5 +92,12 @@ describe('earnings: review, fix and resubmit, payout, seen on the phone', () => 
     const paidCard = page.getByLabel('Your earnings').locator('.earn-card--paid');
     await expect.poll(() => paidCard.textContent()).toContain('₦500');
     expect(await paidCard.textContent()).toContain('1 response');
+
+    // The Responses screen lists it once: the fix is its revision, not another response.
+    const form = new FieldUserFormPage(page, env.baseUrl);
+    await form.openResponses();
+    await expect.poll(() => form.records().count()).toBe(1);
+    expect(await form.records().first().getByTestId('fix').textContent()).toMatch(/^Fixed .*received by the server/);
+    expect(await form.records().first().textContent()).toContain('Mama Put Stores');
   });
 });

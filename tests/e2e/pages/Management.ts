@@ -85,13 +85,38 @@ export class SurveyBuilderPage {
   async publish(): Promise<void> {
     await this.page.getByRole('button', { name: 'Publish' }).click();
   }
+
+  /** "Import XLSForm" with a file chosen from the device. */
+  async importXlsform(name: string, buffer: Buffer): Promise<void> {
+    await this.page.locator('label', { hasText: 'Import XLSForm' }).locator('input[type=file]').setInputFiles({
+      name, mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer,
+    });
+  }
 }
 
 export class ManageSurveysPage {
   constructor(private readonly page: Page) {}
 
+  /** Through the side menu, as an organization gets there. */
+  async openFromMenu(): Promise<this> {
+    await this.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Surveys' }).click();
+    await this.page.getByRole('heading', { name: 'Manage Survey' }).waitFor();
+    return this;
+  }
+
   activeTitle(): Locator {
     return this.page.locator('.survey-row.is-active .survey-row__title');
+  }
+
+  /** Opens a survey's dialog (its title): details, Edit, Close survey / Reopen, versions. */
+  async openSurvey(title: string): Promise<Locator> {
+    await this.page.getByRole('button', { name: title, exact: true }).click();
+    return this.page.getByRole('dialog', { name: title });
+  }
+
+  async createNew(): Promise<void> {
+    await this.page.getByRole('link', { name: 'Create new survey' }).click();
+    await this.page.getByRole('heading', { name: "Let's get started!" }).waitFor();
   }
 }
 

@@ -112,6 +112,13 @@ export interface DraftRow {
   clientId: string;
   answers: Answers;
   updatedAt: number;
+  /** The survey version the draft was begun on and its questions, kept until it is submitted (drafts.ts). */
+  form?: DraftForm;
+}
+
+export interface DraftForm {
+  version: number;
+  questions: Survey['questions'];
 }
 
 /** The page's signed-in accounts, mirrored for the service worker (which cannot read localStorage). */

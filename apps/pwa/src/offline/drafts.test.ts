@@ -30,3 +30,16 @@ it('keeps, replaces and removes draft photos; clearDraft removes everything', as
   await clearDraft('a@x.ng', 's1');
   expect(await loadDraft('a@x.ng', 's1')).toBeUndefined();
 });
+
+it('keeps the version and questions the draft was begun on; later saves do not replace them (issue 17)', async () => {
+  const v1 = { version: 1, questions: [{ id: 'q1', text: 'Name', type: 'text answer', compulsory: true, options: [] }] } as const;
+  const v2 = { version: 2, questions: [{ id: 'q2', text: 'Age', type: 'number', compulsory: true, options: [] }] } as const;
+  await saveDraft('a@x.ng', 's1', { Name: 'A' }, structuredClone(v1) as never);
+  await saveDraft('a@x.ng', 's1', { Name: 'Ada' }, structuredClone(v2) as never);
+  expect(await loadDraft('a@x.ng', 's1')).toMatchObject({ answers: { Name: 'Ada' }, form: v1 });
+  await saveDraftPhoto('a@x.ng', 's2', 'Photo', photoBlob(1), structuredClone(v2) as never);
+  await saveDraft('a@x.ng', 's2', { Age: '3' }, structuredClone(v1) as never);
+  expect((await loadDraft('a@x.ng', 's2'))?.form).toEqual(v2);
+  await saveDraft('a@x.ng', 's3', { Name: 'B' });
+  expect((await loadDraft('a@x.ng', 's3'))?.form).toBeUndefined();
+});

@@ -1,12 +1,19 @@
 import { uuidv7, type Answers } from '@survey-bird/contracts';
-import { accountKey, db } from './db';
+import { accountKey, db, type DraftForm } from './db';
 import { readPhotos, storePhoto } from './photo-store';
 
 /**
  * The answers a user is typing, one draft per account and survey, saved as they go so a closed
  * tab or a dead battery loses nothing. enqueueResponse consumes the draft of its survey.
  * Writes are single small puts; the form may call saveDraft on every change (debouncing is optional).
+ *
+ * A draft keeps the survey version it was begun on (issue 17): the first save stores that version
+ * and its questions with the draft, and later saves never replace them, so a sync that brings a new
+ * version neither changes the questions of a draft in progress nor drops its answers; it is
+ * submitted against its own version, which the server accepts. The copy goes with the draft.
  */
+
+export type { DraftForm };
 
 export interface Draft {
   /** Pass to enqueueResponse: a second tap on submit then queues nothing new. */
@@ -14,28 +21,32 @@ export interface Draft {
   answers: Answers;
   photos: Record<string, Blob>;
   updatedAt: number;
+  /** Absent on drafts saved before versions, or given no form: they follow the survey as cached. */
+  form?: DraftForm;
 }
 
 /** The photos table key of a draft's photos (outbox ids are UUIDs, so the two never collide). */
 export const draftOwner = (account: string, surveyId: string): string => `draft:${accountKey(account)}:${surveyId}`;
 
-export async function saveDraft(account: string, surveyId: string, answers: Answers): Promise<void> {
+/** `form`: the version shown as the user began; kept only if the draft has none yet. */
+export async function saveDraft(account: string, surveyId: string, answers: Answers, form?: DraftForm): Promise<void> {
   const key = accountKey(account);
   await db.transaction('rw', db.drafts, async () => {
     const existing = await db.drafts.get([key, surveyId]);
-    await db.drafts.put({ account: key, surveyId, clientId: existing?.clientId ?? uuidv7(), answers, updatedAt: Date.now() });
+    const kept = existing?.form ?? form;
+    await db.drafts.put({ account: key, surveyId, clientId: existing?.clientId ?? uuidv7(), answers, updatedAt: Date.now(), ...(kept ? { form: kept } : {}) });
   });
 }
 
 /** Keeps (or, with null, removes) the photo taken for one question of the draft. */
-export async function saveDraftPhoto(account: string, surveyId: string, question: string, photo: Blob | null): Promise<void> {
+export async function saveDraftPhoto(account: string, surveyId: string, question: string, photo: Blob | null, form?: DraftForm): Promise<void> {
   const owner = draftOwner(account, surveyId);
   if (!photo) return void (await db.photos.delete([owner, question]));
   await storePhoto(owner, question, photo);
   const key = accountKey(account);
   // A draft row holds the clientId; a draft that so far has only a photo needs one too.
   await db.transaction('rw', db.drafts, async () => {
-    if (!(await db.drafts.get([key, surveyId]))) await db.drafts.put({ account: key, surveyId, clientId: uuidv7(), answers: {}, updatedAt: Date.now() });
+    if (!(await db.drafts.get([key, surveyId]))) await db.drafts.put({ account: key, surveyId, clientId: uuidv7(), answers: {}, updatedAt: Date.now(), ...(form ? { form } : {}) });
   });
 }
 
@@ -43,7 +54,7 @@ export async function loadDraft(account: string, surveyId: string): Promise<Draf
   const row = await db.drafts.get([accountKey(account), surveyId]);
   const photos = await readPhotos(draftOwner(account, surveyId));
   if (!row && Object.keys(photos).length === 0) return undefined;
-  return { clientId: row?.clientId ?? uuidv7(), answers: row?.answers ?? {}, photos, updatedAt: row?.updatedAt ?? 0 };
+  return { clientId: row?.clientId ?? uuidv7(), answers: row?.answers ?? {}, photos, updatedAt: row?.updatedAt ?? 0, ...(row?.form ? { form: row.form } : {}) };
 }
 
 export async function clearDraft(account: string, surveyId: string): Promise<void> {

@@ -6,7 +6,8 @@
  * - IndexedDB, database 'survey-bird' (db.ts), per account (the lower-cased e-mail):
  *   surveys   the field user's surveys with their questions, cached while online
  *   datasets  every option of each 'select (> 50 dataset)' question, searchable offline
- *   drafts    the answers being typed, one per account and survey, with a clientId
+ *   drafts    the answers being typed, one per account and survey, with a clientId, and the
+ *             survey version it was begun on with that version's questions (until submitted)
  *   outbox    submitted responses, their status, attempts and server _id (history is kept)
  *   photos    photo bytes of drafts and of unsent responses (a Blob, or an ArrayBuffer copy on
  *             browsers that lose Blobs); deleted once the server has the response
@@ -44,7 +45,7 @@
  */
 
 // Form screen: drafts, submitting, photos, cached surveys and large option lists.
-export { saveDraft, saveDraftPhoto, loadDraft, clearDraft, type Draft } from './drafts';
+export { saveDraft, saveDraftPhoto, loadDraft, clearDraft, type Draft, type DraftForm } from './drafts';
 export { enqueueResponse, type EnqueueInput } from './outbox';
 export { downscalePhoto } from './photos';
 export { cacheFieldUserSurveys, getCachedSurveys, searchDataset, type CacheOptions, type CacheSummary } from './surveys-cache';

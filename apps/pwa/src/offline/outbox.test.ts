@@ -133,6 +133,16 @@ describe('status machine', () => {
     expect(record!.nextAttemptAt).toBeLessThanOrEqual(Date.now());
   });
 
+  it('a failed response corrected on a newer survey version is sent on that version (issue 17)', async () => {
+    const id = await enqueueResponse({ ...base, answers: { Q: 'bad' }, version: 1 });
+    await claimDue(a, claimOf('r'), Date.now(), 50);
+    await markFailed(id, 'r', 400, Msg.fillCompulsory);
+    await updateAnswers(id, { Q: 'good' });
+    expect((await getRecord(id))?.version).toBe(1);
+    await updateAnswers(id, { Q: 'good', New: 'y' }, {}, 2);
+    expect(await getRecord(id)).toMatchObject({ version: 2, answers: { Q: 'good', New: 'y' } });
+  });
+
   it('resendAsNew gives a 409-refused record a fresh clientId, keeping its photos and references', async () => {
     const id = await enqueueResponse({ ...base, answers: { Q: 'x' }, photos: { P: photoBlob(4, 8) } });
     await claimDue(a, claimOf('r'), Date.now(), 50);

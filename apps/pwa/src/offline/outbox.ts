@@ -101,9 +101,10 @@ export function getRecord(id: string): Promise<OutboxRecord | undefined> {
 
 /**
  * The user corrected a failed response: new answers and, optionally, replaced photos (a replaced
- * photo is uploaded again). The record stays failed until retry(id).
+ * photo is uploaded again). The record stays failed until retry(id). `version`: the survey version
+ * the answers were corrected on, which the response is then sent on.
  */
-export async function updateAnswers(id: string, answers: Answers, photos: Record<string, Blob> = {}): Promise<void> {
+export async function updateAnswers(id: string, answers: Answers, photos: Record<string, Blob> = {}, version?: number): Promise<void> {
   const entries = Object.entries(photos);
   const rows = await Promise.all(entries.map(([question, blob]) => photoRow(id, question, blob)));
   await db.transaction('rw', db.outbox, db.photos, async () => {
@@ -113,7 +114,7 @@ export async function updateAnswers(id: string, answers: Answers, photos: Record
     const photoRefs = { ...record.photoRefs };
     for (const [question] of entries) delete photoRefs[question];
     const photoQuestions = [...new Set([...record.photoQuestions, ...entries.map(([q]) => q)])];
-    await db.outbox.put({ ...record, answers, photoRefs, photoQuestions, updatedAt: Date.now() });
+    await db.outbox.put({ ...record, answers, photoRefs, photoQuestions, updatedAt: Date.now(), ...(version ? { version } : {}) });
     await db.photos.bulkPut(rows);
   });
   await verifyPhotos(entries.map(([question, original]) => ({ owner: id, question, original })));

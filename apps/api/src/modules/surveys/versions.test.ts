@@ -101,6 +101,26 @@ describe('responses on older versions', () => {
     expect(stored.map((r) => r.version)).toEqual([1, 1, 1, 2]);
   });
 
+  it('a fix of a version 1 response made on the version 2 form is checked against version 2, and the response moves to version 2', async () => {
+    const survey = await publish('Fixed after an edit');
+    const fu = await fieldUser(survey._id);
+    const sent = await respond(fu.token!, { survey_id: survey._id, organization_id: org.id, version: 1, clientId: uuidv7(), answers: { 'Name of outlet': 'Mama Pt', 'Fridge count': '2' } });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const id = sent.json()._id as string;
+    const returned = await call(t.app, org.token, { method: 'POST', url: '/api/v1/responses/review', payload: { responseIds: [id], status: 'returned', comment: 'Spelling' } });
+    expect(returned.json().results[0].status).toBe(200);
+    expect((await put(survey._id, { title: 'Fixed after an edit', questions: v2 })).statusCode).toBe(200);
+
+    const fix = { survey_id: survey._id, organization_id: org.id, revisionOf: id, answers: { 'Name of outlet': 'Mama Put', 'Owner phone': '08030000000' } };
+    // Checked against the version it names: version 1 has no owner's phone.
+    const onOld = await respond(fu.token!, { ...fix, version: 1, clientId: uuidv7() });
+    expect([onOld.statusCode, onOld.json().msg]).toEqual([400, '"Owner phone" is not a question of this survey']);
+    const onNew = await respond(fu.token!, { ...fix, version: 2, clientId: uuidv7() });
+    expect(onNew.statusCode, onNew.body).toBe(200);
+    const row = await t.app.db.kysely.selectFrom('responses').select(['version', 'revision']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect([Number(row.version), Number(row.revision)]).toEqual([2, 2]);
+  });
+
   it('the export holds every version\'s columns (latest order, removed after) and a Version column', async () => {
     const survey = await publish('Export versions');
     const fu = await fieldUser(survey._id);

@@ -33,7 +33,8 @@ export default function FixResponseDialog({ record, survey, account, onClose, on
     if (missingCompulsory(survey.questions, answers, present).length > 0) return toast.error(Msg.fillCompulsory);
     setSaving(true);
     try {
-      await updateAnswers(record.id, answers, changed);
+      // The dialog shows the survey's current version: the answers are sent on it.
+      await updateAnswers(record.id, answers, changed, survey.version ?? 1);
       await retry(record.id);
       onSaved();
     } catch (err) {

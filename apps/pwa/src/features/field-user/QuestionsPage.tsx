@@ -123,11 +123,11 @@ const SurveyForm = memo(function SurveyForm({ account, survey }: { account: stri
       <header className="fu-form__head">
         <h1 className="fu-form__title">{survey.title}</h1>
         {survey.description && <p className="fu-form__desc">{survey.description}</p>}
-        <p className="fu-form__total">Total Questions: {survey.questions.length}</p>
+        <p className="fu-form__total">Total Questions: {form.questions.length}</p>
       </header>
       {form.ready ? (
         <div className="fu-form__questions" key={form.generation} ref={questionsRef}>
-          {survey.questions.map((q, i) => !form.shown.has(q.text) ? null : (
+          {form.questions.map((q, i) => !form.shown.has(q.text) ? null : (
             <QuestionField
               key={q.text}
               question={q}
@@ -144,7 +144,7 @@ const SurveyForm = memo(function SurveyForm({ account, survey }: { account: stri
         </div>
       ) : (
         <div className="fu-form__questions fu-form__questions--loading" aria-busy="true">
-          {survey.questions.map((q) => <div key={q.text} className="q q--skeleton" />)}
+          {form.questions.map((q) => <div key={q.text} className="q q--skeleton" />)}
         </div>
       )}
       <div className="fu-submit">

@@ -8,6 +8,7 @@ import { PageLoading } from '../../ui/Spinner';
 import { toast } from '../../ui/toast-store';
 import { useActiveSurvey } from '../surveys/active-survey';
 import { answerText } from './form-logic';
+import { responseRows } from './response-rows';
 import { SyncStrip } from './SyncStrip';
 import { useAccount, useSyncController } from './use-sync';
 import './field-user.css';
@@ -32,6 +33,7 @@ function Responses({ account, email }: { account: string; email: string }) {
 
   const surveys = useMemo(() => new Map<string, Survey>([...(cached ?? []), ...listed].map((s) => [s._id, s])), [cached, listed]);
   const failed = records?.filter((r) => r.status === 'failed').length ?? 0;
+  const rows = useMemo(() => (records ? responseRows(records) : undefined), [records]);
 
   const download = async () => {
     const blob = await exportFailed(account);
@@ -76,28 +78,35 @@ function Responses({ account, email }: { account: string; email: string }) {
         <h1 className="screen__title">Responses</h1>
         {failed > 0 && <button type="button" className="btn btn--ghost" onClick={() => void download()}>Save failed responses (file)</button>}
       </div>
-      {records === undefined ? (
+      {rows === undefined ? (
         <PageLoading />
-      ) : records.length === 0 ? (
+      ) : rows.length === 0 ? (
         <div className="placeholder">No responses on this phone yet. The responses you submit are listed here until and after the server receives them.</div>
       ) : (
         <ul className="fu-list" aria-label="Responses on this phone">
-          {records.map((r) => {
-            const survey = surveys.get(r.surveyId);
-            const preview = Object.entries(r.answers).slice(0, 3);
-            const photos = r.photoQuestions.length;
+          {rows.map(({ key, original, fixes, latest }) => {
+            const survey = surveys.get(latest.surveyId);
+            const preview = Object.entries(latest.answers).slice(0, 3);
+            const photos = latest.photoQuestions.length;
+            const failedOnes = [original, ...fixes].filter((r): r is OutboxRecord => r?.status === 'failed');
             return (
-              <li key={r.id} className={`fu-rec fu-rec--${r.status}`} data-status={r.status}>
+              <li key={key} className={`fu-rec fu-rec--${latest.status}`} data-status={latest.status}>
                 <div className="fu-rec__top">
                   <span className="fu-rec__title">{survey?.title ?? 'Survey'}</span>
-                  <span className={`chip chip--${r.status}`}>{r.status === 'failed' ? 'failed' : deliveryLabel(r)}</span>
+                  <Chip r={latest} />
                 </div>
                 <p className="fu-rec__meta">
-                  Submitted {formatResponseDate(r.capturedAt)}
-                  {r.status === 'synced' && r.syncedAt !== undefined && ` · received ${formatResponseDate(iso(r.syncedAt))}`}
-                  {r.status === 'sending' && ' · sending now'}
-                  {r.status === 'queued' && r.lastError && ` · last try: ${r.lastError.msg}`}
+                  {original ? `Submitted ${formatResponseDate(original.capturedAt)}` : 'A response returned to you for fixing'}
+                  {original?.status === 'synced' && original.syncedAt !== undefined && ` · received ${formatResponseDate(iso(original.syncedAt))}`}
+                  {original?.status === 'sending' && ' · sending now'}
+                  {original?.status === 'queued' && original.lastError && ` · last try: ${original.lastError.msg}`}
                 </p>
+                {fixes.map((f, i) => (
+                  <p key={f.id} className="fu-rec__meta" data-testid="fix">
+                    {fixes.length > 1 ? `Fix ${i + 1}` : 'Fixed'} {formatResponseDate(f.capturedAt)}: {f.status === 'failed' ? 'failed' : deliveryLabel(f)}
+                    {f.status === 'queued' && f.lastError && ` · last try: ${f.lastError.msg}`}
+                  </p>
+                ))}
                 {preview.length > 0 && (
                   <dl className="fu-rec__answers">
                     {preview.map(([q, a]) => (
@@ -109,20 +118,20 @@ function Responses({ account, email }: { account: string; email: string }) {
                   </dl>
                 )}
                 {photos > 0 && <p className="fu-rec__meta">{photos === 1 ? '1 photo' : `${photos} photos`}</p>}
-                {r.status === 'failed' && (
-                  <>
+                {failedOnes.map((r) => (
+                  <div key={r.id} className="fu-rec__failed">
                     <p className="fu-rec__error" role="note">
-                      <strong>The server said:</strong> {r.lastError?.msg ?? Msg.unexpectedError}
+                      <strong>The server said{r.revisionOf ? ' about the fix' : ''}:</strong> {r.lastError?.msg ?? Msg.unexpectedError}
                       {r.lastError?.question && ` (${r.lastError.question})`}
                     </p>
                     <div className="fu-rec__actions">
                       {survey && <button type="button" className="btn btn--primary" onClick={() => setFixing(r)}>Fix</button>}
                       <button type="button" className="btn btn--ghost" onClick={act(() => retry(r.id))}>Retry</button>
-                      {r.lastError?.status === 409 && <button type="button" className="btn btn--ghost" onClick={onResend(r)}>Resend as new</button>}
+                      {r.lastError?.status === 409 && !r.revisionOf && <button type="button" className="btn btn--ghost" onClick={onResend(r)}>Resend as new</button>}
                       <button type="button" className="btn btn--danger-outline" onClick={onDiscard(r)}>Discard</button>
                     </div>
-                  </>
-                )}
+                  </div>
+                ))}
               </li>
             );
           })}
@@ -144,4 +153,8 @@ function Responses({ account, email }: { account: string; email: string }) {
       )}
     </div>
   );
+}
+
+function Chip({ r }: { r: OutboxRecord }) {
+  return <span className={`chip chip--${r.status}`}>{r.status === 'failed' ? 'failed' : deliveryLabel(r)}</span>;
 }

@@ -39,7 +39,8 @@ export default function ReviseDialog({ line, survey, account, onClose, onQueued 
     try {
       // A replaced photo's old reference goes: the new one is uploaded and put in its place.
       const kept = Object.fromEntries(Object.entries(answers).filter(([q]) => !Object.hasOwn(photos, q)));
-      await enqueueResponse({ account, surveyId: survey._id, organizationId: survey.organization_id, answers: kept, photos, revisionOf: line.id });
+      // Filled on the survey's current version: checked against it, and the response moves to it.
+      await enqueueResponse({ account, surveyId: survey._id, organizationId: survey.organization_id, answers: kept, photos, revisionOf: line.id, version: survey.version ?? 1 });
       toast.success(navigator.onLine ? 'Fix saved, sending it now' : 'Fix saved, will send when online');
       onQueued();
     } catch (err) {

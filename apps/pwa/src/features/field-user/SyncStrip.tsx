@@ -5,16 +5,19 @@ import { paths } from '../../routes/paths';
 import { formatResponseDate } from '../../ui/format';
 import { OfflineIcon } from '../../ui/icons';
 import { useOnline } from '../../ui/useOnline';
+import { useActiveSurvey } from '../surveys/active-survey';
 import { formatBytes, useOutboxState, useStorageEstimate, useSyncController } from './use-sync';
 
 /**
  * What the phone holds and whether the server has it, always in view on the field-user screens:
- * responses waiting, the last successful sync, Sync now, offline, and storage health.
+ * responses waiting, the last successful sync, Sync now (the outbox and the survey list), offline, and storage health.
  */
 export function SyncStrip({ account, email, showResponsesLink = true }: { account: string; email: string; showResponsesLink?: boolean }) {
   const online = useOnline();
   const outbox = useOutboxState(account);
   const { running, syncNow } = useSyncController();
+  // A sync also asks for the survey list: a new version or a close reaches the phone (issue 17).
+  const { refresh } = useActiveSurvey();
   const storage = useStorageEstimate(`${outbox.waiting}/${outbox.synced}`);
 
   const headline = !outbox.loaded ? 'Checking this phone…' : outbox.waiting > 0 ? `${outbox.waiting} ${Msg.savedOnPhone}` : 'Nothing waiting to send';
@@ -34,7 +37,7 @@ export function SyncStrip({ account, email, showResponsesLink = true }: { accoun
             </span>
           )}
         </div>
-        <button type="button" className="btn btn--ghost sync-strip__btn" onClick={() => void syncNow()} disabled={!online || running}>
+        <button type="button" className="btn btn--ghost sync-strip__btn" onClick={() => void Promise.all([syncNow(), refresh()])} disabled={!online || running}>
           {running ? 'Syncing…' : 'Sync now'}
         </button>
       </div>

@@ -1,5 +1,5 @@
 import type { Answers } from '@survey-bird/contracts';
-import { saveDraft } from '../../offline';
+import { saveDraft, type DraftForm } from '../../offline';
 
 export const DRAFT_DELAY_MS = 300;
 
@@ -8,7 +8,8 @@ export const DRAFT_DELAY_MS = 300;
  * pending now (before submitting, or when the page hides); cancel() drops it (after the draft
  * became a queued response, a late save must not bring the draft back).
  */
-export function createDraftSaver(account: string, surveyId: string, delayMs = DRAFT_DELAY_MS) {
+/** `form`: the version the answers are typed on, kept with a new draft (a draft keeps its first). */
+export function createDraftSaver(account: string, surveyId: string, form?: () => DraftForm, delayMs = DRAFT_DELAY_MS) {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let pending: Answers | null = null;
   let writing: Promise<void> = Promise.resolve();
@@ -20,7 +21,7 @@ export function createDraftSaver(account: string, surveyId: string, delayMs = DR
     const answers = pending;
     pending = null;
     writing = writing
-      .then(() => saveDraft(account, surveyId, answers))
+      .then(() => saveDraft(account, surveyId, answers, form?.()))
       .catch((err: unknown) => console.error('survey-bird: could not save the draft', err));
     return writing;
   }

@@ -10,6 +10,7 @@ import { useSurveyForm, type SurveyForm } from './use-survey-form';
 
 vi.mock('../../offline/route-table', () => ({ default: slimRoutes(routes) }));
 vi.mock('../../api', () => ({ api: { call: vi.fn() }, ApiError: class extends Error {} }));
+vi.mock('../../app-sync', () => ({ appSync: () => Promise.resolve({ syncNow: () => undefined }) }));
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -33,7 +34,7 @@ beforeEach(freshDb);
 
 describe('draft saver', () => {
   it('writes only the last answers after the pause, and flush writes at once', async () => {
-    const saver = createDraftSaver(ACCOUNT, 's1', 50);
+    const saver = createDraftSaver(ACCOUNT, 's1', undefined, 50);
     saver.schedule({ Name: 'A' });
     saver.schedule({ Name: 'Ad' });
     expect(await loadDraft(ACCOUNT, 's1')).toBeUndefined();
@@ -46,7 +47,7 @@ describe('draft saver', () => {
   });
 
   it('does not bring back a draft that became a queued response', async () => {
-    const saver = createDraftSaver(ACCOUNT, 's1', 10);
+    const saver = createDraftSaver(ACCOUNT, 's1', undefined, 10);
     saver.schedule({ Name: 'Ada' });
     await saver.flush();
     const clientId = (await loadDraft(ACCOUNT, 's1'))!.clientId;
@@ -120,5 +121,94 @@ describe('useSurveyForm', () => {
     await settle();
     expect(form.answers).toEqual({ Name: 'Bola', Colours: ['red'] });
     expect(form.photos.Photo?.size).toBe(4);
+  });
+});
+
+describe('useSurveyForm: a draft keeps the version it was begun on (issue 17)', () => {
+  const v1: Survey = { ...survey, version: 1 };
+  // Version 2 removes Colours, renames nothing and adds a compulsory Age.
+  const v2: Survey = {
+    ...survey, version: 2,
+    questions: [survey.questions[0]!, { id: 'q4', text: 'Age', type: QuestionType.number, compulsory: true, options: [] }, survey.questions[2]!],
+  };
+  let host: HTMLDivElement;
+  let root: ReturnType<typeof createRoot>;
+  let form: SurveyForm;
+  function Probe({ given }: { given: Survey }) {
+    form = useSurveyForm(ACCOUNT, given);
+    return null;
+  }
+  const mount = (given: Survey) => act(async () => root.render(createElement(Probe, { given })));
+  const texts = () => form.questions.map((q) => q.text);
+  beforeEach(() => {
+    host = document.createElement('div');
+    root = createRoot(host);
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+  });
+  afterEach(async () => {
+    await act(() => root.unmount());
+    vi.restoreAllMocks();
+  });
+
+  it('a sync bringing version 2 changes neither the open draft nor the draft after a reload; it is queued on version 1 with every answer', async () => {
+    await mount(v1);
+    await settle();
+    act(() => {
+      form.setAnswer('Name', 'Ada');
+      form.setAnswer('Colours', ['red']);
+    });
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 400));
+    });
+    expect((await loadDraft(ACCOUNT, 's1'))?.form).toEqual({ version: 1, questions: v1.questions });
+
+    // The survey list refreshes while the form is open.
+    await mount(v2);
+    await settle();
+    expect(texts()).toEqual(['Name', 'Colours', 'Photo']);
+    act(() => form.setAnswer('Name', 'Ada Obi'));
+    await settle();
+
+    // The phone reloads offline, with only version 2 cached.
+    await act(async () => root.unmount());
+    root = createRoot(host);
+    await mount(v2);
+    await settle();
+    expect(texts()).toEqual(['Name', 'Colours', 'Photo']);
+    expect(form.answers).toEqual({ Name: 'Ada Obi', Colours: ['red'] });
+
+    await act(async () => {
+      form.submit();
+      await new Promise((r) => setTimeout(r, 100));
+    });
+    const [queued] = await listOutbox(ACCOUNT);
+    expect(queued).toMatchObject({ version: 1, answers: { Name: 'Ada Obi', Colours: ['red'] } });
+    // The next response is on version 2, its draft too.
+    expect(texts()).toEqual(['Name', 'Age', 'Photo']);
+    act(() => form.setAnswer('Age', '30'));
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 400));
+    });
+    expect((await loadDraft(ACCOUNT, 's1'))?.form?.version).toBe(2);
+  });
+
+  it('a draft begun with a photo only keeps its version too', async () => {
+    await mount(v1);
+    await settle();
+    await act(() => form.setPhoto('Photo', jpeg(4)));
+    await act(async () => root.unmount());
+    root = createRoot(host);
+    await mount(v2);
+    await settle();
+    expect(texts()).toEqual(['Name', 'Colours', 'Photo']);
+    expect(form.photos.Photo?.size).toBe(4);
+  });
+
+  it('without a draft the form follows the newest version', async () => {
+    await mount(v1);
+    await settle();
+    await mount(v2);
+    await settle();
+    expect(texts()).toEqual(['Name', 'Age', 'Photo']);
   });
 });

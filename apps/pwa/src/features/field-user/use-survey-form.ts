@@ -1,7 +1,7 @@
 import { Limits, Msg, uuidv7, type Answer, type Answers, type Survey } from '@survey-bird/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { appSync } from '../../app-sync';
-import { downscalePhoto, enqueueResponse, getRecord, loadDraft, saveDraftPhoto } from '../../offline';
+import { downscalePhoto, enqueueResponse, getRecord, loadDraft, saveDraftPhoto, type DraftForm } from '../../offline';
 import { toast } from '../../ui/toast-store';
 import { createDraftSaver } from './draft-saver';
 import { createSubmitter, type Delivery, type FormRules, type Photos, type Problems, type SubmitPhase } from './form-logic';
@@ -9,6 +9,8 @@ import { createSubmitter, type Delivery, type FormRules, type Photos, type Probl
 export interface SurveyForm {
   /** The draft has been read back: inputs may render. */
   ready: boolean;
+  /** The questions shown: those of the version the draft was begun on, else of the survey as given. */
+  questions: Survey['questions'];
   answers: Answers;
   photos: Photos;
   /** Questions whose photo is being shrunk and saved. */
@@ -27,6 +29,8 @@ export interface SurveyForm {
   submit(): void;
 }
 
+const formOf = (s: Survey): DraftForm => ({ version: s.version ?? 1, questions: s.questions });
+
 export async function deliveryOf(id: string): Promise<Delivery | undefined> {
   const r = await getRecord(id);
   if (!r) return undefined;
@@ -38,9 +42,13 @@ export async function deliveryOf(id: string): Promise<Delivery | undefined> {
 /**
  * The state of the survey form for one account and survey: answers saved as a draft as the user
  * goes (restored on load, so a reload or a crash loses nothing) and the submit flow of form-logic.ts.
+ * A draft stays on the version it was begun on until submitted, whatever version a sync brings.
  */
-export function useSurveyForm(account: string, survey: Survey): SurveyForm {
-  const surveyId = survey._id;
+export function useSurveyForm(account: string, given: Survey): SurveyForm {
+  const surveyId = given._id;
+  // The version the draft in progress was begun on (pinned by its first answer or photo).
+  const [pinned, setPinned] = useState<DraftForm | undefined>();
+  const survey = useMemo(() => (pinned ? { ...given, ...pinned } : given), [given, pinned]);
   const [ready, setReady] = useState(false);
   const [answers, setAnswers] = useState<Answers>({});
   const [photos, setPhotos] = useState<Photos>({});
@@ -65,8 +73,9 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
   }, []);
   const latest = useRef({ answers, photos, survey, rules });
   latest.current = { answers, photos, survey, rules };
+  const pin = useCallback(() => setPinned((p) => p ?? formOf(latest.current.survey)), []);
 
-  const saver = useMemo(() => createDraftSaver(account, surveyId), [account, surveyId]);
+  const saver = useMemo(() => createDraftSaver(account, surveyId, () => formOf(latest.current.survey)), [account, surveyId]);
 
   useEffect(() => {
     let alive = true;
@@ -79,6 +88,7 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
         if (!alive) return;
         setAnswers(draft?.answers ?? {});
         setPhotos(draft?.photos ?? {});
+        setPinned(draft?.form);
       })
       .catch((err: unknown) => console.error('survey-bird: could not read the draft', err))
       .finally(() => alive && setReady(true));
@@ -97,6 +107,7 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
 
   const setAnswer = useCallback((question: string, value: Answer) => {
     fixed(question);
+    pin();
     setAnswers((prev) => {
       const all = { ...prev, [question]: value };
       // An answer that hides later questions clears theirs (a hidden photo is dropped at submit).
@@ -104,7 +115,7 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
       saver.schedule(next);
       return next;
     });
-  }, [saver, fixed]);
+  }, [saver, fixed, pin]);
 
   const setPhoto = useCallback(async (question: string, photo: Blob | null) => {
     setProcessing((s) => new Set(s).add(question));
@@ -118,7 +129,8 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
         return;
       }
       fixed(question);
-      await saveDraftPhoto(account, surveyId, question, kept);
+      pin();
+      await saveDraftPhoto(account, surveyId, question, kept, formOf(latest.current.survey));
       setPhotos((prev) => {
         const { [question]: _old, ...rest } = prev;
         return kept ? { ...rest, [question]: kept } : rest;
@@ -133,7 +145,7 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
         return next;
       });
     }
-  }, [account, surveyId, fixed]);
+  }, [account, surveyId, fixed, pin]);
 
   const submitter = useMemo(() => createSubmitter({
     questions: () => latest.current.survey.questions,
@@ -144,7 +156,7 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
       return (await loadDraft(account, surveyId))?.clientId ?? uuidv7();
     },
     enqueue: (clientId, a, p) => {
-      // A draft begun on an older version may hold answers to questions the new version removed: the server would refuse them.
+      // A draft saved before drafts kept their version may hold answers to questions a newer version removed.
       const { survey: current } = latest.current;
       const texts = new Set(current.questions.map((q) => q.text));
       const kept = Object.fromEntries(Object.entries(a).filter(([text]) => texts.has(text)));
@@ -160,6 +172,7 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
     },
     reset() {
       saver.cancel();
+      setPinned(undefined);
       setAnswers({});
       setPhotos({});
       setGeneration((g) => g + 1);
@@ -172,5 +185,5 @@ export function useSurveyForm(account: string, survey: Survey): SurveyForm {
   // Questions render once the rules are in (`ready`), so `shown` is read only then.
   const view = useMemo(() => rules?.view(survey.questions, answers, photos, problems) ?? { shown: new Set<string>(), problems }, [rules, survey.questions, answers, photos, problems]);
 
-  return { ready: ready && rules !== null, answers, photos, processing, phase, problems: view.problems, shown: view.shown, refusals, generation, setAnswer, setPhoto, submit };
+  return { ready: ready && rules !== null, questions: survey.questions, answers, photos, processing, phase, problems: view.problems, shown: view.shown, refusals, generation, setAnswer, setPhoto, submit };
 }

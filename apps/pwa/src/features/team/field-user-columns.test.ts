@@ -1,5 +1,6 @@
+import type { FieldUser } from '@survey-bird/contracts';
 import { describe, expect, it } from 'vitest';
-import { syncOverdue } from './field-user-columns';
+import { fieldUserColumns, syncOverdue } from './field-user-columns';
 
 const now = Date.parse('2026-11-25T12:00:00Z');
 const device = (over: Partial<{ lastSyncAt: string | null; waiting: number; failed: number; photosWaiting: number }>) => ({
@@ -17,5 +18,15 @@ describe('syncOverdue: work on the phone and no sync for three days', () => {
     ['no report at all', null, false],
   ])('%s', (_, d, expected) => {
     expect(syncOverdue(d, now)).toBe(expected);
+  });
+});
+
+describe('fieldUserColumns', () => {
+  const awaiting = fieldUserColumns(1).find((c) => c.header === 'Awaiting review')!;
+  const user = (awaitingReview: number) => ({ awaitingReview }) as FieldUser;
+
+  it('Awaiting review is money: ₦0 when nothing is pending, never N/A', () => {
+    expect(awaiting.cell(user(0), 0)).toBe('₦0');
+    expect(awaiting.cell(user(1500), 0)).toBe('₦1,500');
   });
 });

@@ -35,7 +35,7 @@ export function fieldUserColumns(page: number): Column<FieldUser>[] {
     { header: 'Account No.', cell: (r) => r.accountNumber || missing },
     { header: 'Account Name', className: 'wrap', cell: (r) => r.accountName || missing },
     { header: 'Fee', className: 'num', cell: (r) => formatNaira(r.outstanding) },
-    { header: 'Awaiting review', className: 'num', cell: (r) => (r.awaitingReview ? formatNaira(r.awaitingReview) : missing) },
+    { header: 'Awaiting review', className: 'num', cell: (r) => formatNaira(r.awaitingReview) },
     { header: 'Last sync', className: 'wrap', cell: (r) => <LastSync device={r.device} /> },
     {
       header: 'Waiting on phone',
