@@ -35,7 +35,8 @@ export function digestLine({ name, device, staleSyncDays }: DigestLine, now: num
   if (device.lastSyncAt === null) parts.push('has never synced');
   else {
     const days = Math.floor((now - Date.parse(device.lastSyncAt)) / DAY_MS);
-    parts.push(days >= staleSyncDays ? `no sync for ${plural(days, 'day')} (last ${device.lastSyncAt.slice(0, 16).replace('T', ' ')} UTC)` : 'synced recently');
+    const last = `${device.lastSyncAt.slice(0, 16).replace('T', ' ')} UTC`;
+    parts.push(days >= staleSyncDays ? `no sync for ${plural(days, 'day')} (last ${last})` : `last sync ${last}`);
   }
   if (device.waiting || device.photosWaiting) parts.push(`${plural(device.waiting, 'response')} and ${plural(device.photosWaiting, 'photo')} waiting on the phone`);
   if (device.failed) parts.push(`${plural(device.failed, 'failed response')}`);
