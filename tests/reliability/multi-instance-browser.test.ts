@@ -147,7 +147,7 @@ describe('the phone offline, then syncing through two instances while one restar
       const n = await form.recordsWith('received by the server').count();
       if (n < RESPONSES && (await page.getByRole('button', { name: 'Sync now' }).isEnabled().catch(() => false))) await page.getByRole('button', { name: 'Sync now' }).click().catch(() => undefined);
       return n;
-    }, { timeout: 90_000, intervals: [1_000, 2_000, 3_000] }).toBe(RESPONSES);
+    }, { timeout: 90_000, interval: 1_500 }).toBe(RESPONSES);
     expect(restart, 'instance A was restarted during the sync').toBeDefined();
     await restart;
     expect(apis[0]!.exits.at(-1), 'SIGTERM ends the process cleanly').toEqual({ code: 0, signal: null });
