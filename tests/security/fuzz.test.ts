@@ -154,6 +154,9 @@ function samples(): Record<RouteName, Sample | 'multipart'> {
     myResponseChanges: { caller: 'field_user', query: { since: '0_' } },
     myEarnings: { caller: 'field_user', query: {} },
     reportDevice: { caller: 'field_user', body: { deviceId: 'fuzz-phone', appVersion: '1', waiting: 1, failed: 0, photosWaiting: 0, storageUsed: 10, storageQuota: 100, lastSyncAt: '2026-11-25T10:00:00.000Z' } },
+    organizationSettings: { caller: 'organization', body: { staleSyncDays: 5 } },
+    supervisorSettings: { caller: 'supervisor', query: {} },
+    updateSupervisorSettings: { caller: 'supervisor', body: { syncDigest: true } },
   };
 }
 
@@ -403,8 +406,11 @@ describe('OWASP API3:2023 mass assignment: no protected field came from a body',
     const surveys = await k().selectFrom('surveys').select(['id', 'organization_id']).execute();
     expect(surveys.map((s) => s.id)).not.toContain(FORGED.id);
     expect(surveys.filter((s) => s.organization_id === w.orgB.id).map((s) => s.id)).toEqual([w.surveyB]);
-    const orgs = await k().selectFrom('organizations').select(['id', 'created_at']).execute();
+    const orgs = await k().selectFrom('organizations').select(['id', 'created_at', 'stale_sync_days']).execute();
     expect(orgs.map((o) => o.id)).not.toContain(FORGED.id);
+    // Settings change the caller's own organization and supervisor only, whatever ids a body names.
+    expect(Number(orgs.find((o) => o.id === w.orgB.id)!.stale_sync_days)).toBe(3);
+    expect((await k().selectFrom('supervisor_settings').select('user_id').execute()).map((r) => r.user_id)).toEqual([w.supA.userId]);
     for (const o of orgs) expect(Number(o.created_at)).not.toBe(FORGED.createdAt);
   });
 

@@ -62,6 +62,9 @@ function samples(): Record<RouteName, { params?: Record<string, string>; query?:
     myResponseChanges: { query: { since: '0_' } },
     myEarnings: {},
     reportDevice: { body: { deviceId: 'matrix-phone', waiting: 0, failed: 0, photosWaiting: 0 } },
+    organizationSettings: { body: { staleSyncDays: 9 } },
+    supervisorSettings: {},
+    updateSupervisorSettings: { body: { syncDigest: false } },
   };
 }
 
@@ -184,7 +187,9 @@ describe('route x role x tenant matrix', () => {
     expect(await k.selectFrom('surveys').select(['pay_after_review', 'version', 'closed_at', 'title']).where('id', '=', a.surveyId).executeTakeFirstOrThrow()).toEqual({ pay_after_review: 0, version: 1, closed_at: null, title: 'A secret survey' });
     expect(await k.selectFrom('survey_versions').select('version').where('survey_id', '=', a.surveyId).execute()).toEqual([]);
     expect(await k.selectFrom('response_reviews').select('id').execute()).toEqual([]);
-    const orgs = await k.selectFrom('organizations').select('email').where('email', '=', a.ownerEmail).execute();
-    expect(orgs).toHaveLength(1);
+    const orgs = await k.selectFrom('organizations').select(['email', 'stale_sync_days']).where('email', '=', a.ownerEmail).execute();
+    expect(orgs.map((o) => Number(o.stale_sync_days))).toEqual([3]);
+    const supA = await k.selectFrom('members').select('user_id').where('id', '=', a.supervisorMemberId).executeTakeFirstOrThrow();
+    expect(await k.selectFrom('supervisor_settings').select('user_id').where('user_id', '=', supA.user_id!).execute()).toEqual([]);
   });
 });

@@ -83,6 +83,7 @@ export const routes = {
   currentOrganization: { method: 'GET', path: '/api/v1/organization', access: org, summary: 'The signed-in organization', reply: O.OrganizationReply },
   allOrganizations: { method: 'GET', path: '/api/v1/organization/all', access: admin, summary: 'Organizations (master admin)', querystring: PageQuery, reply: O.OrganizationListReply },
   createOrganization: { method: 'POST', path: '/api/v1/organization', access: admin, summary: 'Add an organization and invite its owner', body: O.CreateOrganizationBody, reply: O.CreateOrganizationReply },
+  organizationSettings: { method: 'PATCH', path: '/api/v1/organization/settings', access: org, summary: "Change the organization's settings (days without sync before a field user is flagged)", body: O.OrganizationSettingsBody, reply: O.OrganizationReply },
   sendMail: { method: 'POST', path: '/api/v1/organization/mail', access: admin, summary: 'Mail one organization or all of them', body: O.SendMailBody, reply: O.SendMailReply },
 
   // surveys
@@ -128,6 +129,8 @@ export const routes = {
   myEarnings: { method: 'GET', path: '/api/v1/me/earnings', access: fu, summary: "The caller's earnings: awaiting review, owed, paid, returned", reply: E.EarningsReply },
   // field-team monitoring (issue 18)
   reportDevice: { method: 'POST', path: '/api/v1/me/device', access: fu, summary: "The phone's state at a sync: work waiting, failed, storage, last sync", body: D.DeviceReportBody, reply: D.DeviceReportReply },
+  supervisorSettings: { method: 'GET', path: '/api/v1/me/supervisor-settings', access: sup, summary: "The supervisor's own settings (daily sync e-mail)", reply: D.SupervisorSettings },
+  updateSupervisorSettings: { method: 'PATCH', path: '/api/v1/me/supervisor-settings', access: sup, summary: "Change the supervisor's own settings (turn the daily sync e-mail off or on)", body: D.SupervisorSettingsBody, reply: D.SupervisorSettings },
 
   // teams
   fieldUsers: { method: 'GET', path: '/api/v1/field-user/:surveyId', access: org, summary: 'Field users of a survey with pay owed', params: SurveyIdParams, querystring: PageQuery, reply: T.FieldUserListReply },

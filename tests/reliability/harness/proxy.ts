@@ -11,6 +11,10 @@ import type { AddressInfo } from 'node:net';
 export class RoundRobinProxy {
   private next = 0;
   readonly served = new Map<string, number>();
+  /** Every request passed on, in order: when its reply ended, where it went. */
+  readonly log: { method: string; path: string; upstream: string; at: number }[] = [];
+  /** Awaited before a request is passed on: a test may hold requests or act on one (restart an upstream). */
+  beforeForward: (method: string, path: string) => Promise<void> | void = () => undefined;
   private server: http.Server | undefined;
   port = 0;
 
@@ -36,11 +40,13 @@ export class RoundRobinProxy {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks);
+    await this.beforeForward(req.method ?? 'GET', req.url ?? '/');
     for (let tries = 0; tries < this.upstreams.length * 3; tries++) {
       const upstream = this.upstreams[this.next++ % this.upstreams.length]!;
       const outcome = await this.forward(upstream, req, body, res);
       if (outcome === 'done') {
         this.served.set(upstream, (this.served.get(upstream) ?? 0) + 1);
+        this.log.push({ method: req.method ?? 'GET', path: req.url ?? '/', upstream, at: performance.now() });
         return;
       }
       if (outcome === 'failed') break;

@@ -35,6 +35,8 @@ export interface OrganizationsTable {
   name: string;
   email: string;
   created_at: number;
+  /** Days without a sync before a field user holding work is flagged (issue 18). */
+  stale_sync_days: Generated<number>;
 }
 
 export interface SurveysTable {
@@ -271,6 +273,23 @@ export interface DeviceStatusTable {
   reported_at: number;
 }
 
+/** A supervisor's own settings, once changed (modules/devices); no row: the defaults. */
+export interface SupervisorSettingsTable {
+  user_id: string;
+  sync_digest: number;
+  updated_at: number;
+}
+
+/** One supervisor's daily "field users to check" e-mail: the claim for one UTC day (modules/devices/sync-digest.ts). */
+export interface SyncDigestsTable {
+  user_id: string;
+  day: string;
+  field_users: number;
+  text: string;
+  created_at: number;
+  mailed_at: number | null;
+}
+
 export interface AppSettingsTable {
   name: string;
   value: string;
@@ -301,6 +320,8 @@ export interface Database {
   rate_counters: RateCountersTable;
   leases: LeasesTable;
   device_status: DeviceStatusTable;
+  supervisor_settings: SupervisorSettingsTable;
+  sync_digests: SyncDigestsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -308,6 +329,7 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;
+export type NewOrganization = Insertable<OrganizationsTable>;
 export type SurveyRow = Selectable<SurveysTable>;
 export type MemberRow = Selectable<MembersTable>;
 export type NewMember = Insertable<MembersTable>;

@@ -1,3 +1,4 @@
+import { Role } from '@survey-bird/contracts';
 import { Outlet, useRouterState } from '@tanstack/react-router';
 import { lazy, Suspense, useState } from 'react';
 import { useSession } from '../features/accounts/session';
@@ -8,7 +9,8 @@ import { PageLoading } from '../ui/Spinner';
 import { loginHref } from './navigate';
 import { homeFor } from './paths';
 
-const SettingsPanel = lazy(() => import('../features/field-user/SettingsPanel'));
+const FieldUserSettings = lazy(() => import('../features/field-user/SettingsPanel'));
+const SupervisorSettings = lazy(() => import('../features/supervisor/SettingsPanel'));
 
 /**
  * Layout and guard of the role screens: the user is loaded when unknown, and the screen renders
@@ -33,6 +35,7 @@ export function AppShell({ role }: { role: ShellRole }) {
     const home = homeFor(s.user.role);
     return home === location.pathname ? <Header /> : <Redirect to={home} />;
   }
+  const SettingsPanel = role === Role.supervisor ? SupervisorSettings : FieldUserSettings;
   return (
     <div className="shell">
       <a className="skip-link" href="#main">Skip to content</a>

@@ -33,6 +33,7 @@ export const NAV: Record<ShellRole, Item[]> = {
     { label: 'Insight', short: 'Insight', Icon: InsightIcon, to: paths.supervisorInsight },
     { label: 'Manage Field Users', short: 'Field users', Icon: FieldUsersIcon, to: paths.supervisorFieldUsers },
     { label: 'Payouts', short: 'Payouts', Icon: WalletIcon, to: paths.supervisorPayouts },
+    { label: 'Settings', short: 'Settings', Icon: SettingsIcon, action: 'settings' },
   ],
   [Role.masterAdmin]: [
     { label: 'Organization', short: 'Orgs', Icon: OrganizationIcon, to: paths.masterAdmin },

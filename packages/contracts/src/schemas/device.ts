@@ -3,8 +3,16 @@ import { z } from 'zod';
 const count = (name: string) => z.number({ error: `${name} must be a whole number` }).int(`${name} must be a whole number`).min(0, `${name} must be a whole number`).max(10_000_000, `${name} is too large`);
 const bytes = (name: string) => z.number({ error: `${name} must be a whole number of bytes` }).int(`${name} must be a whole number of bytes`).min(0).max(Number.MAX_SAFE_INTEGER).nullable();
 
-/** Field users whose phone holds work and has not synced for this many days are highlighted (issue 18). */
-export const STALE_SYNC_DAYS = 3;
+/**
+ * Field users whose phone holds work and has not synced for this many days are highlighted, and
+ * listed in their supervisors' daily e-mail (issue 18). Each organization may set its own
+ * (`PATCH /organization/settings`); this is the value of an organization that never did.
+ */
+export const DEFAULT_STALE_SYNC_DAYS = 3;
+export const MAX_STALE_SYNC_DAYS = 90;
+
+const staleSyncMsg = `staleSyncDays must be a whole number of days from 1 to ${MAX_STALE_SYNC_DAYS}`;
+export const StaleSyncDays = z.number({ error: staleSyncMsg }).int(staleSyncMsg).min(1, staleSyncMsg).max(MAX_STALE_SYNC_DAYS, staleSyncMsg);
 
 /**
  * What a phone reports at each sync (issue 18, field-team monitoring): the state of the caller's
@@ -39,3 +47,10 @@ export const DeviceSummary = z.object({
   devices: z.number().int(),
 });
 export type DeviceSummary = z.infer<typeof DeviceSummary>;
+
+/** A supervisor's own settings: `syncDigest` is the daily e-mail about their field users' phones (on unless turned off). */
+export const SupervisorSettings = z.object({ syncDigest: z.boolean() });
+export type SupervisorSettings = z.infer<typeof SupervisorSettings>;
+
+export const SupervisorSettingsBody = z.object({ syncDigest: z.boolean({ error: 'syncDigest must be true or false' }) });
+export type SupervisorSettingsBody = z.infer<typeof SupervisorSettingsBody>;

@@ -2,12 +2,15 @@ import { z } from 'zod';
 import { Limits } from '../constants.js';
 import { Msg } from '../messages.js';
 import { Id, Paging, ValidEmail } from './common.js';
+import { StaleSyncDays } from './device.js';
 
 export const Organization = z.object({
   _id: z.string(),
   organization_name: z.string(),
   email: z.string(),
   createdAt: z.string(),
+  /** No sync for this many days with work on the phone: highlighted on the field-user pages and mailed to supervisors. */
+  staleSyncDays: z.number().int(),
 });
 export type Organization = z.infer<typeof Organization>;
 
@@ -29,6 +32,12 @@ export type CreateOrganizationBody = z.infer<typeof CreateOrganizationBody>;
 
 export const CreateOrganizationReply = z.object({ msg: z.string(), organization: Organization });
 export type CreateOrganizationReply = z.infer<typeof CreateOrganizationReply>;
+
+/** The organization's own settings; each field is optional, at least one is given. */
+export const OrganizationSettingsBody = z
+  .object({ staleSyncDays: StaleSyncDays.optional() })
+  .refine((b) => b.staleSyncDays !== undefined, { message: 'Provide staleSyncDays' });
+export type OrganizationSettingsBody = z.infer<typeof OrganizationSettingsBody>;
 
 /** Master admin's Send mail: one organization, or all when organization_id is omitted. */
 export const SendMailBody = z.object({

@@ -25,7 +25,13 @@ export const FieldUser = z.object({
 });
 export type FieldUser = z.infer<typeof FieldUser>;
 
-export const FieldUserListReply = z.object({ fieldUsers: z.array(FieldUser), totalDue: Naira, ...Paging });
+export const FieldUserListReply = z.object({
+  fieldUsers: z.array(FieldUser),
+  totalDue: Naira,
+  /** The survey's organization's threshold: highlight phones holding work with no sync for this many days. */
+  staleSyncDays: z.number().int(),
+  ...Paging,
+});
 export type FieldUserListReply = z.infer<typeof FieldUserListReply>;
 
 const fullName = z.string({ error: Msg.fullNameShort }).trim().min(Limits.minFullName, Msg.fullNameShort).max(120, 'Full name is too long (max 120)');

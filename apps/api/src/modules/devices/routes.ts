@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { route } from '../../http/route.js';
+import { SyncDigest } from './sync-digest.js';
 
 export async function deviceRoutes(app: FastifyInstance): Promise<void> {
   const { devices } = app.services;
@@ -8,4 +9,12 @@ export async function deviceRoutes(app: FastifyInstance): Promise<void> {
     await devices.report(req.auth.user.id, req.body);
     return { msg: 'Device status saved' };
   });
+
+  route(app, 'supervisorSettings', async (req) => devices.supervisorSettings(req.auth.user.id));
+
+  route(app, 'updateSupervisorSettings', async (req) => devices.updateSupervisorSettings(req.auth.user.id, req.body));
+
+  const digest = new SyncDigest(app.db.kysely, app.mailer, app.config.publicUrl, app.log);
+  digest.start();
+  app.addHook('onClose', async () => digest.stop());
 }

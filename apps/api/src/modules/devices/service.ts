@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import type { DeviceReportBody } from '@survey-bird/contracts';
+import type { DeviceReportBody, SupervisorSettings } from '@survey-bird/contracts';
 import { DevicesRepository } from './repository.js';
 
 type Report = z.output<typeof DeviceReportBody>;
@@ -27,5 +27,15 @@ export class DevicesService {
       last_sync_at: body.lastSyncAt === null ? null : Math.min(Date.parse(body.lastSyncAt), now),
       reported_at: now,
     });
+  }
+
+  async supervisorSettings(userId: string): Promise<SupervisorSettings> {
+    const row = await this.repo.supervisorSettings(userId);
+    return { syncDigest: row ? Number(row.sync_digest) === 1 : true };
+  }
+
+  async updateSupervisorSettings(userId: string, body: SupervisorSettings): Promise<SupervisorSettings> {
+    await this.repo.setSyncDigest(userId, body.syncDigest, Date.now());
+    return this.supervisorSettings(userId);
   }
 }

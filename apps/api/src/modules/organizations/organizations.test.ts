@@ -104,7 +104,7 @@ describe('GET /organization', () => {
     const org = await createOrganization(t.app, 'Mine Ltd');
     const res = await call(t.app, org.token, { method: 'GET', url: '/api/v1/organization' });
     expect(res.statusCode).toBe(200);
-    expect(res.json().organization).toEqual({ _id: org.id, organization_name: 'Mine Ltd', email: org.email, createdAt: expect.any(String) });
+    expect(res.json().organization).toEqual({ _id: org.id, organization_name: 'Mine Ltd', email: org.email, createdAt: expect.any(String), staleSyncDays: 3 });
   });
 
   it('is refused to other roles', async () => {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, OrganizationRow } from '../../db/schema.js';
+import type { Database, NewOrganization, OrganizationRow } from '../../db/schema.js';
 import { contains } from '../../db/sql.js';
 import type { Page } from '../../http/paging.js';
 
@@ -14,8 +14,12 @@ export class OrganizationsRepository {
     return this.db.selectFrom('organizations').selectAll().where('email', '=', email).executeTakeFirst();
   }
 
-  async insert(row: OrganizationRow): Promise<void> {
+  async insert(row: NewOrganization): Promise<void> {
     await this.db.insertInto('organizations').values(row).execute();
+  }
+
+  async setStaleSyncDays(id: string, days: number): Promise<void> {
+    await this.db.updateTable('organizations').set({ stale_sync_days: days }).where('id', '=', id).execute();
   }
 
   /** Newest first; the search matches the name or the e-mail. */

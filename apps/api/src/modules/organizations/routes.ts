@@ -8,6 +8,8 @@ export async function organizationRoutes(app: FastifyInstance): Promise<void> {
 
   route(app, 'currentOrganization', async (req) => ({ organization: await organizations.current(req.auth.organizationId) }));
 
+  route(app, 'organizationSettings', async (req) => ({ organization: await organizations.updateSettings(req.auth.organizationId, req.body) }));
+
   route(app, 'allOrganizations', async (req) => {
     const page = pageOf(req.query.page);
     const { organizations: list, total } = await organizations.list(page, req.query.searchQuery);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { Msg, Role, type CreateOrganizationBody, type Organization, type SendMailBody } from '@survey-bird/contracts';
-import type { OrganizationRow } from '../../db/schema.js';
+import { DEFAULT_STALE_SYNC_DAYS, Msg, Role, type CreateOrganizationBody, type Organization, type OrganizationSettingsBody, type SendMailBody } from '@survey-bird/contracts';
+import type { NewOrganization, OrganizationRow } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { Page } from '../../http/paging.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -27,10 +27,16 @@ export class OrganizationsService {
     return toOrganization(row);
   }
 
+  /** The caller's own organization only: the id comes from the session, never from the body. */
+  async updateSettings(organizationId: string, body: OrganizationSettingsBody): Promise<Organization> {
+    if (body.staleSyncDays !== undefined) await this.repo.setStaleSyncDays(organizationId, body.staleSyncDays);
+    return this.current(organizationId);
+  }
+
   /** Adds the organization and invites its owner; the e-mail is unique among organizations. */
   async create(body: CreateOrganizationBody): Promise<Organization> {
     if (await this.repo.findByEmail(body.email)) throw conflict(Msg.organizationExists);
-    const row: OrganizationRow = { id: randomUUID(), name: body.organizationName, email: body.email, created_at: Date.now() };
+    const row: NewOrganization = { id: randomUUID(), name: body.organizationName, email: body.email, created_at: Date.now() };
     let userId: string | null;
     try {
       userId = await this.app.db.kysely.transaction().execute(async (trx) => {
@@ -44,7 +50,7 @@ export class OrganizationsService {
       throw err;
     }
     await mailInvitation(this.app, { email: body.email, role: Role.organization, hasAccount: userId !== null, where: body.organizationName });
-    return toOrganization(row);
+    return toOrganization({ ...row, stale_sync_days: DEFAULT_STALE_SYNC_DAYS });
   }
 
   /** Mails one organization (404 when unknown) or, without organization_id, every organization. */
@@ -63,5 +69,5 @@ export class OrganizationsService {
 }
 
 export function toOrganization(row: OrganizationRow): Organization {
-  return { _id: row.id, organization_name: row.name, email: row.email, createdAt: new Date(Number(row.created_at)).toISOString() };
+  return { _id: row.id, organization_name: row.name, email: row.email, createdAt: new Date(Number(row.created_at)).toISOString(), staleSyncDays: Number(row.stale_sync_days) };
 }

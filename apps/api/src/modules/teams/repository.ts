@@ -137,6 +137,12 @@ export class TeamsRepository {
     return { rows, total: Number(total.n), totalDue: Number(due.n) - Number(paid.n) };
   }
 
+  /** The threshold of the survey's organization: a supervisor's page follows the organization's setting. */
+  async staleSyncDays(surveyId: string): Promise<number> {
+    const row = await this.db.selectFrom('surveys as v').innerJoin('organizations as o', 'o.id', 'v.organization_id').select('o.stale_sync_days').where('v.id', '=', surveyId).executeTakeFirstOrThrow();
+    return Number(row.stale_sync_days);
+  }
+
   /** What the phones of these accounts last reported (issue 18), for one page of field users. */
   deviceReports(userIds: string[]) {
     if (userIds.length === 0) return Promise.resolve([]);

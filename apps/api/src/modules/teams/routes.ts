@@ -12,8 +12,8 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
 
   route(app, 'fieldUsers', async (req) => {
     const page = pageOf(req.query.page);
-    const { fieldUsers, total, totalDue } = await teams.listFieldUsers(req.params.surveyId, req.auth.organizationId, page, req.query.searchQuery);
-    return { fieldUsers, totalDue, ...pagingReply(page, total) };
+    const { fieldUsers, total, totalDue, staleSyncDays } = await teams.listFieldUsers(req.params.surveyId, req.auth.organizationId, page, req.query.searchQuery);
+    return { fieldUsers, totalDue, staleSyncDays, ...pagingReply(page, total) };
   });
 
   route(app, 'supervisors', async (req) => {
@@ -32,8 +32,8 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
   route(app, 'supervisorFieldUsers', async (req) => {
     const page = pageOf(req.query.page);
     const { user } = req.auth;
-    const { fieldUsers, total, totalDue } = await teams.supervisorFieldUsers(req.params.surveyId, user.id, user.email, page, req.query.searchQuery);
-    return { fieldUsers, totalDue, ...pagingReply(page, total) };
+    const { fieldUsers, total, totalDue, staleSyncDays } = await teams.supervisorFieldUsers(req.params.surveyId, user.id, user.email, page, req.query.searchQuery);
+    return { fieldUsers, totalDue, staleSyncDays, ...pagingReply(page, total) };
   });
 
   route(app, 'currentSupervisorName', async (req) => ({ supervisor: await teams.supervisorName(req.auth.user.id, req.auth.user.email) }));

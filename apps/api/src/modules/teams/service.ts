@@ -86,8 +86,8 @@ export class TeamsService {
 
   async listFieldUsers(surveyId: string, organizationId: string, page: Page, search: string) {
     await this.ownSurvey(surveyId, organizationId);
-    const { rows, total, totalDue } = await this.repo.listFieldUsers({ surveyId, search }, page);
-    return { fieldUsers: await this.withDevices(rows), total, totalDue };
+    const [{ rows, total, totalDue }, staleSyncDays] = await Promise.all([this.repo.listFieldUsers({ surveyId, search }, page), this.repo.staleSyncDays(surveyId)]);
+    return { fieldUsers: await this.withDevices(rows), total, totalDue, staleSyncDays };
   }
 
   /** Each field user with what their phones last reported. */
@@ -102,8 +102,8 @@ export class TeamsService {
   async supervisorFieldUsers(surveyId: string, userId: string, email: string, page: Page, search: string) {
     const supervisorIds = await this.repo.supervisorRows(surveyId, userId, email);
     if (supervisorIds.length === 0) throw notFound();
-    const { rows, total, totalDue } = await this.repo.listFieldUsers({ surveyId, supervisorIds, search }, page);
-    return { fieldUsers: await this.withDevices(rows), total, totalDue };
+    const [{ rows, total, totalDue }, staleSyncDays] = await Promise.all([this.repo.listFieldUsers({ surveyId, supervisorIds, search }, page), this.repo.staleSyncDays(surveyId)]);
+    return { fieldUsers: await this.withDevices(rows), total, totalDue, staleSyncDays };
   }
 
   async listSupervisors(surveyId: string, organizationId: string, page: Page, search: string) {

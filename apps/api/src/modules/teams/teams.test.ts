@@ -67,7 +67,7 @@ describe('GET /field-user/:surveyId', () => {
     expect((await get(`/api/v1/field-user/${surveyId}?searchQuery=ada%40team`, org.token)).json().totalDue).toBe(200);
     expect((await get(`/api/v1/field-user/${surveyId}?searchQuery=0803000`, org.token)).json().totalCount).toBe(3);
     const miss = (await get(`/api/v1/field-user/${surveyId}?searchQuery=nobody`, org.token)).json();
-    expect(miss).toEqual({ fieldUsers: [], totalDue: 0, page: 1, totalCount: 0, hasNextPage: false, hasPreviousPage: false });
+    expect(miss).toEqual({ fieldUsers: [], totalDue: 0, staleSyncDays: 3, page: 1, totalCount: 0, hasNextPage: false, hasPreviousPage: false });
   });
 
   it("404s another organization's survey and an unknown id, leaking nothing", async () => {
@@ -92,7 +92,7 @@ describe('paging field users', () => {
   const page = (n: number) => get(`/api/v1/field-user/${pagedSurvey}?page=${n}`, org.token);
 
   it('is empty with no field users', async () => {
-    expect((await page(1)).json()).toEqual({ fieldUsers: [], totalDue: 0, page: 1, totalCount: 0, hasNextPage: false, hasPreviousPage: false });
+    expect((await page(1)).json()).toEqual({ fieldUsers: [], totalDue: 0, staleSyncDays: 3, page: 1, totalCount: 0, hasNextPage: false, hasPreviousPage: false });
   });
 
   it('fills exactly one page, then spills to a last page; totalDue counts every page', async () => {
@@ -202,7 +202,7 @@ describe('GET /supervisor/field-user/:surveyId', () => {
     const idle = await addMember(t.app, surveyId, org.id, { role: Role.supervisor, fullName: 'Idle Sup' });
     const res = await get(`/api/v1/supervisor/field-user/${surveyId}`, idle.token);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ fieldUsers: [], totalDue: 0, page: 1, totalCount: 0, hasNextPage: false, hasPreviousPage: false });
+    expect(res.json()).toEqual({ fieldUsers: [], totalDue: 0, staleSyncDays: 3, page: 1, totalCount: 0, hasNextPage: false, hasPreviousPage: false });
   });
 
   it('404s a survey the supervisor is not on', async () => {

@@ -1,4 +1,4 @@
-import type { FieldUser, Survey } from '@survey-bird/contracts';
+import { DEFAULT_STALE_SYNC_DAYS, type FieldUser, type Survey } from '@survey-bird/contracts';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api } from '../../api';
@@ -11,6 +11,7 @@ import type { Column } from '../team/DataTable';
 import { fieldUserColumns } from '../team/field-user-columns';
 import { UserPlusIcon } from '../team/icons';
 import { InviteMemberModal } from '../team/InviteMemberModal';
+import { StaleSyncSetting } from '../team/StaleSyncSetting';
 import { MgmtHead, NoActiveSurvey, RefreshButton, WithdrawButton } from '../team/Layout';
 import { UserListPanel } from '../team/UserListPanel';
 import { usePagedList } from '../team/usePagedList';
@@ -36,9 +37,10 @@ function SurveyFieldUsers({ survey }: { survey: Survey }) {
   const [assigning, setAssigning] = useState<FieldUser | null>(null);
   const data = list.data;
   const page = data?.page ?? list.page;
+  const staleSyncDays = data?.staleSyncDays ?? DEFAULT_STALE_SYNC_DAYS;
 
   const columns: Column<FieldUser>[] = [
-    ...fieldUserColumns(page),
+    ...fieldUserColumns(page, staleSyncDays),
     {
       header: 'Svp. name',
       className: 'wrap',
@@ -59,6 +61,7 @@ function SurveyFieldUsers({ survey }: { survey: Survey }) {
           </>
         }
       />
+      {data && <StaleSyncSetting days={staleSyncDays} onSaved={list.refresh} />}
       <UserListPanel list={list} page={page} info={data} rows={data?.fieldUsers} columns={columns}
         label="Field users" searchLabel="Search field users" placeholder="Search field users"
         empty={

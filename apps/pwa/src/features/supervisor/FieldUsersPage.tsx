@@ -1,4 +1,4 @@
-import type { Survey } from '@survey-bird/contracts';
+import { DEFAULT_STALE_SYNC_DAYS, type Survey } from '@survey-bird/contracts';
 import { api } from '../../api';
 import { formatNaira } from '../../ui/format';
 import { ActiveSurveyButton } from '../surveys/ActiveSurveyButton';
@@ -26,13 +26,14 @@ function MyFieldUsers({ survey }: { survey: Survey }) {
   const list = usePagedList(({ page, searchQuery, signal }) => api.call('supervisorFieldUsers', { params: { surveyId: survey._id }, query: { page, searchQuery }, signal }));
   const data = list.data;
   const page = data?.page ?? list.page;
-  const columns = fieldUserColumns(page);
+  const staleSyncDays = data?.staleSyncDays ?? DEFAULT_STALE_SYNC_DAYS;
+  const columns = fieldUserColumns(page, staleSyncDays);
 
   return (
     <section className="mgmt">
       <MgmtHead
         title={`Manage ${survey.title} Field Users`}
-        sub="The field users assigned to you on this survey."
+        sub={`The field users assigned to you on this survey. Highlighted: work on the phone and no sync for ${staleSyncDays} day${staleSyncDays === 1 ? '' : 's'} (your organization's setting).`}
         actions={
           <>
             <ActiveSurveyButton />

@@ -1,4 +1,4 @@
-import { STALE_SYNC_DAYS, type DeviceSummary, type FieldUser } from '@survey-bird/contracts';
+import type { DeviceSummary, FieldUser } from '@survey-bird/contracts';
 import { formatAgo, formatNaira, formatResponseDate } from '../../ui/format';
 import { EmailText, type Column } from './DataTable';
 import { serialNumber } from './paging';
@@ -6,16 +6,16 @@ import { serialNumber } from './paging';
 const missing = <span className="cell-muted">N/A</span>;
 const DAY_MS = 86_400_000;
 
-/** Work sits on the phone (waiting, failed or photos) and it has not synced for STALE_SYNC_DAYS days. */
-export function syncOverdue(device: DeviceSummary | null | undefined, now = Date.now()): boolean {
+/** Work sits on the phone (waiting, failed or photos) and it has not synced for the organization's number of days. */
+export function syncOverdue(device: DeviceSummary | null | undefined, staleSyncDays: number, now = Date.now()): boolean {
   if (!device || device.waiting + device.failed + device.photosWaiting === 0) return false;
   const last = device.lastSyncAt ? Date.parse(device.lastSyncAt) : Number.NaN;
-  return Number.isNaN(last) || now - last >= STALE_SYNC_DAYS * DAY_MS;
+  return Number.isNaN(last) || now - last >= staleSyncDays * DAY_MS;
 }
 
-function LastSync({ device }: { device: DeviceSummary | null | undefined }) {
+function LastSync({ device, staleSyncDays }: { device: DeviceSummary | null | undefined; staleSyncDays: number }) {
   if (!device) return <span className="cell-muted" title="This phone has not reported yet">Never</span>;
-  const overdue = syncOverdue(device);
+  const overdue = syncOverdue(device, staleSyncDays);
   return (
     <span className={overdue ? 'sync-overdue' : undefined} title={`Last sync ${formatResponseDate(device.lastSyncAt, new Date(), true)}; reported ${formatResponseDate(device.reportedAt, new Date(), true)}`}>
       {formatAgo(device.lastSyncAt)}
@@ -24,8 +24,11 @@ function LastSync({ device }: { device: DeviceSummary | null | undefined }) {
   );
 }
 
-/** The field-user table's columns shared by the organization's and the supervisor's pages (spec screens 5 and 10). */
-export function fieldUserColumns(page: number): Column<FieldUser>[] {
+/**
+ * The field-user table's columns shared by the organization's and the supervisor's pages (spec
+ * screens 5 and 10); `staleSyncDays` is the organization's threshold, which the list reply carries.
+ */
+export function fieldUserColumns(page: number, staleSyncDays: number): Column<FieldUser>[] {
   return [
     { header: 'S/N', cell: (_, i) => serialNumber(page, i) },
     { header: 'Full Name', className: 'wrap wrap--name', cell: (r) => r.fullName },
@@ -36,7 +39,7 @@ export function fieldUserColumns(page: number): Column<FieldUser>[] {
     { header: 'Account Name', className: 'wrap', cell: (r) => r.accountName || missing },
     { header: 'Fee', className: 'num', cell: (r) => formatNaira(r.outstanding) },
     { header: 'Awaiting review', className: 'num', cell: (r) => formatNaira(r.awaitingReview) },
-    { header: 'Last sync', className: 'wrap', cell: (r) => <LastSync device={r.device} /> },
+    { header: 'Last sync', className: 'wrap', cell: (r) => <LastSync device={r.device} staleSyncDays={staleSyncDays} /> },
     {
       header: 'Waiting on phone',
       className: 'num',

@@ -1,0 +1,56 @@
+import type { CurrentUser, SupervisorSettings } from '@survey-bird/contracts';
+import { Link } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { api } from '../../api';
+import { paths } from '../../routes/paths';
+import { Modal } from '../../ui/Modal';
+import { toast } from '../../ui/toast-store';
+import '../field-user/field-user.css';
+
+/** 'Settings' from the supervisor's side pane: the account and the daily sync e-mail (issue 18). */
+export default function SettingsPanel({ user, onClose }: { user: CurrentUser; onClose: () => void }) {
+  const [settings, setSettings] = useState<SupervisorSettings | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    const ac = new AbortController();
+    api.call('supervisorSettings', { signal: ac.signal }).then(setSettings, () => undefined);
+    return () => ac.abort();
+  }, []);
+
+  async function setDigest(on: boolean) {
+    setBusy(true);
+    try {
+      setSettings(await api.call('updateSupervisorSettings', { body: { syncDigest: on } }));
+      toast.success(on ? 'You will get the daily sync e-mail' : 'The daily sync e-mail is off');
+    } catch {
+      // The API client showed the reason.
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal open title="Supervisor settings" onClose={onClose} className="modal--drawer">
+      <dl className="settings">
+        <div>
+          <dt>Signed in as</dt>
+          <dd>{user.fullName ? `${user.fullName} (${user.email})` : user.email}</dd>
+        </div>
+        <div>
+          <dt id="sync-digest-label">Daily sync e-mail</dt>
+          <dd>
+            <label className="settings__toggle">
+              <input type="checkbox" role="switch" aria-labelledby="sync-digest-label" checked={settings?.syncDigest ?? false} disabled={!settings || busy} onChange={(e) => void setDigest(e.target.checked)} />
+              <span>{settings === null ? 'Checking…' : 'Each morning, e-mail me the field users assigned to me whose phones have not synced for the number of days my organization set, or hold failed responses.'}</span>
+            </label>
+          </dd>
+        </div>
+      </dl>
+      <div className="modal__actions">
+        <Link to={paths.manageAccount} className="btn btn--ghost" onClick={onClose}>Manage Account</Link>
+        <button type="button" className="btn btn--primary" onClick={onClose}>Done</button>
+      </div>
+    </Modal>
+  );
+}
