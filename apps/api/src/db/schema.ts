@@ -199,6 +199,8 @@ export interface PayoutItemsTable {
   response_id: string;
   payout_id: string;
   member_id: string;
+  /** The response's rate, frozen with it. */
+  rate: number;
 }
 
 /**

@@ -206,7 +206,7 @@ it('the payout_items migration carries over which payout holds each response, bo
   const { survey, ada, bayo } = await team('Migrated');
   for (let i = 0; i < 3; i++) await addResponse(t.app, i ? ada : bayo, survey, { rate: 100 });
   const payout = (await create({ survey_id: survey.id, key: randomUUID() })).json().payout;
-  const items = () => k().selectFrom('payout_items').select(['response_id', 'payout_id', 'member_id']).where('payout_id', '=', payout._id).orderBy('response_id').execute();
+  const items = () => k().selectFrom('payout_items').select(['response_id', 'payout_id', 'member_id', 'rate']).where('payout_id', '=', payout._id).orderBy('response_id').execute();
   const before = await items();
   expect(before).toHaveLength(3);
   const migrator = new Migrator({ db: k(), provider: migrationProvider, ...(t.app.db.pgSchema ? { migrationTableSchema: t.app.db.pgSchema } : {}) });

@@ -101,14 +101,14 @@ export class PayoutsRepository {
         // ON CONFLICT: a response another payout holds (PostgreSQL waits for an uncommitted one
         // and skips the row once it commits) is simply not in this one. No NOT EXISTS here: on
         // PostgreSQL it was planned as a scan of payout_items per row, quadratic in the payout's size.
-        await trx.insertInto('payout_items').columns(['response_id', 'payout_id', 'member_id'])
+        await trx.insertInto('payout_items').columns(['response_id', 'payout_id', 'member_id', 'rate'])
           .expression(this.approvedUnpaid(trx, payout.survey_id).where('member_id', 'in', ids.slice(i, i + CHUNK))
-            .select((eb) => [eb.ref('id').as('response_id'), eb.val(payout.id).as('payout_id'), eb.ref('member_id').as('member_id')]))
+            .select((eb) => [eb.ref('id').as('response_id'), eb.val(payout.id).as('payout_id'), eb.ref('member_id').as('member_id'), eb.ref('rate').as('rate')]))
           .onConflict((oc) => oc.column('response_id').doNothing())
           .execute();
       }
-      const sums = await trx.selectFrom('payout_items as i').innerJoin('responses as r', 'r.id', 'i.response_id')
-        .select(['i.member_id', (eb) => eb.fn.sum<number>('r.rate').as('amount'), (eb) => eb.fn.countAll<number>().as('count')])
+      const sums = await trx.selectFrom('payout_items as i')
+        .select(['i.member_id', (eb) => eb.fn.sum<number>('i.rate').as('amount'), (eb) => eb.fn.countAll<number>().as('count')])
         .where('i.payout_id', '=', payout.id).groupBy('i.member_id').execute();
       if (sums.length === 0) throw new NothingToPay();
       // Fresh statistics after a large freeze, so the next owed() plans its anti-join by what is there.
