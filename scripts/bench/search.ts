@@ -25,7 +25,7 @@ interface Baseline {
 
 async function baselineFor(data: ScaleData, orgId: string): Promise<Baseline> {
   if (data.engine === 'sqlite') {
-    const db = new Database(data.sqliteFile!, { readonly: true });
+    const db = new Database(data.sqliteFile, { readonly: true });
     const stmt = db.prepare(BASELINE_SQL);
     return {
       run: async (term) => stmt.all(orgId, `%${term}%`),

@@ -278,7 +278,7 @@ describe('first day in the field', () => {
 
     const [download] = await Promise.all([office.waitForEvent('download', { timeout: 60_000 }), office.getByRole('button', { name: 'Export' }).click()]);
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.readFile((await download.path())!);
+    await workbook.xlsx.readFile((await download.path()));
     const sheet = workbook.getWorksheet('Responses')!;
     expect((sheet.getRow(1).values as unknown[]).slice(1, 12)).toEqual(['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', 'Version', 'Revision', 'Status', 'Reviewed by', 'Reviewed at', 'Payout reference']);
     const captured = [2, 3, 4, 5, 6, 7].map((r) => (sheet.getRow(r).getCell(4).value as Date).getTime());

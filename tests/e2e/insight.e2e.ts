@@ -25,9 +25,9 @@ async function seedSurvey(org: TestUser) {
   }, token);
   const [first, second] = await Promise.all([createTeamMember(env, org, survey._id, 'field-user'), createTeamMember(env, org, survey._id, 'field-user')]);
   const answers = [
-    [first!, { 'Outlet name': 'Mama Nkechi Provisions', 'Products in stock': ['Rice', 'Beans'], Website: 'https://example.com/mama' }],
-    [first!, { 'Outlet name': 'Grace Supermart', 'Products in stock': ['Garri'] }],
-    [second!, { 'Outlet name': 'Unity Pharmacy' }],
+    [first, { 'Outlet name': 'Mama Nkechi Provisions', 'Products in stock': ['Rice', 'Beans'], Website: 'https://example.com/mama' }],
+    [first, { 'Outlet name': 'Grace Supermart', 'Products in stock': ['Garri'] }],
+    [second, { 'Outlet name': 'Unity Pharmacy' }],
   ] as const;
   for (const [user, a] of answers) {
     await post('/survey/respond', { survey_id: survey._id, organization_id: survey.organization_id, answers: a }, await apiLogin(env, user));
@@ -86,7 +86,7 @@ describe('organization insight', () => {
     const download = await insight.export();
     expect(download.suggestedFilename()).toBe('Outlet audit_responses.xlsx');
     expect(download.suggestedFilename().endsWith('_responses.xlsx')).toBe(true);
-    const bytes = await readFile((await download.path())!);
+    const bytes = await readFile((await download.path()));
     expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK');
     await b.page.getByRole('button', { name: 'Export' }).and(b.page.locator(':enabled')).waitFor();
   });

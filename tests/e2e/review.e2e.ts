@@ -34,11 +34,11 @@ async function seed(org: TestUser) {
   ]);
   const fieldUsers = (await get<{ fieldUsers: { _id: string; email: string }[] }>(`/field-user/${survey._id}`, token)).fieldUsers;
   const sups = (await get<{ supervisors: { _id: string }[] }>(`/supervisor/${survey._id}`, token)).supervisors;
-  await post('/supervisor/assign', { survey_id: survey._id, supervisorId: sups[0]!._id, fieldUserId: fieldUsers.find((f) => f.email === mine!.email)!._id }, token);
-  for (const [user, name] of [[mine!, 'Kiosk Alpha'], [mine!, 'Kiosk Bravo'], [mine!, 'Kiosk Charlie'], [other!, 'Kiosk Delta']] as const) {
+  await post('/supervisor/assign', { survey_id: survey._id, supervisorId: sups[0]!._id, fieldUserId: fieldUsers.find((f) => f.email === mine.email)!._id }, token);
+  for (const [user, name] of [[mine, 'Kiosk Alpha'], [mine, 'Kiosk Bravo'], [mine, 'Kiosk Charlie'], [other, 'Kiosk Delta']] as const) {
     await post('/survey/respond', { survey_id: survey._id, organization_id: survey.organization_id, answers: { 'Kiosk name': name } }, await apiLogin(env, user));
   }
-  return { supervisor: supervisor! };
+  return { supervisor: supervisor };
 }
 
 const row = (p: Page, text: string) => p.locator('.responses__table tbody tr', { hasText: text });
@@ -114,7 +114,7 @@ describe('review and payouts', () => {
     const [download] = await Promise.all([p.waitForEvent('download'), dialog.getByRole('button', { name: 'Download Excel' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^Kiosk census payout \d{4}-\d\d-\d\d\.xlsx$/);
     const book = new ExcelJS.Workbook();
-    await book.xlsx.readFile((await download.path())!);
+    await book.xlsx.readFile((await download.path()));
     expect(book.getWorksheet('Transfers')!.getCell('G2').value).toBeTypeOf('number');
     await shot(p, 'review-payout-dialog-1280');
     expect(await seriousViolations(p)).toEqual([]);

@@ -36,7 +36,7 @@ describe.runIf(ENGINES.includes('postgres'))('postgres connection loss during in
     const chaos = (async () => {
       await sleep(300);
       while (!finished && rounds < TERMINATIONS) {
-        const r = await admin.query('select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [world!.pg!.name]);
+        const r = await admin.query('select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [world.pg!.name]);
         terminated += r.rows.filter((x: { ok: boolean }) => x.ok).length;
         rounds++;
         await sleep(200 + Math.random() * 400);

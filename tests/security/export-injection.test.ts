@@ -63,7 +63,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const respond = (answers: unknown) =>
-  call(t.app, fieldUser.token, { method: 'POST', url: '/api/v1/survey/respond', payload: { survey_id: survey.id, organization_id: org.id, clientId: randomUUID(), answers } as object });
+  call(t.app, fieldUser.token, { method: 'POST', url: '/api/v1/survey/respond', payload: { survey_id: survey.id, organization_id: org.id, clientId: randomUUID(), answers } });
 
 describe('OWASP ASVS 5.0 V1.2.10 (CSV and formula injection) and API8:2023: answers never become formulas or foreign links in the xlsx', () => {
   it('refuses answers that are objects or other non-text values with 400', async () => {

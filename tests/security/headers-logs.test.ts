@@ -196,7 +196,7 @@ async function exercise(t: TestApp, email: string, linkOf: LinkOf = outboxLink(t
   const confirmLink = await linkOf(newcomer, '/confirm-email/');
   const confirmToken = tokenFromLink(confirmLink);
   // The page the mail links to, then the API call the page makes, then a malformed variant.
-  expect((await t.app.inject({ method: 'GET', url: new URL(confirmLink!).pathname })).statusCode).toBe(200);
+  expect((await t.app.inject({ method: 'GET', url: new URL(confirmLink).pathname })).statusCode).toBe(200);
   expect((await t.app.inject({ method: 'GET', url: `/api/v1/user/${confirmToken}` })).json()).toEqual({ msg: Msg.accountVerified });
   expect((await t.app.inject({ method: 'GET', url: `/api/v1/user/${confirmToken}` })).statusCode).toBe(400);
   expect((await t.app.inject({ method: 'GET', url: `/api/v1/user/${confirmToken}%zz` })).statusCode).toBe(400);
@@ -205,7 +205,7 @@ async function exercise(t: TestApp, email: string, linkOf: LinkOf = outboxLink(t
   expect((await t.app.inject({ method: 'POST', url: '/api/v1/user/send-refresh-token', payload: { email } })).statusCode).toBe(200);
   const resetLink = await linkOf(email, '/reset-password');
   const resetToken = tokenFromLink(resetLink);
-  const resetUrl = new URL(resetLink!);
+  const resetUrl = new URL(resetLink);
   expect((await t.app.inject({ method: 'GET', url: resetUrl.pathname + resetUrl.search })).statusCode).toBe(200);
   expect((await t.app.inject({ method: 'GET', url: `/reset-password?email=${encodeURIComponent(email)}&token=${resetToken}` })).statusCode).toBe(200);
   expect((await t.app.inject({ method: 'POST', url: '/api/v1/user/reset-password', payload: { resetToken, newPassword: 'brand-new-pw' } })).json()).toEqual({ msg: Msg.passwordReset });

@@ -1,5 +1,10 @@
 /// <reference types="vite/client" />
 
+interface ImportMetaEnv {
+  readonly VITE_SUPPORT_EMAIL?: string;
+  readonly VITE_SALES_EMAIL?: string;
+}
+
 declare module 'virtual:route-table' {
   const table: import('./api/route-table').RouteTable;
   export default table;

@@ -66,7 +66,7 @@ describe('an older instance beside a database a newer release has migrated (roll
     const dir = mkdtempSync(join(tmpdir(), 'sb-start-'));
     const db = openDb({ dataDir: dir, databaseUrl: undefined });
     await migrateToLatest(db);
-    await db.kysely.insertInto('kysely_migration' as never).values({ name: '29991231000000_from_a_newer_release', timestamp: new Date().toISOString() } as never).execute();
+    await db.kysely.insertInto('kysely_migration' as never).values({ name: '29991231000000_from_a_newer_release', timestamp: new Date().toISOString() }).execute();
     expect(await migrateToLatest(db)).toBe(0);
     await db.close();
     rmSync(dir, { recursive: true, force: true });

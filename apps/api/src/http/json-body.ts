@@ -27,7 +27,7 @@ export function registerJsonBody(app: FastifyInstance): void {
     }
     if (!text.includes('\\u0000')) nulFree.add(request);
     if (!SURROGATE_ESCAPE.test(text)) return parse(request, text, done);
-    parse(request, text, (err, value) => (err ? done(err, undefined) : done(null, wellFormed(value))));
+    void parse(request, text, (err, value) => (err ? done(err, undefined) : done(null, wellFormed(value))));
   });
 }
 
@@ -41,7 +41,7 @@ type Done = NonNullable<Parameters<Parse>[2]>;
  * Anywhere else, and constructor.prototype anywhere, the default parser's refusal stands.
  */
 function parseWithProtoAnswers(request: FastifyRequest, text: string, parse: Parse, done: Done): void {
-  parse(request, text, (err, value) => {
+  void parse(request, text, (err, value) => {
     if (!err) return done(null, value);
     let parsed: unknown;
     try {

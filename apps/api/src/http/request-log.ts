@@ -19,7 +19,7 @@ export function loggableUrl(request: FastifyRequest): string {
     const shown = pattern && !pattern.includes('*') ? pattern : path.replace(/^(\/[^/]*)\/.+$/, `$1/${REDACTED}`);
     return shown + redactQuery(query, () => true);
   }
-  const params = (request.params ?? {}) as Record<string, unknown>;
+  const params = (request.params ?? {}) as Record<string, string | undefined>;
   const pattern = request.routeOptions.url ?? path;
   const shown = pattern.replace(/:(\w+)/g, (_, name: string) => (sensitive.includes(name) ? REDACTED : encodeURIComponent(String(params[name] ?? ''))));
   const known = request.routeOptions.schema?.querystring as { shape?: Record<string, unknown> } | undefined;

@@ -75,12 +75,15 @@ export function classifyFailure(route: RouteName, status: number, msg: string): 
   return 'toast';
 }
 
+/** A path, query or header value as text: numbers and booleans as written, anything else as JSON. */
+const scalar = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v));
+
 /** '/api/v1/field-user/:surveyId' + { surveyId: 'a b' } -> '/api/v1/field-user/a%20b'. */
 export function fillPath(path: string, params: Record<string, unknown> | undefined): string {
   return path.replace(/:([A-Za-z_]\w*)/g, (_, key: string) => {
     const value = params?.[key];
     if (value === undefined || value === null || value === '') throw new Error(`Missing path parameter "${key}" for ${path}`);
-    return encodeURIComponent(String(value));
+    return encodeURIComponent(scalar(value));
   });
 }
 
@@ -89,7 +92,7 @@ export function withQuery(path: string, query: Record<string, unknown> | undefin
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined || value === null) continue;
-    search.set(key, String(value));
+    search.set(key, scalar(value));
   }
   const qs = search.toString();
   return qs ? `${path}?${qs}` : path;
@@ -133,7 +136,7 @@ const inFlight = new WeakMap<typeof fetch, Map<string, Promise<Response>>>();
 
 function sharedGet(doFetch: typeof fetch, url: string, init: RequestInit & { headers: Record<string, string> }): Promise<Response> {
   let pending = inFlight.get(doFetch);
-  if (!pending) inFlight.set(doFetch, (pending = new Map()));
+  if (!pending) inFlight.set(doFetch, (pending = new Map<string, Promise<Response>>()));
   const key = `${url}\n${init.headers.authorization ?? ''}`;
   let shared = pending.get(key);
   if (!shared) {
@@ -155,7 +158,7 @@ export function createApiClient(deps: ClientDeps) {
     const url = (deps.baseUrl ?? '') + withQuery(fillPath(def.path, args.params), args.query);
 
     const headers: Record<string, string> = { accept: 'application/json' };
-    for (const [k, v] of Object.entries(args.headers ?? {})) if (v !== undefined && v !== null) headers[k] = String(v);
+    for (const [k, v] of Object.entries(args.headers ?? {})) if (v !== undefined && v !== null) headers[k] = scalar(v);
     const token = args.token ?? (def.public ? undefined : deps.getToken());
     if (token) headers.authorization = `Bearer ${token}`;
     let body: BodyInit | undefined;

@@ -91,7 +91,7 @@ describe('startSync', () => {
     expect((await getRecord(id))?.status).toBe('queued');
     server.clearOverrides(path);
     await db.outbox.update(id, { nextAttemptAt: 0 });
-    await controller!.syncNow();
+    await controller.syncNow();
     expect((await getRecord(id))?.status).toBe('synced');
   });
 

@@ -80,6 +80,7 @@ const isOnline = () => globalThis.navigator?.onLine !== false;
 async function registerBackgroundSync(): Promise<void> {
   try {
     const registration = await globalThis.navigator?.serviceWorker?.getRegistration();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- workbox's typing of `sync` is not in every program that compiles this file (scripts/)
     const sync = (registration as (ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } }) | undefined)?.sync;
     await sync?.register(SYNC_TAG);
   } catch {

@@ -29,7 +29,7 @@ const rootRoute = createRootRoute({
   ),
 });
 
-const text = (v: unknown): string | undefined => (v === undefined || v === null || v === '' ? undefined : String(v));
+const text = (v: unknown): string | undefined => (v === undefined || v === null || v === '' ? undefined : typeof v === 'string' ? v : JSON.stringify(v));
 
 const landing = createRoute({
   getParentRoute: () => rootRoute,
@@ -41,6 +41,7 @@ const landing = createRoute({
   // The installed app starts at /?launch=app (vite.config.ts): the stored account's home, offline too.
   beforeLoad: async ({ search }) => {
     if (search.launch !== 'app') return;
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- TanStack Router's redirect is thrown by design
     throw redirect({ href: (await activeAccountHome()) ?? paths.landing, replace: true });
   },
   component: lazyRouteComponent(() => import('../features/landing/LandingPage'), 'LandingPage'),

@@ -129,7 +129,7 @@ describe('the phone and the server agree', () => {
       text: `Q${i}`,
       type: s.type,
       compulsory: s.compulsory,
-      showIf: s.gated && i > 0 ? { combine: 'all', conditions: [{ question: `q${s.ref % i}`, op: s.op as never, value: s.value }] } : undefined,
+      showIf: s.gated && i > 0 ? { combine: 'all', conditions: [{ question: `q${s.ref % i}`, op: s.op, value: s.value }] } : undefined,
       constraint: s.max !== undefined && (s.type === 'number' || s.type === 'decimal') ? { max: s.max } : undefined,
     })),
   );

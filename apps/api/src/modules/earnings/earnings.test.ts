@@ -28,11 +28,11 @@ describe('the field user\'s changes feed and earnings', () => {
     const first = (await get(ada.token, '/api/v1/me/responses/changes')).json();
     expect(first).toEqual({ changes: [], cursor: '0_', hasMore: false });
 
-    await post('/api/v1/responses/review', { responseIds: [a1!.id, a2!.id], status: 'approved' });
-    await post('/api/v1/responses/review', { responseIds: [a3!.id], status: 'returned', comment: 'Retake the shelf photo' });
+    await post('/api/v1/responses/review', { responseIds: [a1.id, a2.id], status: 'approved' });
+    await post('/api/v1/responses/review', { responseIds: [a3.id], status: 'returned', comment: 'Retake the shelf photo' });
     const second = (await get(ada.token, `/api/v1/me/responses/changes?since=${first.cursor}`)).json();
     expect(second.changes.map((c: { _id: string; status: string; comment: string | null; paid: boolean }) => [c._id, c.status, c.comment, c.paid]).sort()).toEqual([
-      [a1!.id, 'approved', null, false], [a2!.id, 'approved', null, false], [a3!.id, 'returned', 'Retake the shelf photo', false],
+      [a1.id, 'approved', null, false], [a2.id, 'approved', null, false], [a3.id, 'returned', 'Retake the shelf photo', false],
     ].sort());
     expect((await get(ada.token, `/api/v1/me/responses/changes?since=${second.cursor}`)).json().changes).toEqual([]);
     expect((await get(bayo.token, '/api/v1/me/responses/changes')).json().changes).toEqual([]);
@@ -40,7 +40,7 @@ describe('the field user\'s changes feed and earnings', () => {
     const payout = (await post('/api/v1/payouts', { survey_id: survey.id, key: randomUUID() })).json().payout;
     await post(`/api/v1/payouts/${payout._id}/paid`, { reference: 'TRF-9' });
     const third = (await get(ada.token, `/api/v1/me/responses/changes?since=${second.cursor}`)).json();
-    expect(third.changes.map((c: { _id: string; paid: boolean }) => [c._id, c.paid]).sort()).toEqual([[a1!.id, true], [a2!.id, true]].sort());
+    expect(third.changes.map((c: { _id: string; paid: boolean }) => [c._id, c.paid]).sort()).toEqual([[a1.id, true], [a2.id, true]].sort());
 
     const earnings = (await get(ada.token, '/api/v1/me/earnings')).json();
     expect(earnings).toMatchObject({ awaitingReview: { count: 1, amount: 100 }, owed: { count: 0, amount: 0 }, paid: { count: 2, amount: 200 }, returned: { count: 1, amount: 100 }, rejected: { count: 0, amount: 0 } });

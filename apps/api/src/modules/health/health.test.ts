@@ -38,7 +38,7 @@ describe('GET /healthz and /readyz', () => {
       expect(res.statusCode).toBe(503);
       expect(res.json()).toEqual({ msg: Msg.notReadyMigrations });
     } finally {
-      await k.insertInto('kysely_migration' as never).values(last as never).execute();
+      await k.insertInto('kysely_migration' as never).values(last).execute();
     }
     expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
   });

@@ -55,7 +55,7 @@ export async function* readRowBatches(source: ExportSource, job: ExportJob, size
   );
   // A survey has few payouts: their references are read once, not joined per row.
   const references = new Map(
-    (await source.all(select(source, (p) => `select id, reference from payouts where survey_id = ${p(job.scope.surveyId)} and status = 'paid'`))).map(([id, reference]) => [id as string, plainText(String(reference ?? ''))]),
+    (await source.all(select(source, (p) => `select id, reference from payouts where survey_id = ${p(job.scope.surveyId)} and status = 'paid'`))).map(([id, reference]) => [id as string, plainText((reference as string | null) ?? '')]),
   );
   let after: Key | null = null;
   for (;;) {

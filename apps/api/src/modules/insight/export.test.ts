@@ -216,7 +216,7 @@ describe('workbook output', () => {
           if (r[8]) row.getCell(10).numFmt = 'dd/mm/yyyy hh:mm:ss';
           row.commit();
         });
-        await sheet.commit();
+        sheet.commit();
         await workbook.commit();
       });
       expect(ours.length).toBeGreaterThan(1000);
@@ -235,7 +235,7 @@ describe('streaming writer memory', () => {
     const zip = zipInput(sheet);
     expect(zip).toBeDefined();
     expect(typeof zip!._writableState!.length).toBe('number');
-    await sheet.commit();
+    sheet.commit();
     await workbook.commit();
   });
 

@@ -65,11 +65,11 @@ export async function insightRoutes(app: FastifyInstance): Promise<void> {
 
   route(app, 'organizationExport', async (req, reply) => {
     const survey = await ofOrganization(req.params.surveyId, req.auth.organizationId);
-    return queued(req as unknown as FastifyRequest, reply, survey, req.query);
+    return queued(req, reply, survey, req.query);
   });
 
   route(app, 'supervisorExport', async (req, reply) => {
     const survey = await ofSupervisor(req.params.surveyId, req.auth.user.id);
-    return queued(req as unknown as FastifyRequest, reply, survey, req.query);
+    return queued(req, reply, survey, req.query);
   });
 }

@@ -112,6 +112,6 @@ export async function writeResponsesWorkbook(out: Writable, input: WorkbookInput
     await tick();
     input.onBatch?.(zipInput(sheet)?._writableState?.length ?? 0);
   }
-  await sheet.commit();
+  sheet.commit();
   await workbook.commit();
 }

@@ -101,7 +101,7 @@ describe('fix and resubmit', () => {
     const same = body('Race Shop C');
     const twice = await Promise.all([post(same), post(same), sync(ada.token!, [same])]);
     expect(twice.slice(0, 2).map((r) => r.statusCode)).toEqual([200, 200]);
-    expect(twice[2]!.json().results[0].status).toBe(200);
+    expect(twice[2].json().results[0].status).toBe(200);
     const d = await detail(id);
     expect(d.revisions.map((r: { revision: number }) => r.revision)).toEqual([1, 2, 3]);
     expect(d).toMatchObject({ revision: 3, status: 'pending', answers: { 'Name of outlet': 'Race Shop C' } });

@@ -172,7 +172,7 @@ describe('closing a survey', () => {
     const closed = await settings(survey._id, { closed: true });
     expect(closed.statusCode).toBe(200);
     expect(closed.json()).toEqual({ msg: 'Settings saved', payAfterReview: false, closed: true });
-    const seen = (await call(t.app, fu.token!, { method: 'GET', url: '/api/v1/survey/field-user' })).json().survey.find((s: { _id: string }) => s._id === survey._id);
+    const seen = (await call(t.app, fu.token, { method: 'GET', url: '/api/v1/survey/field-user' })).json().survey.find((s: { _id: string }) => s._id === survey._id);
     expect(seen).toMatchObject({ closed: true });
     expect(typeof seen.closedAt).toBe('string');
 

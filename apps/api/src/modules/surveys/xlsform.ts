@@ -92,7 +92,7 @@ export function parseXlsform(sheets: Sheet[], fallbackTitle: string): XlsformImp
     }
     const otherCells = () => {
       cells.forEach((value, i) => {
-        if (!known.has(i) && value.trim() && cols.names[i]) report('survey', number, cols.names[i]!, columnReason(cols.names[i]!));
+        if (!known.has(i) && value.trim() && cols.names[i]) report('survey', number, cols.names[i], columnReason(cols.names[i]));
       });
     };
 
@@ -230,7 +230,7 @@ function readChoices(sheet: Sheet | undefined, report: Report): Map<string, Map<
       continue;
     }
     let choices = lists.get(list.toLowerCase());
-    if (!choices) lists.set(list.toLowerCase(), (choices = new Map()));
+    if (!choices) lists.set(list.toLowerCase(), (choices = new Map<string, string>()));
     if ([...choices.values()].includes(text) || choices.has(name)) {
       report('choices', number, '', `"${text}" appears twice in the list "${list}"; kept once`);
       continue;
@@ -238,7 +238,7 @@ function readChoices(sheet: Sheet | undefined, report: Report): Map<string, Map<
     choices.set(name, text.slice(0, 500));
     cells.forEach((value, i) => {
       if (!known.has(i) && value.trim() && cols.names[i]) {
-        const column = cols.names[i]!;
+        const column = cols.names[i];
         report('choices', number, column, column.toLowerCase().startsWith('label::') ? 'Only one language is imported; this translation was not carried over' : `The column "${column}" (choice filters, media) is not supported`);
       }
     });

@@ -28,7 +28,7 @@ export function BarcodeQuestion({ id, value, invalid, onAnswer }: Props) {
     let stream: MediaStream | null = null;
     let alive = true;
     const detector = new Detector();
-    (async () => {
+    void (async () => {
       try {
         stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' } });
         if (!alive || !video.current) return;

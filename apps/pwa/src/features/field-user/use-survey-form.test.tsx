@@ -146,7 +146,7 @@ describe('useSurveyForm: a draft keeps the version it was begun on (issue 17)', 
     vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
   });
   afterEach(async () => {
-    await act(() => root.unmount());
+    act(() => root.unmount());
     vi.restoreAllMocks();
   });
 

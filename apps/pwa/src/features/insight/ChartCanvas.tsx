@@ -31,7 +31,7 @@ export function ChartCanvas<T extends ChartType>({ config, label, className = ''
     loadCharts().then(
       ({ Chart }) => {
         if (cancelled || !canvas.current || chart.current) return;
-        chart.current = new Chart(canvas.current, config) as unknown as ChartJs<T>;
+        chart.current = new Chart(canvas.current, config);
       },
       (err: unknown) => {
         console.error('chart.js failed to load', err);

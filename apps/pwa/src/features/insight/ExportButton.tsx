@@ -60,7 +60,7 @@ function useQueuePosition(waiting: boolean): number | null {
         .call('exportQueue', { signal: controller.signal, handleErrors: false })
         .then((place) => setPosition(place.state === 'waiting' ? place.position : null))
         .catch(() => undefined);
-    const timer = setInterval(ask, 2000);
+    const timer = setInterval(() => void ask(), 2000);
     void ask();
     return () => {
       clearInterval(timer);

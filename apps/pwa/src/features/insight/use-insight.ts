@@ -32,6 +32,7 @@ function useLoad<T>(scope: string | null, key: string, load: (signal: AbortSigna
     );
     return () => controller.abort();
     // `scope` and `key` name every input of `load`, which is a new closure on each render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [scope, key]);
   if (scope === null) return { data: null, loading: false };
   const current = state.scope === scope;

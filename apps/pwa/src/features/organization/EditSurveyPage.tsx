@@ -12,7 +12,7 @@ import { takeEditTarget } from './edit-target';
  * version (large selects with their whole lists, fetched), and Publish puts version n+1.
  */
 export function EditSurveyPage() {
-  const { surveyId = '' } = useParams({ strict: false }) as { surveyId?: string };
+  const { surveyId = '' } = useParams({ strict: false });
   const [loaded, setLoaded] = useState<{ survey: Pick<Survey, '_id' | 'title' | 'version'>; initial: BuilderState } | null>(null);
   const [failed, setFailed] = useState(false);
 

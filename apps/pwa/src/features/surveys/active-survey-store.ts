@@ -74,7 +74,7 @@ export function createActiveSurveyStore(deps: ActiveSurveyDeps) {
     try {
       const parsed: unknown = JSON.parse(deps.storage?.getItem(STORAGE_KEY) ?? '{}');
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
-      return Object.fromEntries(Object.entries(parsed).filter(([, v]) => isSurvey(v))) as Record<string, Survey>;
+      return Object.fromEntries(Object.entries(parsed).filter(([, v]) => isSurvey(v)));
     } catch {
       return {};
     }
