@@ -1,27 +1,17 @@
 import { routes } from '@survey-bird/contracts';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { readFileSync } from 'node:fs';
-import { slimRoutes } from './src/api/route-table';
+import { routeTable } from './route-table-plugin';
 
 const THEME = '#0f766e';
 /** The version a phone reports (issue 18): the package's, with the build's UTC date so two builds of one version differ. */
 const APP_VERSION = `${(JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string }).version}+${new Date().toISOString().slice(0, 10)}`;
 
-/** `virtual:route-table`: the contracts route table without its zod schemas (src/api/route-table.ts). */
-function routeTable(): Plugin {
-  const id = 'virtual:route-table';
-  return {
-    name: 'survey-bird-route-table',
-    resolveId: (source) => (source === id ? `\0${id}` : undefined),
-    load: (resolved) => (resolved === `\0${id}` ? `export default ${JSON.stringify(slimRoutes(routes))};` : undefined),
-  };
-}
-
 export default defineConfig({
   plugins: [
-    routeTable(),
+    routeTable(routes),
     react(),
     VitePWA({
       strategies: 'injectManifest',
@@ -31,7 +21,7 @@ export default defineConfig({
       injectRegister: false,
       registerType: 'prompt',
       // The worker's Background Sync (offline/sw-sync.ts) reads the route table too.
-      injectManifest: { globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'], buildPlugins: { vite: [routeTable()] } },
+      injectManifest: { globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'], buildPlugins: { vite: [routeTable(routes)] } },
       manifest: {
         id: '/',
         name: 'Survey Bird',

@@ -1,5 +1,6 @@
 import { defineProject } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
+import { routeTable } from './route-table-plugin';
 
 /**
  * Tests read the contracts from their sources, not from `dist/`: `npm test` passes right after
@@ -12,6 +13,8 @@ const contractsFromSource = [
 ];
 
 export default defineProject({
+  // The app's `virtual:route-table`, computed from the contracts' sources: tests use the real table.
+  plugins: [routeTable()],
   resolve: { alias: contractsFromSource },
   test: {
     name: 'pwa',

@@ -24,21 +24,16 @@ const MODULE = '/bench/offline-queue.js';
 
 /** Builds offline-queue.page.ts into `pwaDir`/bench (before the server starts: it serves the files present at start). */
 async function buildPageModule(pwaDir: string): Promise<void> {
-  // The app's `virtual:route-table` (apps/pwa/vite.config.ts): the contracts' routes without zod.
+  // The app's `virtual:route-table`: the contracts' routes without zod.
   const { routes } = await import('@survey-bird/contracts');
-  const { slimRoutes } = await import('../../apps/pwa/src/api/route-table.js');
-  const id = 'virtual:route-table';
+  const { routeTable } = await import('../../apps/pwa/route-table-plugin.js');
   await build({
     configFile: false,
     root: join(ROOT, 'apps/pwa'),
     logLevel: 'warn',
     mode: 'production',
     define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [{
-      name: 'bench-route-table',
-      resolveId: (source: string) => (source === id ? `\0${id}` : undefined),
-      load: (resolved: string) => (resolved === `\0${id}` ? `export default ${JSON.stringify(slimRoutes(routes))};` : undefined),
-    }],
+    plugins: [routeTable(routes)],
     build: {
       outDir: join(pwaDir, 'bench'),
       emptyOutDir: true,

@@ -6,7 +6,7 @@ interface ImportMetaEnv {
 }
 
 declare module 'virtual:route-table' {
-  const table: import('./api/route-table').RouteTable;
+  const table: import('./api/slim-routes').RouteTable;
   export default table;
 }
 

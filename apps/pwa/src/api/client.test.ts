@@ -1,7 +1,7 @@
 import { Msg, routes } from '@survey-bird/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError, classifyFailure, createApiClient, fillPath, withQuery, type Failure } from './client';
-import { slimRoutes } from './route-table';
+import { slimRoutes } from './slim-routes';
 
 const json = (status: number, data: unknown) =>
   new Response(JSON.stringify(data), { status, headers: { 'content-type': 'application/json' } });

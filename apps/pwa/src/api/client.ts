@@ -9,7 +9,7 @@ import {
   type Routes,
 } from '@survey-bird/contracts';
 import type { z } from 'zod';
-import type { RouteTable } from './route-table';
+import type { RouteTable } from './slim-routes';
 
 /**
  * One typed client for every route of the contracts table: `api.call('login', { body })`.

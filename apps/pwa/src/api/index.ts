@@ -1,4 +1,4 @@
-import table from 'virtual:route-table';
+import table from './route-table';
 import { activeAccount } from '../features/accounts/account-storage';
 import { createApiClient } from './client';
 import { handleFailure } from './failures';

@@ -1,19 +1,9 @@
-import type { RouteName, Routes } from '@survey-bird/contracts';
+import table from 'virtual:route-table';
 
 /**
- * What the browser needs of the contracts route table: method, path and whether it is public (no
- * token sent). Roles are the server's to check; the schemas stay
- * out of the bundle (zod would cost the field-user route ~40 KB); vite.config.ts builds this table
- * from the contracts at build time as the module `virtual:route-table`.
+ * The contracts route table without zod: paths and methods come from the contracts, and neither
+ * the page nor the service worker bundles the schemas. `virtual:route-table` is made by
+ * route-table-plugin.ts: inlined at build time, and from the contracts' sources under vitest.
  */
-export type RouteTable = {
-  [N in RouteName]: { method: Routes[N]['method']; path: string; public?: true; binary?: true };
-};
-
-export function slimRoutes(routes: Routes): RouteTable {
-  const entries = Object.entries(routes).map(([name, def]) => [
-    name,
-    { method: def.method, path: def.path, ...(def.access === 'public' ? { public: true } : {}), ...('reply' in def ? {} : { binary: true }) },
-  ]);
-  return Object.fromEntries(entries) as RouteTable;
-}
+export type { RouteTable } from './slim-routes';
+export default table;

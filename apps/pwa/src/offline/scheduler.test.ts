@@ -1,6 +1,5 @@
 import { Msg, QuestionType, routes } from '@survey-bird/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { slimRoutes } from '../api/route-table';
 import type { StoredAccount } from '../features/accounts/account-list';
 import { mirroredAccounts } from './accounts';
 import { db } from './db';
@@ -9,7 +8,6 @@ import { startSync, type SyncController, type SyncStatus } from './scheduler';
 import { handleBackgroundSync, SYNC_TAG } from './sw-sync';
 import { eventually, FakeServer, freshDb, q, survey } from './test-support';
 
-vi.mock('./route-table', () => ({ default: slimRoutes(routes) }));
 
 const ADA = 'ada@example.com';
 const BEN = 'ben@example.com';

@@ -1,7 +1,6 @@
 // @vitest-environment node
 import { QuestionType, routes, type EarningsReply, type ResponseChange, type SyncItem } from '@survey-bird/contracts';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { slimRoutes } from '../api/route-table';
 import { db } from './db';
 import { saveDraft, loadDraft } from './drafts';
 import { enqueueResponse, getRecord } from './outbox';
@@ -9,7 +8,6 @@ import { changesCursor, earningsLines, earningsSnapshot, listStatuses } from './
 import { syncAccount } from './sync-engine';
 import { FakeServer, freshDb, q, survey } from './test-support';
 
-vi.mock('./route-table', () => ({ default: slimRoutes(routes) }));
 
 const ADA = 'ada@example.com';
 let server: FakeServer;

@@ -1,11 +1,9 @@
 import { QuestionType, routes } from '@survey-bird/contracts';
 import { beforeEach, expect, it, vi } from 'vitest';
-import { slimRoutes } from '../api/route-table';
 import { db } from './db';
 import { cacheFieldUserSurveys, getCachedSurveys, searchDataset } from './surveys-cache';
 import { FakeServer, freshDb, q, survey } from './test-support';
 
-vi.mock('./route-table', () => ({ default: slimRoutes(routes) }));
 
 const ADA = 'ada@example.com';
 let server: FakeServer;

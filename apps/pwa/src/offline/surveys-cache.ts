@@ -2,7 +2,7 @@ import { Limits, QuestionType, type Survey } from '@survey-bird/contracts';
 import { Dexie } from 'dexie';
 import { createApiClient } from '../api/client';
 import { accountKey, db, type DatasetRow } from './db';
-import table from './route-table';
+import table from '../api/route-table';
 
 /**
  * The field user's surveys and the full option lists of their large selects, kept per account

@@ -6,13 +6,11 @@
  */
 import { Msg, routes, type ResponseListReply, type ResponseRow } from '@survey-bird/contracts';
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
-import { slimRoutes } from '../api/route-table';
 import { db } from './db';
 import { enqueueResponse, getRecord, retry, updateAnswers } from './outbox';
 import { syncAccount } from './sync-engine';
 import { freshDb } from './test-support';
 
-vi.mock('./route-table', () => ({ default: slimRoutes(routes) }));
 
 /**
  * The API's own test kit (apps/api/test), loaded at run time: the PWA's tsconfig cannot compile

@@ -2,7 +2,6 @@
 // Node, not happy-dom: the engine also runs in the service worker, so it must not need a DOM.
 import { Msg, QuestionType, routes } from '@survey-bird/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { slimRoutes } from '../api/route-table';
 import { isTokenRejected, mirrorAccounts } from './accounts';
 import { accountKey, db } from './db';
 import { LEASE_MS } from './lock';
@@ -10,7 +9,6 @@ import { claimDue, counts, enqueueResponse, getRecord, lastSyncAt } from './outb
 import { syncAccount } from './sync-engine';
 import { fakeLocks, FakeServer, freshDb, photoBlob, q, survey } from './test-support';
 
-vi.mock('./route-table', () => ({ default: slimRoutes(routes) }));
 
 const ADA = 'ada@example.com';
 const BEN = 'ben@example.com';

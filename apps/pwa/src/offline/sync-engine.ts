@@ -6,7 +6,7 @@ import { claimDue, counts, markFailed, markRetry, markSynced, recordPhotoRef, re
 import { PhotoUnreadableError, readPhoto } from './photo-store';
 import { applyChanges, changesCursor, saveEarnings } from './statuses';
 import { deviceReport, type DeviceInfo } from './device-report';
-import table from './route-table';
+import table from '../api/route-table';
 import { classify, classifyError, NO_ANSWER, type Verdict } from './retry-policy';
 
 /**

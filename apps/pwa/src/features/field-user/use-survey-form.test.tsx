@@ -1,14 +1,12 @@
-import { QuestionType, routes, type Survey } from '@survey-bird/contracts';
+import { QuestionType, type Survey } from '@survey-bird/contracts';
 import { act, createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { slimRoutes } from '../../api/route-table';
 import { enqueueResponse, listOutbox, loadDraft, saveDraft, saveDraftPhoto } from '../../offline';
 import { freshDb } from '../../offline/test-support';
 import { createDraftSaver } from './draft-saver';
 import { useSurveyForm, type SurveyForm } from './use-survey-form';
 
-vi.mock('../../offline/route-table', () => ({ default: slimRoutes(routes) }));
 vi.mock('../../api', () => ({ api: { call: vi.fn() }, ApiError: class extends Error {} }));
 vi.mock('../../app-sync', () => ({ appSync: () => Promise.resolve({ syncNow: () => undefined }) }));
 

@@ -1,5 +1,5 @@
 import { Msg, type ResponseStatus, type RouteName } from '@survey-bird/contracts';
-import table from 'virtual:route-table';
+import table from '../../api/route-table';
 import { ApiError, classifyFailure, fillPath, withQuery, type Failure } from '../../api/client';
 import { handleFailure } from '../../api/failures';
 import { activeAccount } from '../accounts/account-storage';
