@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { QuestionType, routes, type EarningsReply, type ResponseChange, type SyncItem } from '@survey-bird/contracts';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { db } from './db';
 import { saveDraft, loadDraft } from './drafts';
 import { enqueueResponse, getRecord } from './outbox';

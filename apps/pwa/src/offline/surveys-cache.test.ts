@@ -1,5 +1,5 @@
 import { QuestionType, routes } from '@survey-bird/contracts';
-import { beforeEach, expect, it, vi } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { db } from './db';
 import { cacheFieldUserSurveys, getCachedSurveys, searchDataset } from './surveys-cache';
 import { FakeServer, freshDb, q, survey } from './test-support';

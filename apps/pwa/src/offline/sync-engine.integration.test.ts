@@ -5,7 +5,7 @@
  * stored is read back the way the organization sees it (GET /survey/organization/response).
  */
 import { Msg, routes, type ResponseListReply, type ResponseRow } from '@survey-bird/contracts';
-import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { db } from './db';
 import { enqueueResponse, getRecord, retry, updateAnswers } from './outbox';
 import { syncAccount } from './sync-engine';
