@@ -14,7 +14,7 @@ import pg from 'pg';
 import { uuidv7 } from '@survey-bird/contracts/ids';
 import { buildApp } from '../../apps/api/src/app.js';
 import { loadConfig } from '../../apps/api/src/config.js';
-import { tinyPng } from '../../apps/api/src/modules/files/test-images.js';
+import { tinyPng } from '../../apps/api/test/images.js';
 import { seedDemoIfEmpty } from '../../apps/api/src/seed/demo.js';
 import { QUICK, json, loginToken, median, startApi, type Server } from './lib.js';
 

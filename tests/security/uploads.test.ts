@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Limits, Msg } from '@survey-bird/contracts';
 import { addMember, createOrganization, createSurvey } from '../../apps/api/test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../apps/api/test/helpers.js';
-import { tinyJpeg, tinyPng } from '../../apps/api/src/modules/files/test-images.js';
+import { tinyJpeg, tinyPng } from '../../apps/api/test/images.js';
 
 /**
  * Hostile uploads to POST /api/v1/files/image, beyond apps/api/src/modules/files/upload.test.ts.

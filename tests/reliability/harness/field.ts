@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { tinyPng } from '../../../apps/api/src/modules/files/test-images.ts';
+import { tinyPng } from '../../../apps/api/test/images.ts';
 import { multipart, request, Tally, type CutMode, type Outcome } from './http.ts';
 import type { FieldUser, Inspector, World } from './world.ts';
 import { fileIdOf, uploadsOnDisk } from './world.ts';

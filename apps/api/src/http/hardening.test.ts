@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BODY_LIMIT, Limits, Msg, routes, type RouteDef } from '@survey-bird/contracts';
 import { addMember, createOrganization, createSurvey } from '../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../test/helpers.js';
-import { tinyJpeg } from '../modules/files/test-images.js';
+import { tinyJpeg } from '../../test/images.js';
 import { HSTS } from '../plugins/security-headers.js';
 
 function capture() {

@@ -1,6 +1,6 @@
 import { beforeEach, expect, it } from 'vitest';
 import { clearDraft, loadDraft, saveDraft, saveDraftPhoto } from './drafts';
-import { freshDb, photoBlob } from './test-support';
+import { freshDb, photoBlob } from '../../test/offline-server';
 
 beforeEach(freshDb);
 

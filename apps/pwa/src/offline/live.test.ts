@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { db } from './db';
 import { coalescedLiveQuery, liveCounts } from './live';
 import { enqueueResponse } from './outbox';
-import { freshDb } from './test-support';
+import { freshDb } from '../../test/offline-server';
 
 const A = 'ada@example.com';
 const queue = () => enqueueResponse({ account: A, surveyId: 's1', organizationId: 'org-1', answers: { Name: 'x' } });

@@ -24,7 +24,7 @@ import {
   OutboxError,
 } from './outbox';
 import { readPhoto } from './photo-store';
-import { freshDb, photoBlob } from './test-support';
+import { freshDb, photoBlob } from '../../test/offline-server';
 
 const A = 'Ada@Example.com';
 const a = 'ada@example.com';

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { db, metaKey } from './db';
 import { readPhoto, storePhoto, TRUSTED_AFTER } from './photo-store';
-import { freshDb } from './test-support';
+import { freshDb } from '../../test/offline-server';
 
 /** Node's Blob survives IndexedDB's structured clone, like Chrome's and Android WebView's. */
 beforeEach(freshDb);

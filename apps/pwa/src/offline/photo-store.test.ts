@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { db, metaKey } from './db';
 import { photoRow, readPhoto, readPhotos, storePhoto, PhotoUnreadableError } from './photo-store';
-import { freshDb } from './test-support';
+import { freshDb } from '../../test/offline-server';
 
 /**
  * Runs under happy-dom, whose Blob does not survive IndexedDB's structured clone (it comes back

@@ -6,7 +6,7 @@ import { db } from './db';
 import { enqueueResponse, getRecord } from './outbox';
 import { startSync, type SyncController, type SyncStatus } from './scheduler';
 import { handleBackgroundSync, SYNC_TAG } from './sw-sync';
-import { eventually, FakeServer, freshDb, q, survey } from './test-support';
+import { eventually, FakeServer, freshDb, q, survey } from '../../test/offline-server';
 
 
 const ADA = 'ada@example.com';

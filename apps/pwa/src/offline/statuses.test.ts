@@ -6,7 +6,7 @@ import { saveDraft, loadDraft } from './drafts';
 import { enqueueResponse, getRecord } from './outbox';
 import { changesCursor, earningsLines, earningsSnapshot, listStatuses } from './statuses';
 import { syncAccount } from './sync-engine';
-import { FakeServer, freshDb, q, survey } from './test-support';
+import { FakeServer, freshDb, q, survey } from '../../test/offline-server';
 
 
 const ADA = 'ada@example.com';

@@ -2,7 +2,7 @@ import { QuestionType, routes } from '@survey-bird/contracts';
 import { beforeEach, expect, it } from 'vitest';
 import { db } from './db';
 import { cacheFieldUserSurveys, getCachedSurveys, searchDataset } from './surveys-cache';
-import { FakeServer, freshDb, q, survey } from './test-support';
+import { FakeServer, freshDb, q, survey } from '../../test/offline-server';
 
 
 const ADA = 'ada@example.com';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { db } from './db';
 import { enqueueResponse, getRecord, retry, updateAnswers } from './outbox';
 import { syncAccount } from './sync-engine';
-import { freshDb } from './test-support';
+import { freshDb } from '../../test/offline-server';
 
 
 /**
@@ -24,7 +24,7 @@ interface ApiTestKit {
   tinyJpeg(width: number, height: number): Uint8Array<ArrayBuffer>;
 }
 async function loadKit(): Promise<ApiTestKit> {
-  const paths = ['../../../api/test/helpers.js', '../../../api/test/fixtures.js', '../../../api/src/modules/files/test-images.js'];
+  const paths = ['../../../api/test/helpers.js', '../../../api/test/fixtures.js', '../../../api/test/images.js'];
   const modules = (await Promise.all(paths.map((p) => import(/* @vite-ignore */ new URL(p, import.meta.url).href)))) as object[];
   return Object.assign({}, ...modules) as ApiTestKit;
 }

@@ -7,7 +7,7 @@ import { accountKey, db } from './db';
 import { LEASE_MS } from './lock';
 import { claimDue, counts, enqueueResponse, getRecord, lastSyncAt } from './outbox';
 import { syncAccount } from './sync-engine';
-import { fakeLocks, FakeServer, freshDb, photoBlob, q, survey } from './test-support';
+import { fakeLocks, FakeServer, freshDb, photoBlob, q, survey } from '../../test/offline-server';
 
 
 const ADA = 'ada@example.com';

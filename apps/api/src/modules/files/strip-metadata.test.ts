@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sniffImage } from './image-sniff.js';
 import { withoutMetadata } from './strip-metadata.js';
-import { exifBody, pngChunk, tinyJpeg, tinyPng } from './test-images.js';
+import { exifBody, pngChunk, tinyJpeg, tinyPng } from '../../../test/images.js';
 
 const segment = (marker: number, body: Buffer) => Buffer.concat([Buffer.from([0xff, marker, (body.length + 2) >> 8, (body.length + 2) & 0xff]), body]);
 

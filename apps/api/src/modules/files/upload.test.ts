@@ -6,7 +6,7 @@ import { Limits, Msg, QuestionType } from '@survey-bird/contracts';
 import { addMember, createOrganization, createSurvey, sampleQuestions } from '../../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
 import { sniffImage } from './image-sniff.js';
-import { exifBody, pngChunk, tinyJpeg, tinyPng, webpHeader } from './test-images.js';
+import { exifBody, pngChunk, tinyJpeg, tinyPng, webpHeader } from '../../../test/images.js';
 import { FileStores } from './store/index.js';
 import { UploadService } from './upload-service.js';
 

@@ -6,7 +6,7 @@ import { Msg } from '@survey-bird/contracts';
 import { addMember, createOrganization, createSurvey } from '../../../test/fixtures.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { openDb } from '../../db/database.js';
-import { tinyJpeg } from '../files/test-images.js';
+import { tinyJpeg } from '../../../test/images.js';
 
 let t: TestApp;
 beforeAll(async () => {

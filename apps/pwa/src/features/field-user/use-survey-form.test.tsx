@@ -3,7 +3,7 @@ import { act, createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { enqueueResponse, listOutbox, loadDraft, saveDraft, saveDraftPhoto } from '../../offline';
-import { freshDb } from '../../offline/test-support';
+import { freshDb } from '../../../test/offline-server';
 import { createDraftSaver } from './draft-saver';
 import { useSurveyForm, type SurveyForm } from './use-survey-form';
 

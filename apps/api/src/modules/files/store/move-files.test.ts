@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createOrganization, createSurvey } from '../../../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../../../test/helpers.js';
 import { startS3 } from '../../../../test/s3-server.js';
-import { tinyJpeg, tinyPng } from '../test-images.js';
+import { tinyJpeg, tinyPng } from '../../../../test/images.js';
 import { FileStores } from './index.js';
 import { moveFiles } from './move-files.js';
 

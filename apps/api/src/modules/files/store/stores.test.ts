@@ -6,7 +6,7 @@ import { addMember, createOrganization, createSurvey } from '../../../../test/fi
 import { buildTestApp, call, type TestApp } from '../../../../test/helpers.js';
 import { startS3 } from '../../../../test/s3-server.js';
 import { withoutMetadata } from '../strip-metadata.js';
-import { exifBody, tinyJpeg } from '../test-images.js';
+import { exifBody, tinyJpeg } from '../../../../test/images.js';
 import type { StoreKind } from './index.js';
 
 let s3: Awaited<ReturnType<typeof startS3>>;

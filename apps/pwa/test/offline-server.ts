@@ -1,7 +1,7 @@
 import { IMAGE_QUESTION_TYPES, Msg, QuestionType, routes, type Answers, type EarningsReply, type ResponseChange, type Survey, type SyncItem, type SyncResult } from '@survey-bird/contracts';
 import { vi } from 'vitest';
-import { db } from './db';
-import { resetPhotoModeCache } from './photo-store';
+import { db } from '../src/offline/db';
+import { resetPhotoModeCache } from '../src/offline/photo-store';
 
 /**
  * Test doubles for the offline layer's tests only: a fresh database per test and a fetch that
