@@ -1,0 +1,11 @@
+import type { FastifyInstance } from 'fastify';
+import { route } from '../../http/route.js';
+
+/** Quality flags (issue 18): the in-process worker that computes them, and the dismiss route. */
+export async function flagRoutes(app: FastifyInstance): Promise<void> {
+  const { flags, review } = app.services;
+  flags.worker.start();
+  app.addHook('onClose', async () => flags.worker.stop());
+
+  route(app, 'dismissFlag', async (req) => flags.dismiss(await review.reviewer(req.auth), req.params.id, req.params.flag, req.body.note));
+}
