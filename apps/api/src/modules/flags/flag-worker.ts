@@ -25,7 +25,7 @@ export class FlagWorker {
   private running: Promise<number> | null = null;
   private stopped = false;
 
-  constructor(db: Kysely<Database>, private readonly log?: FastifyBaseLogger) {
+  constructor(db: Kysely<Database>, private readonly log?: FastifyBaseLogger, private readonly pollMs = FLAG_POLL_MS) {
     this.repo = new FlagsRepository(db);
   }
 
@@ -35,10 +35,11 @@ export class FlagWorker {
       if (this.stopped) return;
       this.runOnce().catch((err: unknown) => this.log?.warn({ err: (err as Error).message }, 'flag check failed'))
         .finally(() => {
-          if (!this.stopped) this.timer = setTimeout(tick, FLAG_POLL_MS).unref();
+          if (!this.stopped) this.timer = setTimeout(tick, this.pollMs).unref();
         });
     };
-    this.timer = setTimeout(tick, 0).unref();
+    // Jobs left by a previous process are picked up at the first tick.
+    this.timer = setTimeout(tick, this.pollMs).unref();
   }
 
   async stop(): Promise<void> {
