@@ -305,6 +305,9 @@ function toBody(ctx: Ctx, record: OutboxRecord): SyncItem {
     capturedAt: record.capturedAt,
     ...(record.revisionOf ? { revisionOf: record.revisionOf } : {}),
     ...(record.version !== undefined ? { version: record.version } : {}),
+    // The phone's clock at this send: the server reports a skew once per sync (issue 18).
+    ...record.meta,
+    sentAt: new Date().toISOString(),
   };
 }
 

@@ -44,6 +44,8 @@ export const RespondBody = z.object({
   ...ResponseMetaFields,
 });
 export type RespondBody = z.infer<typeof RespondBody>;
+/** What the phone records with a response when it is queued (issue 18); `sentAt` is added at each send. */
+export type ResponseCapture = Pick<RespondBody, 'openedAt' | 'durationMs' | 'locationAccuracy' | 'locationFixedAt' | 'deviceId' | 'appVersion' | 'photoHashes'>;
 
 export const RespondReply = z.object({ msg: z.string(), _id: z.string(), clientId: z.string() });
 export type RespondReply = z.infer<typeof RespondReply>;
