@@ -64,7 +64,12 @@ export class FlagWorker {
       let done = 0;
       for (;;) {
         const ids = await this.repo.queued(BATCH);
-        for (const id of ids) if (await this.check(id)) done++;
+        for (const id of ids) {
+          if (await this.check(id)) done++;
+          // On SQLite every query runs synchronously: without this the worker would hold the event
+          // loop (and every request) until the queue is empty. Requests go first, then the next job.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
         if (ids.length < BATCH || this.stopped) return done;
       }
     })().finally(() => {
