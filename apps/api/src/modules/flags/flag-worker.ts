@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { FlagThresholds, QualityFlag, hammingDistance, type Answers, type StoredQuestion } from '@survey-bird/contracts';
@@ -8,9 +9,16 @@ import {
   answersHashOf, describe, distanceKm, locationQuestion, minDurationMs, minutes, parseLocation, photoIdOf, photoQuestions, seconds, speedKmh, type ComputedFlag,
 } from './rules.js';
 
-/** How often the queue is looked at when idle; a response's flags appear this long after it is stored, at most. */
+/** How often the queue is looked at; a response's flags appear about this long after it is stored when the server is not busy. */
 export const FLAG_POLL_MS = 250;
 const BATCH = 50;
+/**
+ * Requests first: when the rest of the process kept the event loop busier than this share of the
+ * last interval, the worker works at most BUSY_BUDGET_MS per tick (4% of a core at 250 ms), and
+ * the queue waits for a quieter moment; idle, it works until the queue is empty.
+ */
+const BUSY_SHARE = 0.3;
+const BUSY_BUDGET_MS = 10;
 
 /**
  * Empties `flag_jobs` (one row per response whose flags are due, written by trigger in the ingest
@@ -24,6 +32,9 @@ export class FlagWorker {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | null = null;
   private stopped = false;
+  private elu = performance.eventLoopUtilization();
+  /** Time spent checking since the last tick, so the worker's own work does not count as load. */
+  private ownMs = 0;
 
   constructor(db: Kysely<Database>, private readonly log?: FastifyBaseLogger, private readonly pollMs = FLAG_POLL_MS) {
     this.repo = new FlagsRepository(db);
@@ -33,7 +44,7 @@ export class FlagWorker {
     this.stopped = false;
     const tick = () => {
       if (this.stopped) return;
-      this.runOnce().catch((err: unknown) => this.log?.warn({ err: (err as Error).message }, 'flag check failed'))
+      this.runOnce(this.budget()).catch((err: unknown) => this.log?.warn({ err: (err as Error).message }, 'flag check failed'))
         .finally(() => {
           if (!this.stopped) this.timer = setTimeout(tick, this.pollMs).unref();
         });
@@ -48,7 +59,16 @@ export class FlagWorker {
     await this.running?.catch(() => 0);
   }
 
-  /** Works the queue until it is empty (tests, and each tick); answers how many responses were checked. */
+  /** This tick's time budget: unlimited unless requests kept the event loop busy since the last one. */
+  private budget(): number {
+    const since = performance.eventLoopUtilization(this.elu);
+    this.elu = performance.eventLoopUtilization();
+    const others = Math.max(0, since.active - this.ownMs) / Math.max(1, since.active + since.idle);
+    this.ownMs = 0;
+    return others > BUSY_SHARE ? BUSY_BUDGET_MS : Infinity;
+  }
+
+  /** Works the queue until it is empty (tests); answers how many responses were checked. */
   async drain(): Promise<number> {
     let total = 0;
     for (;;) {
@@ -58,14 +78,18 @@ export class FlagWorker {
     }
   }
 
-  private runOnce(): Promise<number> {
+  private runOnce(budgetMs = Infinity): Promise<number> {
     if (this.running) return this.running;
     this.running = (async () => {
+      const started = performance.now();
       let done = 0;
       for (;;) {
         const ids = await this.repo.queued(BATCH);
         for (const id of ids) {
+          const t0 = performance.now();
           if (await this.check(id)) done++;
+          this.ownMs += performance.now() - t0;
+          if (performance.now() - started >= budgetMs) return done;
           // On SQLite every query runs synchronously: without this the worker would hold the event
           // loop (and every request) until the queue is empty. Requests go first, then the next job.
           await new Promise((resolve) => setImmediate(resolve));
