@@ -46,7 +46,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('response_photos_pk', ['response_id', 'question'])
     .execute();
-  await db.schema.createIndex('response_photos_sha').on('response_photos').columns(['organization_id', 'sha256']).execute();
+  // The first response holding a photo is found at the start of its key's range, however many share it.
+  await db.schema.createIndex('response_photos_sha').on('response_photos').columns(['organization_id', 'sha256', 'created_at']).execute();
   await db.schema.createIndex('response_photos_user').on('response_photos').columns(['user_id', 'created_at']).execute();
   await db.schema.createIndex('response_photos_survey').on('response_photos').columns(['survey_id', 'created_at']).execute();
 

@@ -13,12 +13,13 @@ import {
 export const FLAG_POLL_MS = 250;
 const BATCH = 50;
 /**
- * Requests first: when the rest of the process kept the event loop busier than this share of the
- * last interval, the worker works at most BUSY_BUDGET_MS per tick (4% of a core at 250 ms), and
- * the queue waits for a quieter moment; idle, it works until the queue is empty.
+ * Requests first: when any request arrived since the last tick, the worker works at most
+ * BUSY_BUDGET_MS in this tick (4% of a core at 250 ms; one job costs about 1 ms), so the queue
+ * drains at the pace of the quiet moments and no request waits behind more than one check;
+ * with no request since the last tick, it works until the queue is empty.
  */
-const BUSY_SHARE = 0.3;
 const BUSY_BUDGET_MS = 10;
+const MEDIAN_TTL_MS = 60_000;
 
 /**
  * Empties `flag_jobs` (one row per response whose flags are due, written by trigger in the ingest
@@ -32,9 +33,10 @@ export class FlagWorker {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | null = null;
   private stopped = false;
-  private elu = performance.eventLoopUtilization();
-  /** Time spent checking since the last tick, so the worker's own work does not count as load. */
-  private ownMs = 0;
+  /** Requests seen since the last tick (noteRequest, from the HTTP server's request event). */
+  private requests = 0;
+  /** Each survey's median duration once known, read again at most once a minute (it moves slowly; reading it walks half the survey's checks). */
+  private readonly medians = new Map<string, { at: number; value: number | null }>();
 
   constructor(db: Kysely<Database>, private readonly log?: FastifyBaseLogger, private readonly pollMs = FLAG_POLL_MS) {
     this.repo = new FlagsRepository(db);
@@ -44,7 +46,7 @@ export class FlagWorker {
     this.stopped = false;
     const tick = () => {
       if (this.stopped) return;
-      this.runOnce(this.budget()).catch((err: unknown) => this.log?.warn({ err: (err as Error).message }, 'flag check failed'))
+      this.runOnce(this.budget(), true).catch((err: unknown) => this.log?.warn({ err: (err as Error).message }, 'flag check failed'))
         .finally(() => {
           if (!this.stopped) this.timer = setTimeout(tick, this.pollMs).unref();
         });
@@ -59,13 +61,15 @@ export class FlagWorker {
     await this.running?.catch(() => 0);
   }
 
-  /** This tick's time budget: unlimited unless requests kept the event loop busy since the last one. */
+  noteRequest(): void {
+    this.requests++;
+  }
+
+  /** This tick's time budget: unlimited unless a request arrived since the last one. */
   private budget(): number {
-    const since = performance.eventLoopUtilization(this.elu);
-    this.elu = performance.eventLoopUtilization();
-    const others = Math.max(0, since.active - this.ownMs) / Math.max(1, since.active + since.idle);
-    this.ownMs = 0;
-    return others > BUSY_SHARE ? BUSY_BUDGET_MS : Infinity;
+    const busy = this.requests > 0;
+    this.requests = 0;
+    return busy ? BUSY_BUDGET_MS : Infinity;
   }
 
   /** Works the queue until it is empty (tests); answers how many responses were checked. */
@@ -78,7 +82,7 @@ export class FlagWorker {
     }
   }
 
-  private runOnce(budgetMs = Infinity): Promise<number> {
+  private runOnce(budgetMs = Infinity, interruptible = false): Promise<number> {
     if (this.running) return this.running;
     this.running = (async () => {
       const started = performance.now();
@@ -86,10 +90,9 @@ export class FlagWorker {
       for (;;) {
         const ids = await this.repo.queued(BATCH);
         for (const id of ids) {
-          const t0 = performance.now();
           if (await this.check(id)) done++;
-          this.ownMs += performance.now() - t0;
-          if (performance.now() - started >= budgetMs) return done;
+          // A request arriving during an unlimited run ends it: the next tick works to the budget.
+          if (performance.now() - started >= budgetMs || (interruptible && this.requests > 0)) return done;
           // On SQLite every query runs synchronously: without this the worker would hold the event
           // loop (and every request) until the queue is empty. Requests go first, then the next job.
           await new Promise((resolve) => setImmediate(resolve));
@@ -100,6 +103,17 @@ export class FlagWorker {
       this.running = null;
     });
     return this.running;
+  }
+
+  private async medianOf(surveyId: string, now: number): Promise<number | null> {
+    const cached = this.medians.get(surveyId);
+    if (cached && now - cached.at < MEDIAN_TTL_MS) return cached.value;
+    const value = await this.repo.medianDuration(surveyId, FlagThresholds.tooFastMinResponses);
+    // Not yet 20 durations: few rows to count, read again next time.
+    if (value === null) return null;
+    if (this.medians.size > 1000) this.medians.clear();
+    this.medians.set(surveyId, { at: now, value });
+    return value;
   }
 
   /** Computes and stores one response's flags; false when another worker took it first. */
@@ -151,7 +165,7 @@ export class FlagWorker {
     const durationMs = meta.durationMs ?? null;
     if (durationMs !== null) {
       const setting = s.min_duration_s === null ? null : Number(s.min_duration_s);
-      const median = setting === null ? await this.repo.medianDuration(s.survey_id, FlagThresholds.tooFastMinResponses) : null;
+      const median = setting === null ? await this.medianOf(s.survey_id, now) : null;
       const min = minDurationMs(setting, median);
       if (min !== null && durationMs < min) {
         const basis = setting !== null ? `the survey's minimum of ${setting} s` : `a third of the survey's median of ${seconds(median!)} s`;

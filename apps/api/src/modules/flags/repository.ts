@@ -25,7 +25,8 @@ export class FlagsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async queued(limit: number): Promise<string[]> {
-    const rows = await this.db.selectFrom('flag_jobs').select('response_id').orderBy('queued_at').orderBy('response_id').limit(limit).execute();
+    // Response ids are UUIDv7: the primary key's order is the order responses arrived in, no sort needed.
+    const rows = await this.db.selectFrom('flag_jobs').select('response_id').orderBy('response_id').limit(limit).execute();
     return rows.map((r) => r.response_id);
   }
 
@@ -89,10 +90,15 @@ export class FlagsRepository {
     return [before, after].flatMap((r) => (r ? [{ id: r.response_id, capturedAt: Number(r.captured_at), lat: Number(r.lat), lng: Number(r.lng) }] : []));
   }
 
+  /**
+   * Another checked response of the survey with the same answers. Not "the first": ordering them
+   * would read every match, and a form answered the same way a thousand times would make each
+   * check read a thousand rows.
+   */
   async sameAnswers(surveyId: string, answersHash: string, responseId: string): Promise<string | undefined> {
-    const row = await this.db.selectFrom('response_checks as c').innerJoin('responses as r', 'r.id', 'c.response_id').select('c.response_id')
-      .where('c.survey_id', '=', surveyId).where('c.answers_hash', '=', answersHash).where('c.response_id', '!=', responseId)
-      .orderBy('r.created_at').limit(1).executeTakeFirst();
+    const row = await this.db.selectFrom('response_checks').select('response_id')
+      .where('survey_id', '=', surveyId).where('answers_hash', '=', answersHash).where('response_id', '!=', responseId)
+      .limit(1).executeTakeFirst();
     return row?.response_id;
   }
 

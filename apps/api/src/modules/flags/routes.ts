@@ -4,6 +4,8 @@ import { route } from '../../http/route.js';
 /** Quality flags (issue 18): the in-process worker that computes them, and the dismiss route. */
 export async function flagRoutes(app: FastifyInstance): Promise<void> {
   const { flags, review } = app.services;
+  // Every request the server takes tells the worker to keep to its small budget (flag-worker.ts).
+  app.server.on('request', () => flags.worker.noteRequest());
   flags.worker.start();
   app.addHook('onClose', async () => flags.worker.stop());
 
