@@ -291,7 +291,7 @@ describe('where the office sees them (section 3)', () => {
     const { survey, ngozi, supervisor } = await setup();
     const clean = await respond(ngozi, survey.id, { 'Name of outlet': 'Unique A' });
     const slow = await respond(ngozi, survey.id, { [LOCATION]: '6.5, 3.3 (±800 m)' });
-    const list = async (query = '', token = org.token, path = `/survey/organization/response/${survey.id}`) => {
+    const list = async (query = '', token: string | null = org.token, path = `/survey/organization/response/${survey.id}`) => {
       const res = await call(t.app, token, { method: 'GET', url: `/api/v1${path}${query}` });
       expect(res.statusCode, res.body).toBe(200);
       return res.json() as ResponseListReply;
