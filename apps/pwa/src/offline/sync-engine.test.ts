@@ -55,6 +55,15 @@ describe('delivering', () => {
     expect(Object.keys(items.find((i) => i.clientId === older)!).sort()).toEqual(['answers', 'capturedAt', 'clientId', 'organization_id', 'sentAt', 'survey_id']);
   });
 
+  it('sends the phone clock with the first batch of a run only (the server reports a skew once per sync)', async () => {
+    for (let i = 0; i < 51; i++) await queue({ Name: `n${i}` });
+    await sync();
+    const batches = server.paths(P).map((r) => (r.body as { responses: Record<string, unknown>[] }).responses);
+    expect(batches.map((b) => b.length)).toEqual([50, 1]);
+    expect(batches[0]!.every((i) => typeof i.sentAt === 'string')).toBe(true);
+    expect(batches[1]![0]!.sentAt).toBeUndefined();
+  });
+
   it('uploads each photo as multipart with question, survey_name, organization_name, clientId and the file under the question', async () => {
     const id = await queue({ Name: 'Ada' }, { photos: { Photo: photoBlob(3, 12) } });
     await sync();
