@@ -15,6 +15,7 @@
  */
 import type { Answers } from '@survey-bird/contracts';
 import { enqueueResponse } from '../../apps/pwa/src/offline';
+import { hashOf } from '../../apps/pwa/src/offline/photo-hash';
 
 export interface SaveJob {
   n: number;
@@ -154,3 +155,30 @@ export async function outboxState(): Promise<{ byStatus: Record<string, number>;
   }
 }
 
+
+/**
+ * Issue 18: what the perceptual hash adds to shrinking a photo. A 2000 x 1500 canvas (what
+ * downscalePhoto draws for a 12 MP photo) painted like a photo, then hashed as the app does
+ * (drawn to 72 x 64, read back, differenceHash); each run's ms, after one warm-up.
+ */
+export function hashCost(runs: number): number[] {
+  const canvas = new OffscreenCanvas(2000, 1500);
+  const ctx = canvas.getContext('2d')!;
+  const sky = ctx.createLinearGradient(0, 0, 0, 1500);
+  sky.addColorStop(0, '#5a8ce6');
+  sky.addColorStop(1, '#7a6a3c');
+  ctx.fillStyle = sky;
+  ctx.fillRect(0, 0, 2000, 1500);
+  for (let i = 0; i < 40; i++) {
+    ctx.fillStyle = `hsl(${(i * 47) % 360} 60% ${30 + (i % 5) * 10}%)`;
+    ctx.fillRect((i * 137) % 1900, (i * 89) % 1400, 60 + (i % 7) * 30, 40 + (i % 5) * 25);
+  }
+  hashOf(canvas);
+  const ms: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    hashOf(canvas);
+    ms.push(performance.now() - t0);
+  }
+  return ms;
+}

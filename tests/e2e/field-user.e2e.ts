@@ -36,8 +36,8 @@ async function createSurvey(org: TestUser): Promise<string> {
 function serverRows(surveyId: string) {
   const db = new Database(join(env.dataDir, 'survey-bird.sqlite'), { readonly: true, fileMustExist: true });
   try {
-    const responses = (db.prepare('select client_id, answers from responses where survey_id = ?').all(surveyId) as { client_id: string; answers: string }[])
-      .map((r) => ({ clientId: r.client_id, answers: JSON.parse(r.answers) as Record<string, unknown> }));
+    const responses = (db.prepare('select client_id, answers, meta from responses where survey_id = ?').all(surveyId) as { client_id: string; answers: string; meta: string | null }[])
+      .map((r) => ({ clientId: r.client_id, answers: JSON.parse(r.answers) as Record<string, unknown>, meta: JSON.parse(r.meta ?? '{}') as Record<string, unknown> }));
     const files = db.prepare('select client_id, question, sha256, size from files where survey_id = ?').all(surveyId) as { client_id: string; question: string; sha256: string; size: number }[];
     return { responses, files };
   } finally {
@@ -159,6 +159,8 @@ describe('field user: offline capture reaches the server exactly once', () => {
       const reference = String(r.answers[Q.photo]);
       const bytes = Buffer.from(await (await fetch(new URL(reference, env.baseUrl))).arrayBuffer());
       expect(createHash('sha256').update(bytes).digest('hex')).toBe(stored.find((p) => p.owner === r.clientId)?.sha256);
+      // What the phone recorded with it (issue 18): its start, time in the form, GPS fix, device, version and the photo's hash.
+      expect(r.meta).toMatchObject({ openedAt: expect.any(Number), durationMs: expect.any(Number), locationAccuracy: 8, locationFixedAt: expect.any(Number), deviceId: expect.any(String), appVersion: expect.any(String), photoHashes: { [Q.photo]: expect.stringMatching(/^[0-9a-f]{16}$/) } });
     }
     await expect.poll(() => form.waiting().textContent()).toBe('Nothing waiting to send');
 

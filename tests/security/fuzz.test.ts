@@ -54,6 +54,9 @@ beforeAll(async () => {
   w.supA = { id: supA.id, token: supA.token!, userId: supA.userId! };
   w.fuA = { id: fuA.id, token: fuA.token!, userId: fuA.userId! };
   w.responseA = (await addResponse(t.app, fuA, { id: w.surveyA, organizationId: w.orgA.id }, { rate: 150 })).id;
+  // An open quality flag for the dismiss route (issue 18).
+  await t.app.services.flags.worker.drain();
+  await t.app.db.kysely.insertInto('response_flags').values({ response_id: w.responseA, flag: 'too_fast', survey_id: w.surveyA, member_id: fuA.id, reason: 'Filled in 3 s', other_response_id: null, created_at: Date.now(), dismissed_at: null, dismissed_by: null, dismissed_role: null, dismiss_note: null }).execute();
   // Payouts holding no response: marking one paid must not make any response paid (checked below).
   for (const id of [w.payoutToPay, w.payoutToCancel]) {
     await t.app.db.kysely.insertInto('payouts').values({ id, organization_id: w.orgA.id, survey_id: w.surveyA, idempotency_key: id, status: 'draft', total: 0, response_count: 0, reference: null, created_by: w.orgA.userId, created_at: Date.now(), paid_by: null, paid_at: null, cancelled_at: null }).execute();
@@ -123,7 +126,7 @@ function samples(): Record<RouteName, Sample | 'multipart'> {
     supervisorSurveys: { caller: 'supervisor', query: page },
     largeDataset: { caller: 'field_user', query: { organization_id: w.orgA.id, survey_id: w.surveyA, question: 'Ward', searchQuery: 'ward' } },
     datasetExport: { caller: 'field_user', query: { survey_id: w.surveyA, question: 'Ward' } },
-    respond: { caller: 'field_user', body: { survey_id: w.surveyA, organization_id: w.orgA.id, answers, clientId: '00000000-0000-4000-8000-UNIQ', capturedAt: new Date().toISOString() } },
+    respond: { caller: 'field_user', body: { survey_id: w.surveyA, organization_id: w.orgA.id, answers, clientId: '00000000-0000-4000-8000-UNIQ', capturedAt: new Date().toISOString(), openedAt: new Date().toISOString(), durationMs: 60_000, locationAccuracy: 12, locationFixedAt: new Date().toISOString(), deviceId: 'fuzz-phone', appVersion: '1', photoHashes: { 'Name of outlet': '0123456789abcdef' }, sentAt: new Date().toISOString() } },
     syncResponses: { caller: 'field_user', body: { responses: [{ survey_id: w.surveyA, organization_id: w.orgA.id, answers, clientId: '00000000-0000-4000-8000-UNIQ' }] } },
     uploadImage: 'multipart',
     organizationResponses: { caller: 'organization', params: sA, query: page },
@@ -145,6 +148,7 @@ function samples(): Record<RouteName, Sample | 'multipart'> {
     surveySettings: { caller: 'organization', params: { id: w.surveyA }, body: { payAfterReview: false } },
     reviewResponses: { caller: 'supervisor', body: { responseIds: [w.responseA], status: 'approved', comment: 'Looks right' } },
     responseDetail: { caller: 'organization', params: { id: w.responseA } },
+    dismissFlag: { caller: 'supervisor', params: { id: w.responseA, flag: 'too_fast' }, body: { note: 'Checked on site' } },
     createPayout: { caller: 'organization', body: { survey_id: w.surveyA, key: '00000000-0000-4000-8000-UNIQ' } },
     markPayoutPaid: { caller: 'organization', params: { id: w.payoutToPay }, body: { reference: 'TRF-0001' } },
     cancelPayout: { caller: 'organization', params: { id: w.payoutToCancel } },

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/slow-clients.js';
 import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from './modules/insight/export-queue.js';
+import { FLAG_POLL_MS } from './modules/flags/flag-worker.js';
 import { defaultPasswordPoolLimits, type PasswordPoolLimits } from './modules/accounts/password-pool.js';
 
 export interface S3Config {
@@ -45,6 +46,8 @@ export interface Config {
   sqliteSynchronous: 'NORMAL' | 'FULL';
   /** On SIGTERM, how long in-flight requests may run before the process exits anyway. */
   shutdownGraceMs: number;
+  /** How often the quality-flag worker looks at its queue (modules/flags/flag-worker.ts); FLAG_POLL_MS. */
+  flagPollMs: number;
   /** Where new photos' bytes go (modules/files/store). */
   fileStore: FileStoreKind;
   s3: S3Config | undefined;
@@ -146,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL',
     shutdownGraceMs: Number(env.SHUTDOWN_GRACE_MS ?? 30_000),
+    flagPollMs: Number(env.FLAG_POLL_MS) > 0 ? Number(env.FLAG_POLL_MS) : FLAG_POLL_MS,
     fileStore: parseFileStore(env, databaseUrl),
     s3: parseS3(env),
     passwordPool: passwordPoolFrom(env),

@@ -53,6 +53,7 @@ function samples(): Record<RouteName, { params?: Record<string, string>; query?:
     surveySettings: { params: { id: a.surveyId }, body: { payAfterReview: true, closed: true } },
     reviewResponses: { body: { responseIds: [a.responseId], status: 'returned', comment: 'Intruder says fix it' } },
     responseDetail: { params: { id: a.responseId } },
+    dismissFlag: { params: { id: a.responseId, flag: 'too_fast' }, body: { note: 'Intruder says it is fine' } },
     createPayout: { body: { survey_id: a.surveyId, key: '6f1c1c3e-6a4b-4d53-9a56-2d4f0c7f9e11' } },
     markPayoutPaid: { params: { id: a.payoutId }, body: { reference: 'INTRUDER' } },
     cancelPayout: { params: { id: a.payoutId } },
@@ -90,6 +91,9 @@ beforeAll(async () => {
   const fuA = await addMember(t.app, a.surveyId, a.orgId, { fullName: 'Field A', supervisorId: supA.id, rate: 100 });
   a.fieldUserMemberId = fuA.id;
   a.responseId = (await addResponse(t.app, fuA, { id: a.surveyId, organizationId: a.orgId }, { answers: { 'Name of outlet': a.secret, 'Outlet type': 'Kiosk' } })).id;
+  // A's response carries an open flag (issue 18): nobody outside A may dismiss it.
+  await t.app.services.flags.worker.drain();
+  await t.app.db.kysely.insertInto('response_flags').values({ response_id: a.responseId, flag: 'too_fast', survey_id: a.surveyId, member_id: fuA.id, reason: 'Filled in 3 s', other_response_id: null, created_at: Date.now(), dismissed_at: null, dismissed_by: null, dismissed_role: null, dismiss_note: null }).execute();
   a.payoutId = 'payout-of-a-0001';
   await t.app.db.kysely.insertInto('payouts').values({ id: a.payoutId, organization_id: a.orgId, survey_id: a.surveyId, idempotency_key: 'key-of-a', status: 'draft', total: 100, response_count: 1, reference: null, created_by: orgA.userId, created_at: Date.now(), paid_by: null, paid_at: null, cancelled_at: null }).execute();
 
@@ -187,6 +191,8 @@ describe('route x role x tenant matrix', () => {
     expect(await k.selectFrom('surveys').select(['pay_after_review', 'version', 'closed_at', 'title']).where('id', '=', a.surveyId).executeTakeFirstOrThrow()).toEqual({ pay_after_review: 0, version: 1, closed_at: null, title: 'A secret survey' });
     expect(await k.selectFrom('survey_versions').select('version').where('survey_id', '=', a.surveyId).execute()).toEqual([]);
     expect(await k.selectFrom('response_reviews').select('id').execute()).toEqual([]);
+    expect(await k.selectFrom('response_flags').select(['flag', 'dismissed_at']).where('response_id', '=', a.responseId).execute()).toEqual([{ flag: 'too_fast', dismissed_at: null }]);
+    expect(await k.selectFrom('flag_dismissals').select('id').execute()).toEqual([]);
     const orgs = await k.selectFrom('organizations').select(['email', 'stale_sync_days']).where('email', '=', a.ownerEmail).execute();
     expect(orgs.map((o) => Number(o.stale_sync_days))).toEqual([3]);
     const supA = await k.selectFrom('members').select('user_id').where('id', '=', a.supervisorMemberId).executeTakeFirstOrThrow();

@@ -3,6 +3,7 @@ import { Role } from './roles.js';
 import { MsgReply, PageQuery, Paging, SurveyIdParams } from './schemas/common.js';
 import * as D from './schemas/device.js';
 import * as E from './schemas/earnings.js';
+import * as F from './schemas/flags.js';
 import { HealthReply, ReadyReply } from './schemas/health.js';
 import * as O from './schemas/organization.js';
 import * as P from './schemas/payout.js';
@@ -114,6 +115,7 @@ export const routes = {
   // review (issue 16)
   surveySettings: { method: 'PATCH', path: '/api/v1/survey/:id/settings', access: org, summary: "Change a survey's settings (pay after review, closed)", params: V.SurveyIdOnlyParams, body: V.SurveySettingsBody, reply: V.SurveySettingsReply },
   reviewResponses: { method: 'POST', path: '/api/v1/responses/review', access: orgOrSup, summary: 'Approve, return or reject responses, each answered individually', body: V.ReviewBody, reply: V.ReviewReply },
+  dismissFlag: { method: 'POST', path: '/api/v1/responses/:id/flags/:flag/dismiss', access: orgOrSup, summary: 'Dismiss a quality flag on a response with a note (audited)', params: F.DismissFlagParams, body: F.DismissFlagBody, reply: F.DismissFlagReply },
   responseDetail: { method: 'GET', path: '/api/v1/responses/:id', access: orgOrSup, summary: 'A response with its status and audit trail', params: V.ResponseIdParams, reply: V.ResponseDetailReply },
 
   // payouts (issue 16)

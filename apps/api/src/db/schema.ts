@@ -54,6 +54,10 @@ export interface SurveysTable {
   version: Generated<number>;
   /** When the survey was closed to new responses; null while open. */
   closed_at: Generated<number | null>;
+  /** too_fast threshold in seconds; null: a third of the median duration (issue 18). */
+  min_duration_s: Generated<number | null>;
+  /** low_gps_accuracy threshold in metres; null: FlagThresholds.maxAccuracyMeters. */
+  max_accuracy_m: Generated<number | null>;
 }
 
 /** One published version of a survey's questions (issue 17); version 1 is the survey as created. */
@@ -124,6 +128,8 @@ export interface ResponsesTable {
   version: Generated<number>;
   /** Which revision `answers` holds: 1 for an original, +1 per fix and resubmit. */
   revision: Generated<number>;
+  /** JSON of StoredMeta (modules/flags/meta.ts): what the phone recorded (issue 18); null from older phones. */
+  meta: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Every submitted revision of a fixed response (revision 1 copied in when the first fix arrives). */
@@ -292,6 +298,61 @@ export interface SyncDigestsTable {
   mailed_at: number | null;
 }
 
+/** A response whose flags are still to be computed (issue 18): written by trigger with the response. */
+export interface FlagJobsTable {
+  response_id: string;
+  queued_at: number;
+}
+
+/** The facts of a checked response the flag rules compare across responses. */
+export interface ResponseChecksTable {
+  response_id: string;
+  survey_id: string;
+  user_id: string;
+  captured_at: number | null;
+  lat: number | null;
+  lng: number | null;
+  answers_hash: string;
+  duration_ms: number | null;
+}
+
+export interface ResponsePhotosTable {
+  response_id: string;
+  question: string;
+  organization_id: string;
+  survey_id: string;
+  user_id: string;
+  sha256: string | null;
+  phash: string | null;
+  created_at: number;
+}
+
+export interface ResponseFlagsTable {
+  response_id: string;
+  flag: string;
+  survey_id: string;
+  member_id: string;
+  reason: string;
+  other_response_id: string | null;
+  created_at: number;
+  dismissed_at: number | null;
+  dismissed_by: string | null;
+  dismissed_role: string | null;
+  dismiss_note: string | null;
+}
+
+export interface FlagDismissalsTable {
+  id: string;
+  response_id: string;
+  flag: string;
+  reason: string;
+  note: string;
+  actor_user_id: string;
+  actor_role: string;
+  actor_name: string;
+  created_at: number;
+}
+
 export interface AppSettingsTable {
   name: string;
   value: string;
@@ -324,6 +385,11 @@ export interface Database {
   device_status: DeviceStatusTable;
   supervisor_settings: SupervisorSettingsTable;
   sync_digests: SyncDigestsTable;
+  flag_jobs: FlagJobsTable;
+  response_checks: ResponseChecksTable;
+  response_photos: ResponsePhotosTable;
+  response_flags: ResponseFlagsTable;
+  flag_dismissals: FlagDismissalsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { accountRoutes } from './accounts/routes.js';
 import { deviceRoutes } from './devices/routes.js';
 import { earningsRoutes } from './earnings/routes.js';
+import { flagRoutes } from './flags/routes.js';
 import { insightRoutes } from './insight/routes.js';
 import { fileRoutes } from './files/routes.js';
 import { healthRoutes } from './health/routes.js';
@@ -22,6 +23,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(organizationRoutes);
   await app.register(surveyRoutes);
   await app.register(reviewRoutes);
+  await app.register(flagRoutes);
   await app.register(payoutRoutes);
   await app.register(earningsRoutes);
   await app.register(deviceRoutes);

@@ -4,6 +4,7 @@ import { AccountsService } from '../modules/accounts/service.js';
 import { DevicesService } from '../modules/devices/service.js';
 import { EarningsService } from '../modules/earnings/service.js';
 import { FileStores } from '../modules/files/store/index.js';
+import { FlagsService } from '../modules/flags/service.js';
 import { UploadService } from '../modules/files/upload-service.js';
 import { InsightService } from '../modules/insight/service.js';
 import { OrganizationsService } from '../modules/organizations/service.js';
@@ -17,6 +18,7 @@ export interface Services {
   accounts: AccountsService;
   devices: DevicesService;
   earnings: EarningsService;
+  flags: FlagsService;
   ingest: IngestService;
   insight: InsightService;
   organizations: OrganizationsService;
@@ -44,17 +46,19 @@ export default fp(
     const ingest = new IngestService(app.db);
     const stores = new FileStores(app.config, app.db);
     app.addHook('onClose', async () => stores.close());
+    const flags = new FlagsService(app);
     app.decorate('services', {
       accounts: new AccountsService(app),
       devices: new DevicesService(app),
       earnings: new EarningsService(app),
+      flags,
       ingest,
-      insight: new InsightService(app),
+      insight: new InsightService(app, flags),
       organizations: new OrganizationsService(app),
       payouts: new PayoutsService(app),
-      review: new ReviewService(app),
+      review: new ReviewService(app, flags),
       surveys: new SurveysService(app),
-      teams: new TeamsService(app),
+      teams: new TeamsService(app, flags),
       uploads: new UploadService(app.config, app.db, ingest, stores),
     });
   },

@@ -1,4 +1,4 @@
-import type { Answers, EarningsReply, ResponseStatus, Survey } from '@survey-bird/contracts';
+import type { Answers, EarningsReply, ResponseCapture, ResponseStatus, Survey } from '@survey-bird/contracts';
 import { Dexie, type Table } from 'dexie';
 import { indexedDbName } from '../storage-keys';
 
@@ -32,6 +32,8 @@ export interface OutboxRecord {
   capturedAt: string;
   /** The survey version the form showed (issue 17); absent in records queued before versions (= 1). */
   version?: number;
+  /** What the phone recorded with it (issue 18: start, time in the form, GPS fix, device, photo hashes); absent before. */
+  meta?: ResponseCapture;
   createdAt: number;
   updatedAt: number;
   status: OutboxStatus;

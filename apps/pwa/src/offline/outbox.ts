@@ -1,4 +1,4 @@
-import { Msg, uuidv7, type Answers } from '@survey-bird/contracts';
+import { Msg, uuidv7, type Answers, type ResponseCapture } from '@survey-bird/contracts';
 import { accountKey, db, metaKey, type Claim, type OutboxRecord, type OutboxStatus } from './db';
 import { draftOwner } from './drafts';
 import { photoRow, readPhotos, verifyPhotos } from './photo-store';
@@ -31,6 +31,8 @@ export interface EnqueueInput {
   revisionOf?: string;
   /** The survey version the form was filled against (issue 17); absent = 1. */
   version?: number;
+  /** What the phone recorded with the response (issue 18). */
+  meta?: ResponseCapture;
 }
 
 export type OutboxCounts = Record<OutboxStatus, number>;
@@ -66,6 +68,7 @@ export async function enqueueResponse(input: EnqueueInput): Promise<string> {
     answers,
     capturedAt: new Date(now).toISOString(),
     ...(input.version !== undefined ? { version: input.version } : {}),
+    ...(input.meta ? { meta: input.meta } : {}),
     createdAt: now,
     updatedAt: now,
     status: 'queued',

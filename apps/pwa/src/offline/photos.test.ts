@@ -1,4 +1,5 @@
 import { afterEach, expect, it, vi } from 'vitest';
+import { photoHashOf } from './photo-hash';
 import { downscalePhoto, PHOTO_QUALITY } from './photos';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -17,7 +18,11 @@ function fakeCodec(width: number, height: number) {
         public height: number,
       ) {}
       getContext() {
-        return { drawImage: (_: unknown, ...box: number[]) => drawn.push(box) };
+        return {
+          drawImage: (_: unknown, ...box: number[]) => drawn.push(box),
+          // A flat grey picture: every cell as bright as its neighbour, so the hash is all zeros.
+          getImageData: (_x: number, _y: number, w: number, h: number) => ({ data: new Uint8ClampedArray(w * h * 4).fill(128) }),
+        };
       }
       async convertToBlob(options: { type?: string; quality?: number }) {
         encoded.push(options);
@@ -33,8 +38,10 @@ const camera = (type = 'image/jpeg') => new Blob([new Uint8Array(5000)], { type 
 it('scales the longer edge down to 2000 px as JPEG at quality 0.85', async () => {
   const { drawn, encoded, close } = fakeCodec(4000, 3000);
   const out = await downscalePhoto(camera());
-  expect(drawn).toEqual([[0, 0, 2000, 1500]]);
+  // Then the same canvas is drawn small for the perceptual hash (issue 18).
+  expect(drawn).toEqual([[0, 0, 2000, 1500], [0, 0, 72, 64]]);
   expect(encoded).toEqual([{ type: 'image/jpeg', quality: PHOTO_QUALITY }]);
+  expect(await photoHashOf(out)).toBe('0000000000000000');
   expect(out.type).toBe('image/jpeg');
   expect(out.size).toBe(10);
   expect(close).toHaveBeenCalled();
@@ -43,7 +50,7 @@ it('scales the longer edge down to 2000 px as JPEG at quality 0.85', async () =>
 it('handles portrait photos and a custom edge', async () => {
   const { drawn } = fakeCodec(1000, 3000);
   await downscalePhoto(camera(), 600);
-  expect(drawn).toEqual([[0, 0, 200, 600]]);
+  expect(drawn[0]).toEqual([0, 0, 200, 600]);
 });
 
 it('keeps a photo that is already small enough', async () => {

@@ -10,21 +10,17 @@ export const PHOTO_QUALITY = 0.85;
 const KEPT_AS_IS = ['image/jpeg', 'image/png', 'image/webp'];
 
 async function encode(bitmap: ImageBitmap, width: number, height: number): Promise<Blob | null> {
-  if (typeof OffscreenCanvas === 'function') {
-    const canvas = new OffscreenCanvas(width, height);
-    const ctx = canvas.getContext('2d');
-    if (!ctx) return null;
-    ctx.drawImage(bitmap, 0, 0, width, height);
-    return canvas.convertToBlob({ type: PHOTO_MIME, quality: PHOTO_QUALITY });
-  }
-  if (typeof document === 'undefined') return null;
-  const canvas = document.createElement('canvas');
-  canvas.width = width;
-  canvas.height = height;
-  const ctx = canvas.getContext('2d');
+  let canvas: OffscreenCanvas | HTMLCanvasElement;
+  if (typeof OffscreenCanvas === 'function') canvas = new OffscreenCanvas(width, height);
+  else if (typeof document === 'undefined') return null;
+  else Object.assign((canvas = document.createElement('canvas')), { width, height });
+  const ctx = canvas.getContext('2d') as CanvasRenderingContext2D | null;
   if (!ctx) return null;
   ctx.drawImage(bitmap, 0, 0, width, height);
-  return new Promise((resolve) => canvas.toBlob(resolve, PHOTO_MIME, PHOTO_QUALITY));
+  const blob = await ('convertToBlob' in canvas ? canvas.convertToBlob({ type: PHOTO_MIME, quality: PHOTO_QUALITY }) : new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, PHOTO_MIME, PHOTO_QUALITY)));
+  // The perceptual hash (issue 18) from the canvas just drawn, lazily: the form's chunk has no room for it.
+  if (blob) await import('./photo-hash').then((m) => m.rememberHash(blob, canvas)).catch(() => undefined);
+  return blob;
 }
 
 /**

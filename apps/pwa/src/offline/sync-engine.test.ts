@@ -40,6 +40,28 @@ describe('delivering', () => {
     expect(await lastSyncAt(ADA)).not.toBeNull();
   });
 
+  it('sends what the phone recorded with a response (issue 18), and its clock at each send', async () => {
+    const meta = { openedAt: '2026-11-12T09:00:00.000Z', durationMs: 61_000, locationAccuracy: 8, locationFixedAt: '2026-11-12T09:00:40.000Z', deviceId: 'dev-1', appVersion: '0.1.0', photoHashes: { Photo: '0123456789abcdef' } };
+    await enqueueResponse({ account: ADA, surveyId: 's1', organizationId: 'org-1', answers: { Name: 'Ada' }, meta });
+    const older = await queue({ Name: 'Ben' });
+    const before = Date.now();
+    await sync();
+    const items = (server.paths(P)[0]!.body as { responses: Record<string, unknown>[] }).responses;
+    expect(items[0]).toMatchObject(meta);
+    for (const item of items) expect(Date.parse(item.sentAt as string)).toBeGreaterThanOrEqual(before);
+    // A response queued without metadata (before this version) is sent as before, with the send time only.
+    expect(Object.keys(items.find((i) => i.clientId === older)!).sort()).toEqual(['answers', 'capturedAt', 'clientId', 'organization_id', 'sentAt', 'survey_id']);
+  });
+
+  it('sends the phone clock with the first batch of a run only (the server reports a skew once per sync)', async () => {
+    for (let i = 0; i < 51; i++) await queue({ Name: `n${i}` });
+    await sync();
+    const batches = server.paths(P).map((r) => (r.body as { responses: Record<string, unknown>[] }).responses);
+    expect(batches.map((b) => b.length)).toEqual([50, 1]);
+    expect(batches[0]!.every((i) => typeof i.sentAt === 'string')).toBe(true);
+    expect(batches[1]![0]!.sentAt).toBeUndefined();
+  });
+
   it('uploads each photo as multipart with question, survey_name, organization_name, clientId and the file under the question', async () => {
     const id = await queue({ Name: 'Ada' }, { photos: { Photo: photoBlob(3, 12) } });
     await sync();

@@ -62,6 +62,8 @@ interface Ctx {
   random: (() => number) | undefined;
   lock: SyncLock;
   summary: SyncSummary;
+  /** The phone's clock reached the server in this run: later requests do not send it again (issue 18: once per sync). */
+  clockSent?: boolean;
 }
 
 interface Outcome {
@@ -305,6 +307,9 @@ function toBody(ctx: Ctx, record: OutboxRecord): SyncItem {
     capturedAt: record.capturedAt,
     ...(record.revisionOf ? { revisionOf: record.revisionOf } : {}),
     ...(record.version !== undefined ? { version: record.version } : {}),
+    ...record.meta,
+    // The phone's clock, until a request of this run has been answered: the server compares it with its own once per sync (issue 18).
+    ...(ctx.clockSent ? {} : { sentAt: new Date().toISOString() }),
   };
 }
 
@@ -360,6 +365,7 @@ async function sendBatch(ctx: Ctx, ready: OutboxRecord[], open: Map<string, Outb
     else open.delete(record.id);
   }
   await noteSuccess(ctx);
+  ctx.clockSent = true;
   return auth ? 'auth' : 'go';
 }
 
@@ -374,6 +380,7 @@ async function sendOneByOne(ctx: Ctx, ready: OutboxRecord[], open: Map<string, O
     const id = (outcome.body as Partial<RespondReply> | undefined)?._id;
     const serverId = outcome.verdict.kind === 'ok' && typeof id === 'string' ? id : undefined;
     await apply(ctx, record, outcome.verdict, serverId);
+    ctx.clockSent = true;
     open.delete(record.id);
   }
   await noteSuccess(ctx);

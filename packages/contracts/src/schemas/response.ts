@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Limits } from '../constants.js';
 import { Msg } from '../messages.js';
 import { ClientId, Id, IsoDate, Naira, PageQuery, Paging } from './common.js';
+import { FlagState, FlaggedQuery, ResponseMetaFields } from './flags.js';
 import { RESPONSE_STATUSES } from './review.js';
 
 /** Text, a location string or an image reference; a list for checkboxes. Objects are refused. */
@@ -40,8 +41,11 @@ export const RespondBody = z.object({
   revisionOf: Id.optional(),
   /** The survey version the form was filled against (issue 17); absent = 1. */
   version: z.number({ error: 'version must be a whole number' }).int('version must be a whole number').min(1, 'version must be a whole number').max(1_000_000).optional(),
+  ...ResponseMetaFields,
 });
 export type RespondBody = z.infer<typeof RespondBody>;
+/** What the phone records with a response when it is queued (issue 18); `sentAt` is added at each send. */
+export type ResponseCapture = Pick<RespondBody, 'openedAt' | 'durationMs' | 'locationAccuracy' | 'locationFixedAt' | 'deviceId' | 'appVersion' | 'photoHashes'>;
 
 export const RespondReply = z.object({ msg: z.string(), _id: z.string(), clientId: z.string() });
 export type RespondReply = z.infer<typeof RespondReply>;
@@ -82,6 +86,8 @@ export const ResponseRow = z.object({
   capturedAt: z.string().nullable(),
   /** The review status (issue 16); the detail view has the comment and audit trail. */
   status: z.enum(RESPONSE_STATUSES),
+  /** Quality flags (issue 18): `checking` until they are computed. */
+  ...FlagState,
 });
 export type ResponseRow = z.infer<typeof ResponseRow>;
 
@@ -99,6 +105,8 @@ export const ResponsesQuery = PageQuery.extend({
   after: ResponsesCursor.optional(),
   /** Only responses with this review status (with the search, if any). */
   status: z.enum(RESPONSE_STATUSES, { error: 'status must be approved, pending, returned or rejected' }).optional(),
+  /** `true`: only responses with an open (not dismissed) quality flag; `false`: only those without (issue 18). */
+  flagged: FlaggedQuery.optional(),
 });
 
 /** The caller's export: none, running, or waiting with its place in line (1 = next). */
@@ -113,6 +121,8 @@ export const TopPerformerReply = z.object({
   topPerformer: z.string().nullable(),
   activeFieldUsers: z.number().int(),
   totalResponses: z.number().int(),
+  /** Responses with an open quality flag (issue 18); the card's share is this over totalResponses. */
+  flaggedResponses: z.number().int(),
 });
 export type TopPerformerReply = z.infer<typeof TopPerformerReply>;
 

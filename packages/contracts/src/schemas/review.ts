@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Limits } from '../constants.js';
 import { Id } from './common.js';
+import { FlagState, ResponseMeta } from './flags.js';
 
 /** approved: counts towards pay; pending: awaiting review; returned: sent back to fix; rejected: final. */
 export const ResponseStatus = { approved: 'approved', pending: 'pending', returned: 'returned', rejected: 'rejected' } as const;
@@ -69,17 +70,27 @@ export const ResponseDetailReply = z.object({
   revision: z.number().int().optional(),
   /** Every revision, oldest first. */
   revisions: z.array(ResponseRevision).optional(),
+  /** What the phone recorded with it (issue 18); null fields were not sent. */
+  meta: ResponseMeta,
+  ...FlagState,
 });
 export type ResponseDetailReply = z.infer<typeof ResponseDetailReply>;
 
-/** Either setting or both; `closed` closes the survey to new responses or reopens it (issue 17). */
+const wholeOrNull = (name: string, max: number) =>
+  z.number({ error: `${name} must be a whole number or null` }).int(`${name} must be a whole number or null`).min(1, `${name} must be at least 1`).max(max, `${name} is too large (max ${max})`).nullable();
+
+/** Any of the settings; `closed` closes the survey to new responses or reopens it (issue 17). */
 export const SurveySettingsBody = z
   .object({
     payAfterReview: z.boolean({ error: 'payAfterReview must be true or false' }).optional(),
     closed: z.boolean({ error: 'closed must be true or false' }).optional(),
+    /** too_fast below this many seconds in the form; null: a third of the survey's median (issue 18). */
+    minDurationSeconds: wholeOrNull('minDurationSeconds', 86_400).optional(),
+    /** low_gps_accuracy above this many metres; null: 100 m (issue 18). */
+    maxAccuracyMeters: wholeOrNull('maxAccuracyMeters', 1_000_000).optional(),
   })
-  .refine((b) => b.payAfterReview !== undefined || b.closed !== undefined, { message: 'Send payAfterReview or closed', path: ['payAfterReview'] });
+  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'Send payAfterReview, closed, minDurationSeconds or maxAccuracyMeters', path: ['payAfterReview'] });
 export type SurveySettingsBody = z.infer<typeof SurveySettingsBody>;
 export const SurveyIdOnlyParams = z.object({ id: Id });
-export const SurveySettingsReply = z.object({ msg: z.string(), payAfterReview: z.boolean(), closed: z.boolean() });
+export const SurveySettingsReply = z.object({ msg: z.string(), payAfterReview: z.boolean(), closed: z.boolean(), minDurationSeconds: z.number().int().nullable(), maxAccuracyMeters: z.number().int().nullable() });
 export type SurveySettingsReply = z.infer<typeof SurveySettingsReply>;

@@ -32,13 +32,13 @@ function dbOptions(): ExportJob['db'] {
 /** Reads the whole export with `size`-row batches and splits it back into rows of cells. */
 async function readAll(job: Omit<ExportJob, 'db' | 'columns' | 'publicUrl'>, size: number): Promise<string[][]> {
   const rows: string[][] = [];
-  // name, e-mail, captured, received, version, revision, the four review cells, then the answers.
-  const width = 10 + questions.length;
+  // name, e-mail, captured, received, version, revision, the four review cells, the answers, then eight quality cells.
+  const width = 18 + questions.length;
   for await (const batch of readRowBatches(source, { ...job, db: dbOptions(), columns: exportColumns([{ version: 1, questions }]), publicUrl: 'http://sb.test' }, size)) {
     const cells = batch.cells.split(CELL_SEP);
     expect(cells).toHaveLength(batch.count * width);
-    // The version (5th) and the review cells are dropped here: export.test.ts checks them.
-    for (let i = 0; i < cells.length; i += width) rows.push([...cells.slice(i, i + 4), cells[i + 5]!, ...cells.slice(i + 10, i + width)]);
+    // The version (5th), the review and the quality cells are dropped here: export.test.ts checks them.
+    for (let i = 0; i < cells.length; i += width) rows.push([...cells.slice(i, i + 4), cells[i + 5]!, ...cells.slice(i + 10, i + width - 8)]);
   }
   return rows;
 }

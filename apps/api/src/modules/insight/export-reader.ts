@@ -6,7 +6,7 @@ import type { ExportJob } from './export-job.js';
 import { CELL_SEP, FIELD_USER_ROLE, answerCell, plainText, type RowBatch } from './export-rows.js';
 
 type Key = { created_at: number; id: string };
-type RawRow = [member_id: string, answers: string, created_at: number | string, id: string, captured_at: number | string | null, version: number | string, revision: number | string, status: string, reviewed_by: string | null, reviewed_at: number | string | null, payout_id: string | null];
+type RawRow = [member_id: string, answers: string, created_at: number | string, id: string, captured_at: number | string | null, version: number | string, revision: number | string, status: string, reviewed_by: string | null, reviewed_at: number | string | null, payout_id: string | null, meta: string | null, flags: string | null, checking: number | boolean | null, photos: string | null];
 type Query = { text: string; values: unknown[] };
 
 /**
@@ -62,7 +62,7 @@ export async function* readRowBatches(source: ExportSource, job: ExportJob, size
     const rows = (await source.all(batchQuery(source, job, after, size))) as RawRow[];
     const cells: string[] = [];
     let count = 0;
-    for (const [memberId, answers, createdAt, , capturedAt, version, revision, status, reviewedBy, reviewedAt, payoutId] of rows) {
+    for (const [memberId, answers, createdAt, , capturedAt, version, revision, status, reviewedBy, reviewedAt, payoutId, meta, flags, checking, photos] of rows) {
       const fieldUser = members.get(memberId);
       if (fieldUser === undefined) continue;
       const parsed = JSON.parse(answers) as Record<string, Answer>;
@@ -76,6 +76,8 @@ export async function* readRowBatches(source: ExportSource, job: ExportJob, size
       const keys = job.columns.keys[Number(version)] ?? job.columns.keys[job.columns.latest] ?? [];
       // Own properties only: a question named constructor or toString has no inherited answer.
       for (const key of keys) cells.push(answerCell(key !== null && Object.hasOwn(parsed, key.text) ? parsed[key.text] : undefined, job.publicUrl, key?.type));
+      // Quality (issue 18, workbook.ts QUALITY_HEADER): open flags, or "checking" while they are computed, then the phone's metadata.
+      cells.push(...qualityCells(meta, Number(checking ?? 0) > 0 || checking === true ? 'checking' : (flags ?? ''), photos ?? ''));
       count++;
     }
     if (count > 0) yield { count, cells: cells.join(CELL_SEP) };
@@ -104,9 +106,29 @@ function batchQuery(source: ExportSource, job: ExportJob, after: Key | null, siz
     const where = [`survey_id = ${p(surveyId)}`];
     if (supervisorMemberId !== null) where.push(`member_id in (select id from members where survey_id = ${p(surveyId)} and role = ${p(FIELD_USER_ROLE)} and supervisor_id = ${p(supervisorMemberId)})`);
     if (job.scope.status) where.push(`status = ${p(job.scope.status)}`);
+    if (job.scope.flagged !== undefined) where.push(`${job.scope.flagged ? '' : 'not '}exists (select 1 from response_flags f where f.response_id = responses.id and f.dismissed_at is null)`);
     if (term !== '') where.push(source.engine === 'postgres' ? `search_text like ${p(`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)} escape '\\'` : `instr(search_text, ${p(term)}) > 0`);
     if (after !== null) where.push(`(created_at, id) < (${p(after.created_at)}, ${p(after.id)})`);
     return `select member_id, answers, created_at, id, captured_at, version, revision, status, reviewed_by, reviewed_at,
-      (select i.payout_id from payout_items i where i.response_id = responses.id) as payout_id from responses where ${where.join(' and ')} order by created_at desc, id desc limit ${size}`;
+      (select i.payout_id from payout_items i where i.response_id = responses.id) as payout_id, meta, ${qualityColumns(source)} from responses where ${where.join(' and ')} order by created_at desc, id desc limit ${size}`;
   });
+}
+
+/** Open flags, "checking", and each photo's hashes of a row, as subqueries (a page of rows reads their primary keys). */
+function qualityColumns(source: ExportSource): string {
+  const agg = (expr: string) => (source.engine === 'postgres' ? `string_agg(${expr}, '; ')` : `group_concat(${expr}, '; ')`);
+  return `(select ${agg("f.flag || ': ' || f.reason")} from response_flags f where f.response_id = responses.id and f.dismissed_at is null) as flags,
+    (select count(*) from flag_jobs j where j.response_id = responses.id) as checking,
+    (select ${agg("p.question || ': ' || coalesce(p.phash, '-') || ' sha256 ' || coalesce(p.sha256, '-')")} from response_photos p where p.response_id = responses.id) as photos`;
+}
+
+const iso = (ms: number | undefined) => (ms === undefined || !Number.isFinite(ms) ? '' : new Date(ms).toISOString());
+
+/** The QUALITY_HEADER cells of one row (responses.meta is modules/flags/meta.ts StoredMeta). */
+function qualityCells(metaJson: string | null, flags: string, photos: string): string[] {
+  const m = (metaJson ? JSON.parse(metaJson) : {}) as { openedAt?: number; durationMs?: number; locationAccuracy?: number; locationFixedAt?: number; deviceId?: string; appVersion?: string };
+  return [
+    plainText(flags), iso(m.openedAt), m.durationMs === undefined ? '' : String(Math.round(m.durationMs / 100) / 10),
+    m.locationAccuracy === undefined ? '' : String(Math.round(m.locationAccuracy)), iso(m.locationFixedAt), plainText(m.deviceId ?? ''), plainText(m.appVersion ?? ''), plainText(photos),
+  ];
 }

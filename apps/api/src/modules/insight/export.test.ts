@@ -6,7 +6,7 @@ import { addMember, addResponse, createOrganization, createSurvey, sampleQuestio
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
 import { readFileSync, readdirSync } from 'node:fs';
 import { PassThrough, Writable } from 'node:stream';
-import { MAX_ZIP_BACKLOG, XLSX_MIME, attachmentHeader, writeResponsesWorkbook, zipInput } from './workbook.js';
+import { MAX_ZIP_BACKLOG, QUALITY_HEADER, XLSX_MIME, attachmentHeader, writeResponsesWorkbook, zipInput } from './workbook.js';
 import { CELL_SEP, LINK_MARK, exportColumns, plainText } from './export-rows.js';
 import { exportInWorker } from './export.js';
 
@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const questions: Omit<StoredQuestion, 'id'>[] = [...sampleQuestions, { text: 'Website', type: QuestionType.text, compulsory: false, options: [] }];
-const HEADERS = ['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', 'Version', 'Revision', 'Status', 'Reviewed by', 'Reviewed at', 'Payout reference', ...questions.map((q) => q.text)];
+const HEADERS = ['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', 'Version', 'Revision', 'Status', 'Reviewed by', 'Reviewed at', 'Payout reference', ...questions.map((q) => q.text), ...QUALITY_HEADER];
 
 type Member = Awaited<ReturnType<typeof addMember>> & { fullName: string };
 async function member(surveyId: string, fullName: string, opts: { role?: typeof Role.supervisor; supervisorId?: string } = {}): Promise<Member> {
@@ -93,7 +93,7 @@ describe('organization export', () => {
     // An old phone that did not say when: N/A, and the receipt time still there.
     expect(second.getCell(4).value).toBe('N/A');
     expect(second.getCell(5).value).toEqual(new Date(at - 1000));
-    expect(rowValues(sheet, 3).slice(11)).toEqual(["'+cmd", "'-1+1", 'N/A', 'N/A', '@SUM(A1)'.replace(/^/, "'"), 'http://plain.example']);
+    expect(rowValues(sheet, 3).slice(11, 11 + questions.length)).toEqual(["'+cmd", "'-1+1", 'N/A', 'N/A', '@SUM(A1)'.replace(/^/, "'"), 'http://plain.example']);
     expect(second.getCell(17).type).toBe(ExcelJS.ValueType.String);
     const third = sheet.getRow(4);
     expect(third.getCell(12).value).toBe("'\tTabbed");
@@ -196,7 +196,7 @@ describe('workbook output', () => {
     try {
       const qs: Omit<StoredQuestion, 'id'>[] = ['A', 'B', 'C'].map((text) => ({ text, type: QuestionType.text, compulsory: false, options: [] }));
       const at = Date.UTC(2026, 10, 20, 14, 5);
-      const rows = Array.from({ length: 30 }, (_, i) => ['Ada Obi', 'ada@team.ng', String(at - i * 60_000 - 5000), String(at - i * 60_000), String(1 + (i % 3 === 0 ? 1 : 0)), String(1 + (i % 2)), i % 2 ? 'approved' : 'returned', i % 2 ? '' : 'Rita Reviewer', i % 2 ? '' : String(at + i), i % 4 === 1 ? 'TRF-1' : '', i % 3 ? `text ${i} <&>` : `${LINK_MARK}https://example.com/p?i=${i}`, 'N/A', `'=1+${i}`]);
+      const rows = Array.from({ length: 30 }, (_, i) => ['Ada Obi', 'ada@team.ng', String(at - i * 60_000 - 5000), String(at - i * 60_000), String(1 + (i % 3 === 0 ? 1 : 0)), String(1 + (i % 2)), i % 2 ? 'approved' : 'returned', i % 2 ? '' : 'Rita Reviewer', i % 2 ? '' : String(at + i), i % 4 === 1 ? 'TRF-1' : '', i % 3 ? `text ${i} <&>` : `${LINK_MARK}https://example.com/p?i=${i}`, 'N/A', `'=1+${i}`, ...(i % 2 ? ['too_fast: Filled in 3 s', '2026-11-20T14:00:00.000Z', '3', '12', '', 'dev-1', '0.1.0', ''] : ['', '', '', '', '', '', '', ''])]);
       async function* batches() {
         yield { count: rows.length, cells: rows.map((r) => r.join(CELL_SEP)).join(CELL_SEP) };
       }
@@ -204,8 +204,8 @@ describe('workbook output', () => {
       const reference = await collect(async (out) => {
         const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
         const sheet = workbook.addWorksheet('Responses', { views: [{ state: 'frozen', ySplit: 1 }] });
-        sheet.columns = [{ width: 6 }, { width: 24 }, { width: 28 }, { width: 20 }, { width: 20 }, { width: 9 }, { width: 10 }, { width: 11 }, { width: 22 }, { width: 20 }, { width: 20 }, ...qs.map(() => ({ width: 24 }))];
-        const header = sheet.addRow(['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', 'Version', 'Revision', 'Status', 'Reviewed by', 'Reviewed at', 'Payout reference', ...qs.map((q) => q.text)]);
+        sheet.columns = [{ width: 6 }, { width: 24 }, { width: 28 }, { width: 20 }, { width: 20 }, { width: 9 }, { width: 10 }, { width: 11 }, { width: 22 }, { width: 20 }, { width: 20 }, ...qs.map(() => ({ width: 24 })), ...QUALITY_HEADER.map((h) => ({ width: h === 'Flags' || h === 'Photo hashes' ? 40 : 18 }))];
+        const header = sheet.addRow(['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', 'Version', 'Revision', 'Status', 'Reviewed by', 'Reviewed at', 'Payout reference', ...qs.map((q) => q.text), ...QUALITY_HEADER]);
         header.font = { bold: true };
         header.commit();
         rows.forEach((r, i) => {
@@ -250,7 +250,7 @@ describe('streaming writer memory', () => {
     const longText = 'x'.repeat(400);
     async function* rows() {
       for (let b = 0; b < 12; b++) {
-        yield { count: 1000, cells: Array.from({ length: 1000 }, (_, i) => ['Ada Obi', 'ada@team.ng', '', String(Date.now()), '1', '1', 'approved', '', '', '', `${longText}${i}`].join(CELL_SEP)).join(CELL_SEP) };
+        yield { count: 1000, cells: Array.from({ length: 1000 }, (_, i) => ['Ada Obi', 'ada@team.ng', '', String(Date.now()), '1', '1', 'approved', '', '', '', `${longText}${i}`, '', '', '', '', '', '', '', ''].join(CELL_SEP)).join(CELL_SEP) };
       }
     }
     const backlog: number[] = [];

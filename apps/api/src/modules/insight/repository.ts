@@ -12,6 +12,8 @@ export interface Scope {
   supervisorMemberId: string | null;
   /** Only responses with this review status (the table's status filter); absent: every status. */
   status?: ResponseStatus;
+  /** Only responses with (true) or without (false) an open quality flag (issue 18). */
+  flagged?: boolean;
 }
 
 export interface ScopedSurvey {
@@ -136,7 +138,7 @@ export class InsightRepository {
     const term = search.toLowerCase();
     // A status filter has no index of its own (one would cost every ingested row an entry): it
     // walks the survey's newest rows like a search, with the search's capped count.
-    if (term === '') return scope.status ? this.listMatching(scope, term, page, null, after) : this.listAll(scope, page, after);
+    if (term === '') return scope.status || scope.flagged !== undefined ? this.listMatching(scope, term, page, null, after) : this.listAll(scope, page, after);
     if (this.db.engine !== 'sqlite') return this.listMatching(scope, term, page, null, after);
     const short = [...term].length < 3;
     if (!short) {
@@ -330,7 +332,11 @@ export class InsightRepository {
   }
 
   private inScope(eb: Eb, scope: Scope): Expression<SqlBool> {
-    const survey = scope.status ? eb.and([eb('r.survey_id', '=', scope.surveyId), eb('r.status', '=', scope.status)]) : eb('r.survey_id', '=', scope.surveyId);
+    let survey = scope.status ? eb.and([eb('r.survey_id', '=', scope.surveyId), eb('r.status', '=', scope.status)]) : eb('r.survey_id', '=', scope.surveyId);
+    if (scope.flagged !== undefined) {
+      const open = eb.exists(eb.selectFrom('response_flags as f').select('f.response_id').whereRef('f.response_id', '=', 'r.id').where('f.dismissed_at', 'is', null));
+      survey = eb.and([survey, scope.flagged ? open : eb.not(open)]);
+    }
     if (scope.supervisorMemberId === null) return survey;
     const theirs = eb
       .selectFrom('members as fu')

@@ -5,6 +5,7 @@ import { SearchIndexer } from './search-indexer.js';
 import { XLSX_MIME, attachmentHeader } from './download.js';
 import { ExportQueue } from './export-queue.js';
 import type { ScopedSurvey } from './repository.js';
+import { filtered } from './service.js';
 
 /** The dashboards, the responses table and the xlsx export, for organizations and supervisors. */
 export async function insightRoutes(app: FastifyInstance): Promise<void> {
@@ -48,11 +49,11 @@ export async function insightRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // An export waits for its turn (export-queue.ts) with the request open, then streams.
-  const queued = async (req: FastifyRequest, reply: FastifyReply, survey: ScopedSurvey, query: { searchQuery: string; status?: ResponseStatus }) => {
+  const queued = async (req: FastifyRequest, reply: FastifyReply, survey: ScopedSurvey, query: { searchQuery: string; status?: ResponseStatus; flagged?: boolean }) => {
     const release = await exports.acquire(req.auth!.user.id, (listener) => req.raw.socket?.once('close', listener));
     let stream;
     try {
-      stream = await insight.export({ ...survey, scope: { ...survey.scope, ...(query.status ? { status: query.status } : {}) } }, query.searchQuery);
+      stream = await insight.export({ ...survey, scope: filtered(survey.scope, query) }, query.searchQuery);
     } catch (err) {
       release();
       throw err;

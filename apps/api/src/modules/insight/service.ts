@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { Limits, Msg, WeekDay, withQuestionIds, type ByWeeksReply, type ResponseListReply, type ResponseStatus, type ResponseRow, type StoredQuestion, type TopPerformerReply } from '@survey-bird/contracts';
 import { badRequest, notFound } from '../../http/errors.js';
+import type { FlagsService } from '../flags/service.js';
 import { pageOf, pagingReply } from '../../http/paging.js';
 import { exportColumns } from './export-rows.js';
 import { exportInWorker } from './export.js';
@@ -14,7 +15,7 @@ const MAX_WEEK_MS = 7 * DAY_MS + 3_600_000;
 export class InsightService {
   private readonly repo: InsightRepository;
 
-  constructor(private readonly app: FastifyInstance) {
+  constructor(private readonly app: FastifyInstance, private readonly flags: FlagsService) {
     this.repo = new InsightRepository(app.db);
   }
 
@@ -30,12 +31,13 @@ export class InsightService {
     return survey;
   }
 
-  async responses(scope: Scope, query: { page: number; searchQuery: string; after?: string; status?: ResponseStatus }): Promise<ResponseListReply> {
+  async responses(scope: Scope, query: { page: number; searchQuery: string; after?: string; status?: ResponseStatus; flagged?: boolean }): Promise<ResponseListReply> {
     const page = pageOf(query.page);
-    const result = await this.repo.listResponses(query.status ? { ...scope, status: query.status } : scope, query.searchQuery, page, query.after ? keyOf(query.after) : null);
+    const result = await this.repo.listResponses(filtered(scope, query), query.searchQuery, page, query.after ? keyOf(query.after) : null);
     const last = result.rows.at(-1);
+    const flags = await this.flags.stateOf(result.rows.map((r) => r.id));
     return {
-      responses: result.rows.map(toResponseRow),
+      responses: result.rows.map((r) => ({ ...toResponseRow(r), ...flags.get(r.id)! })),
       ...pagingReply(page, result.totalCount),
       hasNextPage: result.hasNextPage,
       nextCursor: result.hasNextPage && last ? `${Number(last.created_at)}.${last.id}` : null,
@@ -43,12 +45,13 @@ export class InsightService {
   }
 
   async cards(scope: Scope, now = Date.now()): Promise<TopPerformerReply> {
-    const [top, activeFieldUsers, totalResponses] = await Promise.all([
+    const [top, activeFieldUsers, totalResponses, flaggedResponses] = await Promise.all([
       this.repo.topPerformer(scope),
       this.repo.activeFieldUsers(scope, now - Limits.activeFieldUserDays * DAY_MS),
       this.repo.countResponses(scope),
+      this.flags.flaggedCount(scope.surveyId, scope.supervisorMemberId),
     ]);
-    return { topPerformer: top?.fullName ?? null, activeFieldUsers, totalResponses };
+    return { topPerformer: top?.fullName ?? null, activeFieldUsers, totalResponses, flaggedResponses };
   }
 
   /** Seven days from the client's local Sunday midnight; slot i is the i-th 24 hours after it. */
@@ -86,13 +89,18 @@ export class InsightService {
   }
 }
 
+/** The table's filters (status, flagged) on top of the caller's scope. */
+export function filtered(scope: Scope, query: { status?: ResponseStatus | undefined; flagged?: boolean | undefined }): Scope {
+  return { ...scope, ...(query.status ? { status: query.status } : {}), ...(query.flagged !== undefined ? { flagged: query.flagged } : {}) };
+}
+
 /** A ResponsesCursor (checked by the route's schema) back into the key it names. */
 function keyOf(cursor: string): Key {
   const dot = cursor.indexOf('.');
   return { created_at: Number(cursor.slice(0, dot)), id: cursor.slice(dot + 1) };
 }
 
-function toResponseRow(r: ListedResponse): ResponseRow {
+function toResponseRow(r: ListedResponse): Omit<ResponseRow, 'checking' | 'flags'> {
   const fieldUser = { fullName: r.full_name, email: r.email };
   return {
     _id: r.id,

@@ -21,6 +21,8 @@ function cellValue(cell: string): ExcelJS.CellValue {
 
 /** After "Received at": the review columns (issue 16), one cell each per row from the reader. */
 const REVIEW_HEADER = ['Status', 'Reviewed by', 'Reviewed at', 'Payout reference'];
+/** Last, after the questions, quality (issue 18): open flags with their reasons and what the phone recorded, text cells from the reader. */
+export const QUALITY_HEADER = ['Flags', 'Opened at', 'Duration (s)', 'Location accuracy (m)', 'Location fix time', 'Device id', 'App version', 'Photo hashes'];
 
 export interface WorkbookInput {
   /** The question columns' headers (export-rows.ts exportColumns). */
@@ -83,12 +85,12 @@ function deflated(pipe: Backlogged, out: Writable): Promise<void> {
 export async function writeResponsesWorkbook(out: Writable, input: WorkbookInput): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Responses', { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = [{ width: 6 }, { width: 24 }, { width: 28 }, { width: 20 }, { width: 20 }, { width: 9 }, { width: 10 }, { width: 11 }, { width: 22 }, { width: 20 }, { width: 20 }, ...input.columns.map(() => ({ width: 24 }))];
-  const header = sheet.addRow(['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', 'Version', 'Revision', ...REVIEW_HEADER, ...input.columns.map((text) => plainText(text))]);
+  sheet.columns = [{ width: 6 }, { width: 24 }, { width: 28 }, { width: 20 }, { width: 20 }, { width: 9 }, { width: 10 }, { width: 11 }, { width: 22 }, { width: 20 }, { width: 20 }, ...input.columns.map(() => ({ width: 24 })), ...QUALITY_HEADER.map((h) => ({ width: h === 'Flags' || h === 'Photo hashes' ? 40 : 18 }))];
+  const header = sheet.addRow(['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', 'Version', 'Revision', ...REVIEW_HEADER, ...input.columns.map((text) => plainText(text)), ...QUALITY_HEADER]);
   header.font = { bold: true };
   header.commit();
 
-  const width = 6 + REVIEW_HEADER.length + input.columns.length;
+  const width = 6 + REVIEW_HEADER.length + QUALITY_HEADER.length + input.columns.length;
   let serial = 0;
   for await (const batch of input.rows) {
     const cells = batch.count === 0 ? [] : batch.cells.split(CELL_SEP);

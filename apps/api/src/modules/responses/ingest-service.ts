@@ -19,6 +19,7 @@ import { uuidv7 } from '@survey-bird/contracts/ids';
 import type { Db } from '../../db/database.js';
 import { RowCache } from '../../db/row-cache.js';
 import { HttpError, badRequest, forbidden, notFound } from '../../http/errors.js';
+import { storedMetaOf } from '../flags/meta.js';
 import { RevisionsRepository, type ReviseOutcome } from './revisions-repository.js';
 import { keyOf, responsesRepository, type IngestMember, type ResponseInsert, type ResponsesRepository, type StoredRef } from './responses-repository.js';
 import { searchTextOf } from './search-text.js';
@@ -157,7 +158,7 @@ export class IngestService {
 
   async respond(userId: string, body: RespondBody): Promise<RespondReply> {
     const access = await this.access(userId, body.survey_id);
-    const prepared = this.prepare(userId, body, Date.now(), access, await this.surveys.form(access.survey, body.version ?? 1));
+    const prepared = this.prepare(userId, body, Date.now(), access, await this.surveys.form(access.survey, body.version ?? 1), true);
     if ('error' in prepared) throw prepared.error;
     const result = prepared.revisionOf !== undefined ? await this.revise(prepared) : verdict(prepared.row, await this.repo.insert([prepared.row]));
     if (result.status !== 200) throw new HttpError(result.status, result.msg);
@@ -190,8 +191,10 @@ export class IngestService {
       if (survey instanceof HttpError || forms.has(key)) continue;
       forms.set(key, await this.surveys.form(survey!.survey, p.data.version ?? 1));
     }
+    // The phone's clock skew is reported once per sync: on the first item that carries `sentAt`.
+    const skewAt = parsed.findIndex((p) => p.success && p.data.sentAt !== undefined);
     const prepared = parsed.map((p, i): Prepared => {
-      if (p.success) return this.prepare(userId, p.data, now, access.get(p.data.survey_id)!, forms.get(formKey(p.data.survey_id, p.data.version ?? 1)));
+      if (p.success) return this.prepare(userId, p.data, now, access.get(p.data.survey_id)!, forms.get(formKey(p.data.survey_id, p.data.version ?? 1)), i === skewAt);
       const clientId = (items[i] as { clientId?: unknown } | null)?.clientId;
       return { clientId: typeof clientId === 'string' ? clientId.slice(0, 100) : '', error: badRequest(issueText(p.error.issues[0])) };
     });
@@ -218,7 +221,7 @@ export class IngestService {
    * The row to store for `body`, or the error that answers it, given the caller's access to its
    * survey and the form of the version it was filled against (undefined: no such version).
    */
-  private prepare(userId: string, body: RespondBody, now: number, access: Access | HttpError, form: IngestForm | undefined): Prepared {
+  private prepare(userId: string, body: RespondBody, now: number, access: Access | HttpError, form: IngestForm | undefined, withSkew: boolean): Prepared {
     const clientId = body.clientId ?? uuidv7(now);
     if (access instanceof HttpError) return { clientId, error: access };
     const { member, survey } = access;
@@ -247,6 +250,7 @@ export class IngestService {
         created_at: now,
         status: survey.payAfterReview ? ResponseStatus.pending : ResponseStatus.approved,
         version: body.version ?? 1,
+        meta: storedMetaOf(body, now, withSkew),
       },
     };
   }

@@ -30,6 +30,7 @@ beforeAll(async () => {
     created_at: Date.now(),
     status: 'approved',
     version: 1,
+    meta: null,
   };
 });
 afterAll(() => t.close());

@@ -59,7 +59,7 @@ export class RevisionsRepository {
         // Another fix of this revision won (or this very one, sent twice at once): read it again.
         if (!inserted) return (await this.byKey(trx, row, responseId)) ?? { kind: 'notReturned' };
         const updated = await trx.updateTable('responses')
-          .set({ answers: row.answers, search_text: row.search_text, captured_at: row.captured_at, version: row.version, revision: from + 1, status: row.status, review_comment: null, changed_at: row.created_at })
+          .set({ answers: row.answers, search_text: row.search_text, captured_at: row.captured_at, version: row.version, meta: row.meta, revision: from + 1, status: row.status, review_comment: null, changed_at: row.created_at })
           .where('id', '=', target.id).where('status', '=', ResponseStatus.returned).where('revision', '=', from)
           .executeTakeFirst();
         if (Number(updated.numUpdatedRows) !== 1) throw new Lost();

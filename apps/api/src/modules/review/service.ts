@@ -3,6 +3,7 @@ import { Limits, Msg, ResponseStatus, type ResponseDetailReply, ReviewBody, type
 import type { z } from 'zod';
 import type { AuthContext } from '../../plugins/auth.js';
 import { notFound } from '../../http/errors.js';
+import type { FlagsService } from '../flags/service.js';
 import { ReviewRepository, type Reviewer, type ReviewTarget } from './repository.js';
 
 type Review = z.output<typeof ReviewBody>;
@@ -24,7 +25,7 @@ export const ReviewMsg = {
 export class ReviewService {
   private readonly repo: ReviewRepository;
 
-  constructor(app: FastifyInstance) {
+  constructor(app: FastifyInstance, private readonly flags: FlagsService) {
     this.repo = new ReviewRepository(app.db.kysely);
   }
 
@@ -66,7 +67,7 @@ export class ReviewService {
   async detail(reviewer: Reviewer, id: string): Promise<ResponseDetailReply> {
     const row = await this.repo.detail(reviewer, id);
     if (!row) throw notFound(ReviewMsg.responseNotFound);
-    const [audit, stored] = await Promise.all([this.repo.audit(row.id), this.repo.revisions(row.id)]);
+    const [audit, stored, flagState, meta] = await Promise.all([this.repo.audit(row.id), this.repo.revisions(row.id), this.flags.stateOf([row.id]), this.flags.metaOf(row, row.id)]);
     const fieldUser = { fullName: row.full_name, email: row.email };
     const status = row.status as ResponseStatus;
     const revision = Number(row.revision);
@@ -88,6 +89,8 @@ export class ReviewService {
       audit: audit.map((a) => ({ by: a.actor_name, role: a.actor_role, at: new Date(Number(a.created_at)).toISOString(), from: a.from_status as ResponseStatus, to: a.to_status as ResponseStatus, comment: a.comment })),
       revision,
       revisions,
+      meta,
+      ...flagState.get(row.id)!,
     };
   }
 }

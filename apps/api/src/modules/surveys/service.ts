@@ -33,6 +33,8 @@ export class SurveysService {
       created_at: Date.now(),
       version: 1,
       closed_at: null,
+      min_duration_s: null,
+      max_accuracy_m: null,
     };
     await this.repo.create(row, datasets);
     return toSurvey(row);
@@ -62,10 +64,11 @@ export class SurveysService {
   }
 
   /** Only the caller's organization's survey; another's is simply not found. */
-  async setSettings(surveyId: string, organizationId: string, settings: SurveySettingsBody): Promise<{ payAfterReview: boolean; closed: boolean }> {
+  async setSettings(surveyId: string, organizationId: string, settings: SurveySettingsBody): Promise<{ payAfterReview: boolean; closed: boolean; minDurationSeconds: number | null; maxAccuracyMeters: number | null }> {
     const row = await this.repo.setSettings(surveyId, organizationId, settings, Date.now());
     if (!row) throw notFound(Msg.surveyNotFound);
-    return { payAfterReview: Number(row.pay_after_review) === 1, closed: row.closed_at !== null };
+    const orNull = (v: number | null) => (v === null ? null : Number(v));
+    return { payAfterReview: Number(row.pay_after_review) === 1, closed: row.closed_at !== null, minDurationSeconds: orNull(row.min_duration_s), maxAccuracyMeters: orNull(row.max_accuracy_m) };
   }
 
   async list(caller: Caller, page: Page, search: string) {

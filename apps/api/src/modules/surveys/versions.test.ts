@@ -4,6 +4,7 @@ import { Msg, QuestionType, Role } from '@survey-bird/contracts';
 import { uuidv7 } from '@survey-bird/contracts/ids';
 import { addMember, createOrganization } from '../../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
+import { QUALITY_HEADER } from '../insight/workbook.js';
 import { CLOSE_CLOCK_SKEW_MS } from '../responses/ingest-service.js';
 
 let t: TestApp;
@@ -133,10 +134,10 @@ describe('responses on older versions', () => {
     await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const sheet = workbook.getWorksheet('Responses')!;
     const values = (n: number) => (sheet.getRow(n).values as unknown[]).slice(1);
-    expect(values(1)).toEqual(['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', 'Version', 'Revision', 'Status', 'Reviewed by', 'Reviewed at', 'Payout reference', 'Outlet type', 'Name of outlet', 'Owner phone', 'Fridge count']);
+    expect(values(1)).toEqual(['S/N', 'Field user', 'Field user email', 'Captured at', 'Received at', 'Version', 'Revision', 'Status', 'Reviewed by', 'Reviewed at', 'Payout reference', 'Outlet type', 'Name of outlet', 'Owner phone', 'Fridge count', ...QUALITY_HEADER]);
     // Version, then the revision and review cells, then one column per question across the versions.
-    expect([...values(2).slice(5, 7), ...values(2).slice(11)]).toEqual([2, 1, 'Supermarket', 'New One', "'=cmd", 'N/A']);
-    expect([...values(3).slice(5, 7), ...values(3).slice(11)]).toEqual([1, 1, 'Kiosk', 'Old One', 'N/A', '3']);
+    expect([...values(2).slice(5, 7), ...values(2).slice(11, 15)]).toEqual([2, 1, 'Supermarket', 'New One', "'=cmd", 'N/A']);
+    expect([...values(3).slice(5, 7), ...values(3).slice(11, 15)]).toEqual([1, 1, 'Kiosk', 'Old One', 'N/A', '3']);
   });
 });
 
@@ -156,7 +157,7 @@ describe('stable question ids', () => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const sheet = workbook.getWorksheet('Responses')!;
-    expect((sheet.getRow(1).values as unknown[]).slice(12)).toEqual(['Outlet name', 'Outlet type', 'Brand new', 'Fridge count']);
+    expect((sheet.getRow(1).values as unknown[]).slice(12, 16)).toEqual(['Outlet name', 'Outlet type', 'Brand new', 'Fridge count']);
     expect([sheet.getRow(2).getCell(12).value, sheet.getRow(3).getCell(12).value]).toEqual(['After rename', 'Before rename']);
   });
 });
@@ -171,8 +172,8 @@ describe('closing a survey', () => {
 
     const closed = await settings(survey._id, { closed: true });
     expect(closed.statusCode).toBe(200);
-    expect(closed.json()).toEqual({ msg: 'Settings saved', payAfterReview: false, closed: true });
-    const seen = (await call(t.app, fu.token, { method: 'GET', url: '/api/v1/survey/field-user' })).json().survey.find((s: { _id: string }) => s._id === survey._id);
+    expect(closed.json()).toEqual({ msg: 'Settings saved', payAfterReview: false, closed: true, minDurationSeconds: null, maxAccuracyMeters: null });
+    const seen = (await call(t.app, fu.token!, { method: 'GET', url: '/api/v1/survey/field-user' })).json().survey.find((s: { _id: string }) => s._id === survey._id);
     expect(seen).toMatchObject({ closed: true });
     expect(typeof seen.closedAt).toBe('string');
 
@@ -193,7 +194,7 @@ describe('closing a survey', () => {
     const first = await t.app.db.kysely.selectFrom('surveys').select('closed_at').where('id', '=', survey._id).executeTakeFirstOrThrow();
     await settings(survey._id, { closed: true });
     expect(await t.app.db.kysely.selectFrom('surveys').select('closed_at').where('id', '=', survey._id).executeTakeFirstOrThrow()).toEqual(first);
-    expect((await settings(survey._id, { closed: false })).json()).toEqual({ msg: 'Settings saved', payAfterReview: false, closed: false });
+    expect((await settings(survey._id, { closed: false })).json()).toEqual({ msg: 'Settings saved', payAfterReview: false, closed: false, minDurationSeconds: null, maxAccuracyMeters: null });
     expect((await respond(fu.token!, body)).statusCode).toBe(200);
   });
 
@@ -201,6 +202,6 @@ describe('closing a survey', () => {
     const survey = await publish('Empty settings');
     const res = await settings(survey._id, {});
     expect(res.statusCode).toBe(400);
-    expect(res.json().msg).toMatch(/payAfterReview or closed/);
+    expect(res.json().msg).toMatch(/payAfterReview, closed, minDurationSeconds or maxAccuracyMeters/);
   });
 });

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { Msg, Role, type DeviceSummary, type FieldUser, type FieldUserAcrossRow, type InviteFieldUserBody, type InviteSupervisorBody, type Supervisor } from '@survey-bird/contracts';
 import type { DeviceStatusTable, MemberRow } from '../../db/schema.js';
+import type { FlagsService } from '../flags/service.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { Page } from '../../http/paging.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -17,7 +18,7 @@ type SupervisorRecord = Awaited<ReturnType<TeamsRepository['listSupervisors']>>[
 export class TeamsService {
   private readonly repo: TeamsRepository;
 
-  constructor(private readonly app: FastifyInstance) {
+  constructor(private readonly app: FastifyInstance, private readonly flags: FlagsService) {
     this.repo = new TeamsRepository(app.db.kysely);
   }
 
@@ -87,15 +88,18 @@ export class TeamsService {
   async listFieldUsers(surveyId: string, organizationId: string, page: Page, search: string) {
     await this.ownSurvey(surveyId, organizationId);
     const [{ rows, total, totalDue }, staleSyncDays] = await Promise.all([this.repo.listFieldUsers({ surveyId, search }, page), this.repo.staleSyncDays(surveyId)]);
-    return { fieldUsers: await this.withDevices(rows), total, totalDue, staleSyncDays };
+    return { fieldUsers: await this.withDevices(surveyId, rows), total, totalDue, staleSyncDays };
   }
 
-  /** Each field user with what their phones last reported. */
-  private async withDevices(rows: (FieldUserFields & { user_id: string | null })[]): Promise<FieldUser[]> {
-    const reports = await this.repo.deviceReports([...new Set(rows.flatMap((r) => (r.user_id ? [r.user_id] : [])))]);
+  /** Each field user with what their phones last reported and their open quality flags on this survey. */
+  private async withDevices(surveyId: string, rows: (FieldUserFields & { user_id: string | null })[]): Promise<FieldUser[]> {
+    const [reports, flags] = await Promise.all([
+      this.repo.deviceReports([...new Set(rows.flatMap((r) => (r.user_id ? [r.user_id] : [])))]),
+      this.flags.flagsPerMember(surveyId, rows.map((r) => r.id)),
+    ]);
     const byUser = new Map<string, DeviceReportRow[]>();
     for (const d of reports) byUser.set(d.user_id, [...(byUser.get(d.user_id) ?? []), d]);
-    return rows.map((r) => ({ ...toFieldUser(r), device: toDeviceSummary((r.user_id && byUser.get(r.user_id)) || []) }));
+    return rows.map((r) => ({ ...toFieldUser(r), device: toDeviceSummary((r.user_id && byUser.get(r.user_id)) || []), flags: flags.get(r.id) ?? 0 }));
   }
 
   /** Only the field users assigned to the calling supervisor; 404 when they are not on the survey. */
@@ -103,7 +107,7 @@ export class TeamsService {
     const supervisorIds = await this.repo.supervisorRows(surveyId, userId, email);
     if (supervisorIds.length === 0) throw notFound();
     const [{ rows, total, totalDue }, staleSyncDays] = await Promise.all([this.repo.listFieldUsers({ surveyId, supervisorIds, search }, page), this.repo.staleSyncDays(surveyId)]);
-    return { fieldUsers: await this.withDevices(rows), total, totalDue, staleSyncDays };
+    return { fieldUsers: await this.withDevices(surveyId, rows), total, totalDue, staleSyncDays };
   }
 
   async listSupervisors(surveyId: string, organizationId: string, page: Page, search: string) {

@@ -1,6 +1,6 @@
 import { Msg } from '@survey-bird/contracts';
 import { useState } from 'react';
-import { formatLocation } from '../field-user/form-logic';
+import { formatLocation, locationFixes } from '../field-user/form-logic';
 
 type State = { kind: 'idle' } | { kind: 'locating' } | { kind: 'error'; text: string };
 
@@ -23,7 +23,9 @@ export function LocationQuestion({ id, value, onAnswer }: { id: string; value: s
     setState({ kind: 'locating' });
     geo.getCurrentPosition(
       (pos) => {
-        onAnswer(formatLocation(pos.coords));
+        const text = formatLocation(pos.coords);
+        locationFixes.set(text, { accuracy: pos.coords.accuracy, at: pos.timestamp });
+        onAnswer(text);
         setState({ kind: 'idle' });
       },
       (err) => setState({ kind: 'error', text: errorText(err) }),

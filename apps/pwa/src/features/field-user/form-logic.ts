@@ -73,6 +73,9 @@ export function toggleOption(options: readonly string[], current: Answer | undef
   return options.filter((o) => ticked.has(o));
 }
 
+/** Each location answer this page captured, with its fix's accuracy and time: sent with the response (issue 18). */
+export const locationFixes = new Map<string, { accuracy: number; at: number }>();
+
 /** A live location as the answer stores it: '6.524379, 3.379206 (±12 m)'. */
 export function formatLocation(coords: Pick<GeolocationCoordinates, 'latitude' | 'longitude' | 'accuracy'>): string {
   return `${coords.latitude.toFixed(6)}, ${coords.longitude.toFixed(6)} (±${Math.round(coords.accuracy)} m)`;

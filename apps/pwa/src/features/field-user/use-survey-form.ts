@@ -155,12 +155,14 @@ export function useSurveyForm(account: string, given: Survey): SurveyForm {
       await saver.flush();
       return (await loadDraft(account, surveyId))?.clientId ?? uuidv7();
     },
-    enqueue: (clientId, a, p) => {
+    enqueue: async (clientId, a, p) => {
       // A draft saved before drafts kept their version may hold answers to questions a newer version removed.
       const { survey: current } = latest.current;
       const texts = new Set(current.questions.map((q) => q.text));
       const kept = Object.fromEntries(Object.entries(a).filter(([text]) => texts.has(text)));
-      return enqueueResponse({ account, surveyId, organizationId: current.organization_id, answers: kept, photos: p, clientId, version: current.version ?? 1 });
+      // Issue 18's metadata, lazily: the form's chunk has no room for it. A phone that cannot say sends none.
+      const meta = await import('./capture-meta').then((m) => m.captureMeta(clientId, current.questions, kept, p)).catch(() => undefined);
+      return enqueueResponse({ account, surveyId, organizationId: current.organization_id, answers: kept, photos: p, clientId, version: current.version ?? 1, ...(meta ? { meta } : {}) });
     },
     syncNow: () => void appSync().then((sync) => sync.syncNow()),
     delivery: deliveryOf,

@@ -1,0 +1,85 @@
+import { hash } from 'node:crypto';
+import { FlagThresholds, QuestionType, type Answer, type QualityFlag, type StoredQuestion } from '@survey-bird/contracts';
+
+/** A flag as computed, before it is stored. */
+export interface ComputedFlag {
+  flag: QualityFlag;
+  reason: string;
+  otherResponseId: string | null;
+}
+
+/** Another response a flag points at, as its reason names it. */
+export interface OtherResponse {
+  id: string;
+  fullName: string;
+  createdAt: number;
+}
+
+const PHOTO_TYPES: readonly string[] = [QuestionType.image, QuestionType.liveImages];
+/** Answers that differ on every response by nature (a photo's address, a position) are not compared by duplicate_answers. */
+const NOT_COMPARED: readonly string[] = [...PHOTO_TYPES, QuestionType.signature, QuestionType.liveLocation, QuestionType.note];
+
+/** "response #3f9a21c0 by Ngozi Eze on 12 Nov": the id's last 8 digits (a UUIDv7 begins with its time, alike among neighbours). */
+export function describe(other: OtherResponse): string {
+  const day = new Date(other.createdAt).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'Africa/Lagos' });
+  return `response #${other.id.replace(/-/g, '').slice(-8)} by ${other.fullName} on ${day}`;
+}
+
+export const photoQuestions = (questions: StoredQuestion[]) => questions.filter((q) => PHOTO_TYPES.includes(q.type));
+export const locationQuestion = (questions: StoredQuestion[]) => questions.find((q) => q.type === QuestionType.liveLocation);
+
+/** The stored photo's id in an answer (`.../api/v1/files/image/<id>`), or null. */
+export function photoIdOf(answer: Answer | undefined): string | null {
+  if (typeof answer !== 'string') return null;
+  const m = /\/files\/image\/([A-Za-z0-9_-]{10,100})$/.exec(answer.trim());
+  return m ? m[1]! : null;
+}
+
+/** '6.524379, 3.379206 (±12 m)' (the phone's format) into a position and its accuracy; null when it holds no position. */
+export function parseLocation(answer: Answer | undefined): { lat: number; lng: number; accuracy: number | null } | null {
+  if (typeof answer !== 'string') return null;
+  const m = /^\s*(-?\d{1,3}(?:\.\d+)?)\s*,\s*(-?\d{1,3}(?:\.\d+)?)(?:\s*\(±\s*(\d+(?:\.\d+)?)\s*m\))?/.exec(answer);
+  if (!m) return null;
+  const lat = Number(m[1]);
+  const lng = Number(m[2]);
+  if (Math.abs(lat) > 90 || Math.abs(lng) > 180) return null;
+  return { lat, lng, accuracy: m[3] !== undefined ? Number(m[3]) : null };
+}
+
+/** SHA-256 of the answers a person types or picks, trimmed, lower-cased, keys sorted; null when none is answered. */
+export function answersHashOf(questions: StoredQuestion[], answers: Record<string, Answer>): string | null {
+  const compared = new Set(questions.filter((q) => !NOT_COMPARED.includes(q.type)).map((q) => q.text));
+  const entries: [string, Answer][] = [];
+  for (const key of Object.keys(answers).sort()) {
+    if (!compared.has(key)) continue;
+    const v = answers[key]!;
+    const normal = Array.isArray(v) ? v.map((x) => x.trim().toLowerCase()).sort() : v.trim().toLowerCase().replace(/\s+/g, ' ');
+    if (normal.length > 0) entries.push([key, normal]);
+  }
+  return entries.length === 0 ? null : hash('sha256', JSON.stringify(entries), 'hex');
+}
+
+/** Great-circle distance in km. */
+export function distanceKm(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.lat - a.lat) * rad;
+  const dLng = (b.lng - a.lng) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLng / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/** km/h between two positions `ms` apart (Infinity when they are apart at the same moment). */
+export function speedKmh(km: number, ms: number): number {
+  if (km < 0.05) return 0;
+  return ms <= 0 ? Infinity : km / (ms / 3_600_000);
+}
+
+export const minutes = (ms: number) => Math.round(Math.abs(ms) / 60_000);
+
+/** The too_fast minimum in ms: the survey's setting, else a share of its median once enough responses exist. */
+export function minDurationMs(settingSeconds: number | null, median: number | null): number | null {
+  if (settingSeconds !== null) return settingSeconds * 1000;
+  return median === null ? null : median * FlagThresholds.tooFastMedianShare;
+}
+
+export const seconds = (ms: number) => (ms < 10_000 ? (ms / 1000).toFixed(1).replace(/\.0$/, '') : String(Math.round(ms / 1000)));

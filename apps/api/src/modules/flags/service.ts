@@ -1,0 +1,80 @@
+import type { FastifyInstance } from 'fastify';
+import type { QualityFlag, ResponseFlag, ResponseMeta } from '@survey-bird/contracts';
+import { notFound } from '../../http/errors.js';
+import { ReviewRepository, type Reviewer } from '../review/repository.js';
+import { FlagWorker } from './flag-worker.js';
+import { parseMeta } from './meta.js';
+import type { FlagsRepository } from './repository.js';
+
+export const FlagMsg = { flagNotFound: 'This response has no such flag', dismissed: 'Flag dismissed' } as const;
+
+type FlagRow = Awaited<ReturnType<FlagsRepository['flagsOf']>>['flags'][number];
+
+function toFlag(f: FlagRow): ResponseFlag {
+  return {
+    flag: f.flag as QualityFlag,
+    reason: f.reason,
+    otherResponseId: f.other_response_id,
+    dismissed: f.dismissed_at === null ? null : { by: f.dismissed_by ?? '', role: f.dismissed_role ?? '', at: new Date(Number(f.dismissed_at)).toISOString(), note: f.dismiss_note ?? '' },
+  };
+}
+
+/** Quality flags (issue 18): the worker that computes them, and what the office reads and dismisses. */
+export class FlagsService {
+  readonly worker: FlagWorker;
+  private readonly reviews: ReviewRepository;
+
+  constructor(app: FastifyInstance) {
+    this.worker = new FlagWorker(app.db.kysely, app.log, app.config.flagPollMs);
+    this.reviews = new ReviewRepository(app.db.kysely);
+  }
+
+  private get repo(): FlagsRepository {
+    return this.worker.repo;
+  }
+
+  /** Per response id: still checking, and its flags (dismissed ones included, open ones first). */
+  async stateOf(responseIds: string[]): Promise<Map<string, { checking: boolean; flags: ResponseFlag[] }>> {
+    const { flags, checking } = await this.repo.flagsOf(responseIds);
+    const out = new Map(responseIds.map((id) => [id, { checking: checking.has(id), flags: [] as ResponseFlag[] }]));
+    for (const f of flags) out.get(f.response_id)?.flags.push(toFlag(f));
+    for (const state of out.values()) state.flags.sort((a, b) => Number(a.dismissed !== null) - Number(b.dismissed !== null));
+    return out;
+  }
+
+  async metaOf(row: { meta: string | null; captured_at: number | null }, responseId: string): Promise<ResponseMeta> {
+    const m = parseMeta(row.meta);
+    const photos = await this.repo.photosOf(responseId);
+    const iso = (ms: number | undefined | null) => (ms === undefined || ms === null ? null : new Date(Number(ms)).toISOString());
+    return {
+      openedAt: iso(m.openedAt),
+      capturedAt: iso(row.captured_at),
+      durationMs: m.durationMs ?? null,
+      locationAccuracy: m.locationAccuracy ?? null,
+      locationFixedAt: iso(m.locationFixedAt),
+      deviceId: m.deviceId ?? null,
+      appVersion: m.appVersion ?? null,
+      clockSkewMs: m.clockSkewMs ?? null,
+      // Checked photos carry the server's SHA-256; before the check, the phone's hashes alone.
+      photos: photos.length > 0 ? photos : Object.entries(m.photoHashes ?? {}).map(([question, phash]) => ({ question, sha256: null, phash })),
+    };
+  }
+
+  async flaggedCount(surveyId: string, supervisorMemberId: string | null): Promise<number> {
+    return this.repo.flaggedCount(surveyId, supervisorMemberId);
+  }
+
+  async flagsPerMember(surveyId: string, memberIds: string[]): Promise<Map<string, number>> {
+    return this.repo.flagsPerMember(surveyId, memberIds);
+  }
+
+  /** A reviewer who may see the response dismisses one of its flags; dismissing it again changes nothing. */
+  async dismiss(reviewer: Reviewer, responseId: string, flag: QualityFlag, note: string, now = Date.now()): Promise<{ msg: string; flag: ResponseFlag }> {
+    const [visible] = await this.reviews.targets(reviewer, [responseId]);
+    if (!visible) throw notFound('Response not found');
+    await this.repo.dismiss(responseId, flag, { userId: reviewer.userId, role: reviewer.role, name: reviewer.name }, note, now);
+    const row = await this.repo.flag(responseId, flag);
+    if (!row) throw notFound(FlagMsg.flagNotFound);
+    return { msg: FlagMsg.dismissed, flag: toFlag(row) };
+  }
+}
