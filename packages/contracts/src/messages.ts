@@ -81,6 +81,8 @@ export const Msg = {
   imageNotFound: 'Image not found',
   uploadFieldsMissing: 'Send question, survey_name, organization_name and the image file',
   uploadIncomplete: 'The upload was cut off or malformed; please send it again',
+  photoMismatch: 'This photo is not the one its response was sent with (size or SHA-256 differ)',
+  photosWithRevision: 'A fixed response sends its photos before it, not as placeholders',
   mailSent: 'Mail sent',
   expiredSaved: 'saved, will send when online',
   savedOnPhone: 'saved on this phone',

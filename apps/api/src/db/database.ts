@@ -15,6 +15,7 @@ import * as appSettings from './migrations/20261126600000_app_settings.js';
 import * as fileStore from './migrations/20261126610000_file_store.js';
 import * as leases from './migrations/20261127500000_leases.js';
 import * as deviceStatus from './migrations/20261127510000_device_status.js';
+import * as pendingPhotos from './migrations/20261128300000_pending_photos.js';
 import * as searchGrams from './migrations/20261126500000_search_grams.js';
 import * as reviewPayouts from './migrations/20261126400000_review_payouts.js';
 import * as memberWithdrawn from './migrations/20261126310000_member_withdrawn.js';
@@ -108,6 +109,7 @@ const migrations: Record<string, Migration> = {
   '20261126400000_review_payouts': reviewPayouts,
   '20261127500000_leases': leases,
   '20261127510000_device_status': deviceStatus,
+  '20261128300000_pending_photos': pendingPhotos,
   '20261127200000_response_revisions': responseRevisions,
   '20261127400000_survey_versions': surveyVersions,
 };

@@ -124,6 +124,8 @@ export interface ResponsesTable {
   version: Generated<number>;
   /** Which revision `answers` holds: 1 for an original, +1 per fix and resubmit. */
   revision: Generated<number>;
+  /** JSON `{ [question]: PhotoPlaceholder }` of photos not yet attached (issue 19); null when none. */
+  pending_photos: string | null;
 }
 
 /** Every submitted revision of a fixed response (revision 1 copied in when the first fix arrives). */

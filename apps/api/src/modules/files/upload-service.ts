@@ -9,6 +9,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { HttpError, badRequest } from '../../http/errors.js';
 import type { IngestService } from '../responses/ingest-service.js';
+import { PendingPhotosRepository, photoMismatch } from '../responses/pending-photos.js';
 import { FilesRepository } from './files-repository.js';
 import { sniffImage, type ImageInfo } from './image-sniff.js';
 import { hasImageData } from './image-structure.js';
@@ -42,6 +43,7 @@ const UploadFields = z.object({
 export class UploadService {
   readonly dir: string;
   private readonly repo: FilesRepository;
+  private readonly pending: PendingPhotosRepository;
 
   constructor(
     private readonly config: Config,
@@ -54,6 +56,7 @@ export class UploadService {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     chmodSync(this.dir, 0o700);
     this.repo = new FilesRepository(db.kysely);
+    this.pending = new PendingPhotosRepository(db.kysely);
   }
 
   tempPath(): string {
@@ -121,6 +124,11 @@ export class UploadService {
     if (!IMAGE_QUESTION_TYPES.includes(q.type)) throw badRequest(`"${question}" does not take a photo`);
 
     if (file.truncated || file.size > Limits.maxImageBytes) throw new HttpError(413, Msg.payloadTooLarge);
+    // A response sent ahead of this photo named its size and SHA-256 (issue 19): other bytes are refused.
+    const photoKey = { userId, surveyId: survey.id, clientId, question };
+    const placeholder = await this.pending.find(photoKey);
+    const mismatch = placeholder && photoMismatch(placeholder, file.size, file.sha256);
+    if (mismatch) throw badRequest(mismatch);
     const image = await imageInfo(file.tempPath);
     if (!image) throw new HttpError(415, Msg.unsupportedImage);
     if (image.width * image.height > Limits.maxImagePixels) throw badRequest(Msg.imageTooManyPixels);
@@ -144,7 +152,10 @@ export class UploadService {
         created_at: Date.now(),
         store: store.kind,
       }));
-      return { [question]: this.referenceOf(row.id) };
+      const reference = this.referenceOf(row.id);
+      // Also when the row was there already: a retry after a crash between the insert and this attach.
+      if (placeholder) await this.pending.attach(photoKey, reference);
+      return { [question]: reference };
     } finally {
       if (stored.tempPath !== file.tempPath) await unlink(stored.tempPath).catch(() => undefined);
     }

@@ -30,6 +30,7 @@ beforeAll(async () => {
     created_at: Date.now(),
     status: 'approved',
     version: 1,
+    pending_photos: null,
   };
 });
 afterAll(() => t.close());
