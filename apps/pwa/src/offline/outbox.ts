@@ -8,7 +8,9 @@ import { nextAttemptAt, type Verdict } from './retry-policy';
  * The outbox: submitted responses waiting for, or already received by, the server. Every status
  * change of a record happens in this file:
  *
- *   enqueueResponse -> queued -> sending -> synced            (server said 200; photo bytes purged)
+ *   enqueueResponse -> queued -> sending -> synced            (server said 200; photo bytes purged, or
+ *                                                               kept while photosPending, issue 19: each
+ *                                                               purged by markPhotoSent in sync-photos.ts)
  *                        ^          |---> queued + backoff   (no answer, 408, 429, 5xx)
  *                        |          '---> failed             (any other 4xx, with the server's msg)
  *                        '-- retry(id) <--'   (after updateAnswers; resendAsNew(id) after a 409;
@@ -210,7 +212,7 @@ export function deliveryLabel(record: Pick<OutboxRecord, 'status'>): string {
 
 /* ---- Transitions used by the sync engine (not part of the module's public API) ---- */
 
-const ownedBy = (record: OutboxRecord | undefined, run: string): record is OutboxRecord => record?.status === 'sending' && record.claim?.run === run;
+export const ownedBy = (record: OutboxRecord | undefined, run: string): record is OutboxRecord => record?.status === 'sending' && record.claim?.run === run;
 
 /** Due queued records (oldest first, minus those this run already tried) become `sending` under this run's claim. */
 export async function claimDue(account: string, claim: Claim, now: number, limit: number, skip: ReadonlySet<string> = new Set()): Promise<OutboxRecord[]> {
@@ -265,9 +267,17 @@ export async function recordPhotoRef(id: string, run: string, question: string, 
   });
 }
 
-/** sending -> synced; the photo bytes are deleted now that the server has them (the record stays as history). */
-export function markSynced(id: string, run: string, serverId: string | undefined, now: number): Promise<boolean> {
-  return transition(id, run, ({ lastError: _e, ...r }) => ({ ...r, status: 'synced', serverId, syncedAt: now, attempts: 0 }), true);
+/**
+ * sending -> synced; the photo bytes are deleted now that the server has them (the record stays as
+ * history), except those of `photosPending`: the server took the response before them (issue 19).
+ */
+export function markSynced(id: string, run: string, serverId: string | undefined, now: number, photosPending: string[] = []): Promise<boolean> {
+  return transition(
+    id,
+    run,
+    ({ lastError: _e, ...r }) => ({ ...r, status: 'synced', serverId, syncedAt: now, attempts: 0, ...(photosPending.length > 0 ? { photosPending } : {}) }),
+    photosPending.length === 0,
+  );
 }
 
 /** sending -> failed with the server's answer; the user decides what happens next. */

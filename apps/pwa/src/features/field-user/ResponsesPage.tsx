@@ -109,6 +109,13 @@ function Responses({ account, email }: { account: string; email: string }) {
                   </dl>
                 )}
                 {photos > 0 && <p className="fu-rec__meta">{photos === 1 ? '1 photo' : `${photos} photos`}</p>}
+                {/* Issue 19: the office has the response; these photos are still only on this phone. */}
+                {r.photosPending && (
+                  <p className="fu-rec__meta fu-rec__pending" data-testid="photos-pending">
+                    Photo not uploaded yet: {r.photosPending.join(', ')}
+                    {r.photoError && ` · last try: ${r.photoError.msg}`}
+                  </p>
+                )}
                 {r.status === 'failed' && (
                   <>
                     <p className="fu-rec__error" role="note">
