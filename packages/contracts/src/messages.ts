@@ -82,6 +82,8 @@ export const Msg = {
   uploadFieldsMissing: 'Send question, survey_name, organization_name and the image file',
   uploadIncomplete: 'The upload was cut off or malformed; please send it again',
   photoMismatch: 'This photo is not the one its response was sent with (size or SHA-256 differ)',
+  uploadNotFound: 'Upload not found',
+  noPhotoPlaceholder: 'No response of yours waits for this photo; send the response first',
   photosWithRevision: 'A fixed response sends its photos before it, not as placeholders',
   mailSent: 'Mail sent',
   expiredSaved: 'saved, will send when online',

@@ -4,6 +4,7 @@ import { AccountsService } from '../modules/accounts/service.js';
 import { DevicesService } from '../modules/devices/service.js';
 import { EarningsService } from '../modules/earnings/service.js';
 import { FileStores } from '../modules/files/store/index.js';
+import { ResumableUploads } from '../modules/files/resumable.js';
 import { UploadService } from '../modules/files/upload-service.js';
 import { InsightService } from '../modules/insight/service.js';
 import { OrganizationsService } from '../modules/organizations/service.js';
@@ -25,6 +26,7 @@ export interface Services {
   surveys: SurveysService;
   teams: TeamsService;
   uploads: UploadService;
+  resumable: ResumableUploads;
 }
 
 declare module 'fastify' {
@@ -44,6 +46,7 @@ export default fp(
     const ingest = new IngestService(app.db);
     const stores = new FileStores(app.config, app.db);
     app.addHook('onClose', async () => stores.close());
+    const uploads = new UploadService(app.config, app.db, ingest, stores);
     app.decorate('services', {
       accounts: new AccountsService(app),
       devices: new DevicesService(app),
@@ -55,7 +58,8 @@ export default fp(
       review: new ReviewService(app),
       surveys: new SurveysService(app),
       teams: new TeamsService(app),
-      uploads: new UploadService(app.config, app.db, ingest, stores),
+      uploads,
+      resumable: new ResumableUploads(app.config, uploads, app.log),
     });
   },
   { name: 'services', dependencies: ['context'] },

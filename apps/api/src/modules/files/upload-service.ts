@@ -111,9 +111,22 @@ export class UploadService {
     }
   }
 
-  private async accept(userId: string, { fields, file }: ReceivedUpload): Promise<Record<string, string>> {
-    const parsed = UploadFields.safeParse({ ...fields, question: fields.question ?? file?.fieldname });
-    if (!file || !parsed.success) throw badRequest(parsed.error?.issues[0]?.message ?? Msg.uploadFieldsMissing);
+  /**
+   * Before a resumable upload starts (issue 19): the same access and question checks as a photo
+   * sent whole, and a placeholder of this size waiting for it, so nothing is sent in vain.
+   */
+  async checkResumable(userId: string, fields: Record<string, string>, size: number | undefined): Promise<void> {
+    const { survey, question, clientId } = await this.target(userId, fields, undefined);
+    if (size === undefined || size > Limits.maxImageBytes) throw new HttpError(413, Msg.payloadTooLarge);
+    const placeholder = await this.pending.find({ userId, surveyId: survey.id, clientId, question });
+    if (!placeholder) throw badRequest(Msg.noPhotoPlaceholder);
+    if (placeholder.size !== size) throw badRequest(Msg.photoMismatch);
+  }
+
+  /** The survey, question and response clientId an upload names, checked against the caller's access. */
+  private async target(userId: string, fields: Record<string, string>, fieldname: string | undefined) {
+    const parsed = UploadFields.safeParse({ ...fields, question: fields.question ?? fieldname });
+    if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? Msg.uploadFieldsMissing);
     const { question, survey_name: surveyId, organization_name: organizationId } = parsed.data;
     const clientId = parsed.data.clientId ?? randomUUID();
 
@@ -122,6 +135,12 @@ export class UploadService {
     const q = survey.questions.get(question);
     if (!q) throw badRequest(`"${question}" is not a question of this survey`);
     if (!IMAGE_QUESTION_TYPES.includes(q.type)) throw badRequest(`"${question}" does not take a photo`);
+    return { survey, question, clientId };
+  }
+
+  private async accept(userId: string, { fields, file }: ReceivedUpload): Promise<Record<string, string>> {
+    if (!file) throw badRequest(Msg.uploadFieldsMissing);
+    const { survey, question, clientId } = await this.target(userId, fields, file.fieldname);
 
     if (file.truncated || file.size > Limits.maxImageBytes) throw new HttpError(413, Msg.payloadTooLarge);
     // A response sent ahead of this photo named its size and SHA-256 (issue 19): other bytes are refused.
