@@ -41,6 +41,21 @@ export interface SyncAccountOptions {
   random?: () => number;
   /** The page's device id and app version: the run ends with a device report (issue 18). The service worker has none and skips it. */
   device?: DeviceInfo;
+  /**
+   * Photos of sent responses go by tus (sync-tus.ts), resuming where a cut upload stopped. The page
+   * only: a service worker has no XMLHttpRequest nor dynamic import, and sends them whole.
+   */
+  resumable?: boolean;
+  /** What is left of the photos being sent after their responses; null once the run is done with them. */
+  onPhotoProgress?: (progress: PhotoProgress | null) => void;
+}
+
+/** "2 photos, 1.4 MB left" and the share of this run's photo bytes sent, for the sync strip. */
+export interface PhotoProgress {
+  photos: number;
+  bytesLeft: number;
+  /** 0 to 1. */
+  fraction: number;
 }
 
 export interface SyncSummary {
@@ -59,6 +74,8 @@ export interface SyncSummary {
 interface Ctx {
   account: string;
   token: string;
+  resumable: boolean;
+  onPhotoProgress: ((progress: PhotoProgress | null) => void) | undefined;
   baseUrl: string;
   fetch: typeof fetch;
   now: () => number;
@@ -91,6 +108,8 @@ export async function syncAccount(options: SyncAccountOptions): Promise<SyncSumm
         const ctx: Ctx = {
           account,
           token: options.token,
+          resumable: options.resumable ?? false,
+          onPhotoProgress: options.onPhotoProgress,
           baseUrl: options.baseUrl ?? '',
           fetch: options.fetch ?? ((input, init) => fetch(input, init)),
           now,
@@ -353,31 +372,67 @@ async function sendPendingPhotos(ctx: Ctx): Promise<boolean> {
   const jobs = records
     .map((r) => ({ r, bytes: r.photosPending!.reduce((sum, q) => sum + sizeOf(r, q), 0) }))
     .sort((a, b) => a.bytes - b.bytes || a.r.createdAt - b.r.createdAt);
-  for (const { r } of jobs) {
-    for (const question of [...r.photosPending!].sort((a, b) => sizeOf(r, a) - sizeOf(r, b))) {
-      if (!(await ctx.lock.renew(ctx.now()))) return false;
-      let photo: Blob | undefined;
-      try {
-        photo = await readPhoto(r.id, question);
-      } catch (err) {
-        if (!(err instanceof PhotoUnreadableError)) throw err;
+  if (jobs.length === 0) return true;
+  const total = jobs.reduce((sum, j) => sum + j.bytes, 0);
+  let left = jobs.reduce((n, j) => n + j.r.photosPending!.length, 0);
+  let done = 0;
+  const report = (current: number) => ctx.onPhotoProgress?.({ photos: left, bytesLeft: Math.max(0, total - done - current), fraction: total > 0 ? Math.min(1, (done + current) / total) : 1 });
+  try {
+    report(0);
+    for (const { r } of jobs) {
+      for (const question of [...r.photosPending!].sort((a, b) => sizeOf(r, a) - sizeOf(r, b))) {
+        if (!(await ctx.lock.renew(ctx.now()))) return false;
+        let photo: Blob | undefined;
+        try {
+          photo = await readPhoto(r.id, question);
+        } catch (err) {
+          if (!(err instanceof PhotoUnreadableError)) throw err;
+        }
+        if (!photo) {
+          await markPhotoRefused(r.id, question, NO_ANSWER, new PhotoUnreadableError(question).message);
+          continue;
+        }
+        const sent = await sendPhoto(ctx, r, question, photo, report);
+        if (sent === 'auth') {
+          ctx.summary.authRequired = true;
+          await rejectToken(ctx.account, ctx.token);
+          return false;
+        }
+        if (sent.kind === 'retry') return false;
+        if (sent.kind === 'failed') await markPhotoRefused(r.id, question, sent.status, sent.msg);
+        else await markPhotoSent(r.id, question, sent.reference);
+        done += sizeOf(r, question);
+        left--;
+        report(0);
       }
-      if (!photo) {
-        await markPhotoRefused(r.id, question, NO_ANSWER, new PhotoUnreadableError(question).message);
-        continue;
-      }
-      const sent = await postPhoto(ctx, r, question, photo);
-      if (sent === 'auth') {
-        ctx.summary.authRequired = true;
-        await rejectToken(ctx.account, ctx.token);
-        return false;
-      }
-      if (sent.kind === 'retry') return false;
-      if (sent.kind === 'failed') await markPhotoRefused(r.id, question, sent.status, sent.msg);
-      else await markPhotoSent(r.id, question, sent.reference);
     }
+    return true;
+  } finally {
+    ctx.onPhotoProgress?.(null);
   }
-  return true;
+}
+
+/** A pending photo by tus from the page (resuming a cut upload), whole by multipart from the service worker. */
+async function sendPhoto(ctx: Ctx, r: OutboxRecord, question: string, photo: Blob, report: (sent: number) => void): Promise<PhotoSent> {
+  const placeholder = r.photoPlaceholders?.[question];
+  if (!ctx.resumable || !placeholder) return postPhoto(ctx, r, question, photo);
+  const { sendResumable } = await import('./sync-tus');
+  const origin = ctx.baseUrl || globalThis.location?.origin || '';
+  const result = await sendResumable({
+    endpoint: origin + table.resumableCreate.path,
+    token: ctx.token,
+    account: ctx.account,
+    responseId: r.id,
+    surveyId: r.surveyId,
+    organizationId: r.organizationId,
+    question,
+    placeholder,
+    photo,
+    onProgress: (sent) => report(sent),
+  });
+  if (result.kind === 'ok') return { kind: 'ok', reference: result.reference ?? '' };
+  const verdict = result.status === 0 ? { kind: 'retry' as const, status: NO_ANSWER, msg: result.msg } : classify(result.status, result.msg, result.retryAfter, ctx.now());
+  return verdict.kind === 'auth' ? 'auth' : verdict.kind === 'ok' ? unexpectedReply() : verdict;
 }
 
 function toBody(ctx: Ctx, record: OutboxRecord): SyncItem {

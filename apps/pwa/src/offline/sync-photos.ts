@@ -23,7 +23,7 @@ export async function recordsWithPendingPhotos(account: string): Promise<OutboxR
   return synced.filter((r) => (r.photosPending?.length ?? 0) > 0).sort((a, b) => a.createdAt - b.createdAt);
 }
 
-/** The server attached a pending photo: its reference is kept, its bytes deleted. */
+/** The server attached a pending photo: its reference is kept ('' when the reply did not name it), its bytes deleted. */
 export async function markPhotoSent(id: string, question: string, reference: string): Promise<void> {
   await db.transaction('rw', db.outbox, db.photos, async () => {
     const record = await db.outbox.get(id);
@@ -32,7 +32,7 @@ export async function markPhotoSent(id: string, question: string, reference: str
     const left = photosPending.filter((q) => q !== question);
     await db.outbox.put({
       ...rest,
-      photoRefs: { ...record.photoRefs, [question]: reference },
+      photoRefs: reference ? { ...record.photoRefs, [question]: reference } : record.photoRefs,
       ...(left.length > 0 ? { photosPending: left } : {}),
       ...(photoError && photoError.question !== question ? { photoError } : {}),
       updatedAt: Date.now(),

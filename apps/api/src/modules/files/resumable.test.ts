@@ -73,6 +73,7 @@ describe('resumable photo uploads (tus)', () => {
     expect(rest.statusCode, rest.body).toBe(204);
     const row = await stored(clientId);
     const reference = JSON.parse(row.answers)[PHOTO] as string;
+    expect(rest.headers['photo-reference']).toBe(reference);
     expect(reference).toMatch(/^http:\/\/sb\.test\/api\/v1\/files\/image\//);
     expect(row.pending_photos).toBeNull();
     const image = await t.app.inject({ method: 'GET', url: new URL(reference).pathname });
@@ -80,6 +81,10 @@ describe('resumable photo uploads (tus)', () => {
     // The finished upload is gone from the resumable folder; a late HEAD finds nothing.
     expect((await head(location)).statusCode).toBe(404);
     expect(readdirSync(join(t.config.dataDir, 'resumable'))).toEqual([]);
+    // A phone whose reply to the last byte was lost starts again: told the photo is there already.
+    const again = await create(clientId, bytes.length);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().msg).toBe(Msg.photoAlreadyAttached);
   });
 
   it('refuses an upload no placeholder waits for, or of another size, before any byte is sent', async () => {

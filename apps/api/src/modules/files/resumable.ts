@@ -14,6 +14,8 @@ type Upload = Parameters<NonNullable<ServerOptions['onUploadFinish']>>[1];
 
 /** Set by this server on the request it hands to tus (any copy the client sent is dropped first). */
 const CALLER = 'x-survey-bird-caller';
+/** The last PATCH's reply names the stored photo, as the photo route's reply does. */
+export const REFERENCE_HEADER = 'photo-reference';
 const CLEAN_UP_EVERY_MS = 60 * 60 * 1000;
 
 /**
@@ -49,8 +51,8 @@ export class ResumableUploads {
         return { metadata: { ...upload.metadata, owner: caller } };
       },
       onUploadFinish: async (_req, upload) => {
-        await tusErrors(() => this.finish(upload));
-        return {};
+        const reference = await tusErrors(() => this.finish(upload));
+        return { headers: { [REFERENCE_HEADER]: reference } };
       },
     });
   }
@@ -91,7 +93,7 @@ export class ResumableUploads {
     return reply;
   }
 
-  private async finish(upload: Upload): Promise<void> {
+  private async finish(upload: Upload): Promise<string> {
     const path = join(this.dir, upload.id);
     try {
       // The reply promises the photo is kept: on disk before we say so.
@@ -105,7 +107,8 @@ export class ResumableUploads {
       for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
       const size = upload.size ?? upload.offset;
       const fields = fieldsOf(upload);
-      await this.uploads.store(upload.metadata?.owner ?? '', { fields, file: { tempPath: path, fieldname: fields.question ?? '', size, sha256: hash.digest('hex'), truncated: false } });
+      const reply = await this.uploads.store(upload.metadata?.owner ?? '', { fields, file: { tempPath: path, fieldname: fields.question ?? '', size, sha256: hash.digest('hex'), truncated: false } });
+      return Object.values(reply)[0] ?? '';
     } finally {
       // Stored (the file moved into the photo store) or refused: this upload is over either way.
       await unlink(path).catch(() => undefined);

@@ -119,6 +119,8 @@ export class UploadService {
     const { survey, question, clientId } = await this.target(userId, fields, undefined);
     if (size === undefined || size > Limits.maxImageBytes) throw new HttpError(413, Msg.payloadTooLarge);
     const placeholder = await this.pending.find({ userId, surveyId: survey.id, clientId, question });
+    // The phone may not know (the reply to its last byte was lost): 409, and it stops sending.
+    if (!placeholder && (await this.pending.settled({ userId, surveyId: survey.id, clientId, question }))) throw new HttpError(409, Msg.photoAlreadyAttached);
     if (!placeholder) throw badRequest(Msg.noPhotoPlaceholder);
     if (placeholder.size !== size) throw badRequest(Msg.photoMismatch);
   }

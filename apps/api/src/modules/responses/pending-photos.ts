@@ -51,6 +51,20 @@ export class PendingPhotosRepository {
     return row ? parse(row.pending_photos)[key.question] : undefined;
   }
 
+  /** True when the caller's response holds this question's photo already (no placeholder left for it). */
+  async settled(key: PhotoKey): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('responses')
+      .select(['answers', 'pending_photos'])
+      .where('survey_id', '=', key.surveyId)
+      .where('client_id', '=', key.clientId)
+      .where('user_id', '=', key.userId)
+      .executeTakeFirst();
+    if (!row || Object.hasOwn(parse(row.pending_photos), key.question)) return false;
+    const answer: unknown = (JSON.parse(row.answers) as Answers)[key.question];
+    return typeof answer === 'string' && answer !== PENDING_PHOTO_ANSWER && answer !== '';
+  }
+
   /**
    * Puts the photo's reference in place of its placeholder. A compare-and-set on the column, tried
    * again when another photo of the same response settled in between: no engine-specific locking,

@@ -14,7 +14,7 @@ import { formatBytes, useOutboxState, useStorageEstimate, useSyncController } fr
 export function SyncStrip({ account, email, showResponsesLink = true }: { account: string; email: string; showResponsesLink?: boolean }) {
   const online = useOnline();
   const outbox = useOutboxState(account);
-  const { running, syncNow } = useSyncController();
+  const { running, photos, syncNow } = useSyncController();
   const storage = useStorageEstimate(`${outbox.waiting}/${outbox.synced}`);
 
   const headline = !outbox.loaded ? 'Checking this phone…' : outbox.waiting > 0 ? `${outbox.waiting} ${Msg.savedOnPhone}` : 'Nothing waiting to send';
@@ -38,6 +38,11 @@ export function SyncStrip({ account, email, showResponsesLink = true }: { accoun
           {running ? 'Syncing…' : 'Sync now'}
         </button>
       </div>
+      {photos && (
+        <p className="sync-strip__last" data-testid="photos-left">
+          {photos.photos === 1 ? '1 photo' : `${photos.photos} photos`}, {formatBytes(photos.bytesLeft)} left <progress value={photos.fraction} />
+        </p>
+      )}
       {outbox.authRequired && (
         <p className="sync-strip__note sync-strip__note--danger" role="alert">
           The server asked you to sign in again before it takes {outbox.waiting === 1 ? 'the waiting response' : `the ${outbox.waiting} waiting responses`}.{' '}
