@@ -161,3 +161,88 @@ it("never sends a field user's queue with another field user's token", async () 
   expect((await storedRows()).length).toBe(before);
   expect((await getRecord(id))?.status).toBe('queued');
 });
+
+/** A JPEG of about `kb` KB that the server keeps byte for byte: a small image carrying ICC profile segments. */
+function bigJpeg(kb: number): Uint8Array<ArrayBuffer> {
+  const small = kit.tinyJpeg(16, 16);
+  const parts: Uint8Array[] = [small.subarray(0, 2)];
+  const count = Math.ceil(kb / 60);
+  for (let i = 0; i < count; i++) {
+    const body = new Uint8Array(60_000).map((_, j) => (j * 31 + i) & 0xff);
+    const id = new TextEncoder().encode('ICC_PROFILE\0');
+    const len = 2 + id.length + 2 + body.length;
+    parts.push(new Uint8Array([0xff, 0xe2, len >> 8, len & 0xff]), id, new Uint8Array([i + 1, count]), body);
+  }
+  parts.push(small.subarray(2));
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+it('a photo upload cut half way resumes from the offset the server holds, and arrives once, byte for byte', async () => {
+  const bytes = bigJpeg(300);
+  const id = await enqueueResponse({ account: field.email, surveyId, organizationId: org.id, answers: answers('Resumed'), photos: { 'Shelf photo': new Blob([bytes], { type: 'image/jpeg' }) } });
+  const { createServer, request } = await import('node:http');
+  const target = new URL(baseUrl);
+  const offsets: number[] = [];
+  let cut = true;
+  // A proxy whose link drops half way through the first photo body.
+  const proxy = createServer((req, res) => {
+    if (req.method === 'PATCH') offsets.push(Number(req.headers['upload-offset']));
+    const up = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
+    up.on('error', () => res.destroy());
+    let seen = 0;
+    let dropped = false;
+    req.on('data', (chunk: Buffer) => {
+      if (dropped) return;
+      if (req.method === 'PATCH' && cut && seen + chunk.length >= bytes.length / 2) {
+        cut = false;
+        dropped = true;
+        up.write(chunk.subarray(0, Math.max(0, Math.floor(bytes.length / 2) - seen)), () => setTimeout(() => {
+          up.destroy();
+          req.socket.destroy();
+        }, 100));
+        return;
+      }
+      seen += chunk.length;
+      up.write(chunk);
+    });
+    req.on('end', () => dropped || up.end());
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+  try {
+    const first = await syncAccount({ account: field.email, token: field.token, baseUrl: proxyUrl, resumable: true });
+    expect(first).toMatchObject({ sent: 1 });
+    // The office has the response; the photo is still on its way.
+    const serverId = (await getRecord(id))?.serverId;
+    const early = (await storedRows()).find((r) => r._id === serverId)!;
+    expect(early.answers['Shelf photo']).toBe(PENDING_PHOTO_ANSWER);
+    expect((await getRecord(id))?.photosPending).toEqual(['Shelf photo']);
+
+    await syncAccount({ account: field.email, token: field.token, baseUrl: proxyUrl, resumable: true });
+    expect(offsets[0]).toBe(0);
+    expect(offsets[1]).toBeGreaterThan(0);
+    expect(offsets[1]).toBeLessThanOrEqual(Math.floor(bytes.length / 2));
+    expect(offsets).toHaveLength(2);
+    const record = await getRecord(id);
+    expect(record?.photoError).toBeUndefined();
+    expect(record?.photosPending).toBeUndefined();
+    const rows = (await storedRows()).filter((r) => r._id === record?.serverId);
+    expect(rows).toHaveLength(1);
+    const ref = rows[0]!.answers['Shelf photo'] as string;
+    expect(ref).toBe(record?.photoRefs['Shelf photo']);
+    const image = await fetch(baseUrl + new URL(ref).pathname);
+    expect(new Uint8Array(await image.arrayBuffer())).toEqual(bytes);
+    expect(await db.meta.where('key').startsWith('tus:').count()).toBe(0);
+  } finally {
+    await new Promise((r) => proxy.close(r));
+  }
+});
