@@ -38,12 +38,6 @@ export const Limits = {
 } as const;
 
 export const PHOTO_FILE_NAME = 'photo.jpg';
-/**
- * The stored answer of a photo question whose response arrived before its photo (issue 19): the
- * export writes it as is, the office's table and detail show PENDING_PHOTO_LABEL in place of the link.
- */
-export const PENDING_PHOTO_ANSWER = 'pending upload';
-export const PENDING_PHOTO_LABEL = 'photo uploading';
 export const PHOTO_MIME = 'image/jpeg';
 export const API_BASE = '/api/v1';
 export const ACCOUNTS_STORAGE_KEY = 'accounts';

@@ -5,6 +5,7 @@ export * from './constants.js';
 export * from './links.js';
 export * from './ids.js';
 export * from './messages.js';
+export * from './pending-photo.js';
 export * from './question-types.js';
 export * from './question-rules.js';
 export * from './roles.js';

@@ -81,11 +81,6 @@ export const Msg = {
   imageNotFound: 'Image not found',
   uploadFieldsMissing: 'Send question, survey_name, organization_name and the image file',
   uploadIncomplete: 'The upload was cut off or malformed; please send it again',
-  photoMismatch: 'The photo differs from its placeholder (size or SHA-256)',
-  uploadNotFound: 'Upload not found',
-  photoAlreadyAttached: 'Photo already received',
-  noPhotoPlaceholder: 'No response waits for this photo',
-  photosWithRevision: 'A fix sends its photos first, not as placeholders',
   mailSent: 'Mail sent',
   expiredSaved: 'saved, will send when online',
   savedOnPhone: 'saved on this phone',
@@ -110,4 +105,16 @@ export type Msg = (typeof Msg)[keyof typeof Msg];
 export const MSG_PREFIX = {
   linkExpired: 'link expired',
   checkEmail: 'Kindly check your email',
+} as const;
+
+/**
+ * Photos sent after their responses (issue 19): apart from Msg so the form's chunk, which carries
+ * Msg, does not carry them (the sync run and the server use them).
+ */
+export const PhotoMsg = {
+  mismatch: 'The photo differs from its placeholder (size or SHA-256)',
+  uploadNotFound: 'Upload not found',
+  alreadyAttached: 'Photo already received',
+  noPlaceholder: 'No response waits for this photo',
+  withRevision: 'A fix sends its photos first, not as placeholders',
 } as const;

@@ -138,7 +138,7 @@ export function startSync(options: StartSyncOptions): SyncController {
     for (const { user, token } of accounts) {
       if (stopped) return;
       try {
-        const summary = await syncAccount({ account: user, token, baseUrl: options.baseUrl, fetch: options.fetch, device: options.device, resumable: true, onPhotoProgress: (photos) => update({ photos }) });
+        const summary = await syncAccount({ account: user, token, baseUrl: options.baseUrl, fetch: options.fetch, device: options.device, resumable: () => import('./sync-tus'), onPhotoProgress: (photos) => update({ photos }) });
         if (summary.busy) sawBusy = true;
       } catch (err) {
         // A bug or a broken database must not stop the other accounts; the timer tries again.

@@ -219,7 +219,7 @@ it('a photo upload cut half way resumes from the offset the server holds, and ar
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
   try {
-    const first = await syncAccount({ account: field.email, token: field.token, baseUrl: proxyUrl, resumable: true });
+    const first = await syncAccount({ account: field.email, token: field.token, baseUrl: proxyUrl, resumable: () => import('./sync-tus') });
     expect(first).toMatchObject({ sent: 1 });
     // The office has the response; the photo is still on its way.
     const serverId = (await getRecord(id))?.serverId;
@@ -227,7 +227,7 @@ it('a photo upload cut half way resumes from the offset the server holds, and ar
     expect(early.answers['Shelf photo']).toBe(PENDING_PHOTO_ANSWER);
     expect((await getRecord(id))?.photosPending).toEqual(['Shelf photo']);
 
-    await syncAccount({ account: field.email, token: field.token, baseUrl: proxyUrl, resumable: true });
+    await syncAccount({ account: field.email, token: field.token, baseUrl: proxyUrl, resumable: () => import('./sync-tus') });
     expect(offsets[0]).toBe(0);
     expect(offsets[1]).toBeGreaterThan(0);
     expect(offsets[1]).toBeLessThanOrEqual(Math.floor(bytes.length / 2));

@@ -1,6 +1,6 @@
 // @vitest-environment node
 // Node, not happy-dom: the engine also runs in the service worker, so it must not need a DOM.
-import { Msg, QuestionType, routes } from '@survey-bird/contracts';
+import { Msg, PhotoMsg, QuestionType, routes } from '@survey-bird/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { slimRoutes } from '../api/route-table';
 import { isTokenRejected, mirrorAccounts } from './accounts';
@@ -149,9 +149,9 @@ describe('responses first, photos after (issue 19)', () => {
 
   it('notes a refused photo on the record and keeps it pending', async () => {
     const id = await queue({ Name: 'Ada' }, { photos: { Photo: photoBlob(1) } });
-    server.override(UPLOAD, { status: 400, msg: Msg.photoMismatch });
+    server.override(UPLOAD, { status: 400, msg: PhotoMsg.mismatch });
     await sync();
-    expect(await getRecord(id)).toMatchObject({ status: 'synced', photosPending: ['Photo'], photoError: { question: 'Photo', status: 400, msg: Msg.photoMismatch } });
+    expect(await getRecord(id)).toMatchObject({ status: 'synced', photosPending: ['Photo'], photoError: { question: 'Photo', status: 400, msg: PhotoMsg.mismatch } });
   });
 
   it('a fix of a returned response still uploads its photos before it', async () => {

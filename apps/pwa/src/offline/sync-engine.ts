@@ -42,10 +42,11 @@ export interface SyncAccountOptions {
   /** The page's device id and app version: the run ends with a device report (issue 18). The service worker has none and skips it. */
   device?: DeviceInfo;
   /**
-   * Photos of sent responses go by tus (sync-tus.ts), resuming where a cut upload stopped. The page
-   * only: a service worker has no XMLHttpRequest nor dynamic import, and sends them whole.
+   * Photos of sent responses go by tus (sync-tus.ts, loaded through this), resuming where a cut
+   * upload stopped. The page only: a service worker has no XMLHttpRequest nor dynamic import (and
+   * its bundle must not reach for one), and sends them whole.
    */
-  resumable?: boolean;
+  resumable?: () => Promise<typeof import('./sync-tus')>;
   /** What is left of the photos being sent after their responses; null once the run is done with them. */
   onPhotoProgress?: (progress: PhotoProgress | null) => void;
 }
@@ -74,7 +75,7 @@ export interface SyncSummary {
 interface Ctx {
   account: string;
   token: string;
-  resumable: boolean;
+  resumable: SyncAccountOptions['resumable'];
   onPhotoProgress: ((progress: PhotoProgress | null) => void) | undefined;
   baseUrl: string;
   fetch: typeof fetch;
@@ -108,7 +109,7 @@ export async function syncAccount(options: SyncAccountOptions): Promise<SyncSumm
         const ctx: Ctx = {
           account,
           token: options.token,
-          resumable: options.resumable ?? false,
+          resumable: options.resumable,
           onPhotoProgress: options.onPhotoProgress,
           baseUrl: options.baseUrl ?? '',
           fetch: options.fetch ?? ((input, init) => fetch(input, init)),
@@ -416,7 +417,7 @@ async function sendPendingPhotos(ctx: Ctx): Promise<boolean> {
 async function sendPhoto(ctx: Ctx, r: OutboxRecord, question: string, photo: Blob, report: (sent: number) => void): Promise<PhotoSent> {
   const placeholder = r.photoPlaceholders?.[question];
   if (!ctx.resumable || !placeholder) return postPhoto(ctx, r, question, photo);
-  const { sendResumable } = await import('./sync-tus');
+  const { sendResumable } = await ctx.resumable();
   const origin = ctx.baseUrl || globalThis.location?.origin || '';
   const result = await sendResumable({
     endpoint: origin + table.resumableCreate.path,

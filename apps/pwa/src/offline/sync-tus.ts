@@ -1,4 +1,4 @@
-import { Msg, type PhotoPlaceholder } from '@survey-bird/contracts';
+import { Msg, PhotoMsg, type PhotoPlaceholder } from '@survey-bird/contracts';
 import { db } from './db';
 
 /**
@@ -61,7 +61,7 @@ export async function sendResumable(input: ResumableInput): Promise<ResumableRes
       .join(',');
     const created = await send('POST', input.endpoint, { ...auth, 'upload-length': String(size), 'upload-metadata': metadata });
     // The reply to the last byte was lost before: the server has this photo already.
-    if (created.status === 409 && msgOf(created) === Msg.photoAlreadyAttached) return { kind: 'ok' };
+    if (created.status === 409 && msgOf(created) === PhotoMsg.alreadyAttached) return { kind: 'ok' };
     const location = created.header('location');
     if (created.status !== 201 || !location) return failure(created);
     url = new URL(location, input.endpoint).href;

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Msg, PENDING_PHOTO_ANSWER } from '@survey-bird/contracts';
+import { PhotoMsg, PENDING_PHOTO_ANSWER } from '@survey-bird/contracts';
 import { uuidv7 } from '@survey-bird/contracts/ids';
 import { addMember, createOrganization, createSurvey } from '../../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
@@ -84,18 +84,18 @@ describe('resumable photo uploads (tus)', () => {
     // A phone whose reply to the last byte was lost starts again: told the photo is there already.
     const again = await create(clientId, bytes.length);
     expect(again.statusCode).toBe(409);
-    expect(again.json().msg).toBe(Msg.photoAlreadyAttached);
+    expect(again.json().msg).toBe(PhotoMsg.alreadyAttached);
   });
 
   it('refuses an upload no placeholder waits for, or of another size, before any byte is sent', async () => {
     const noResponse = await create(uuidv7(), 100);
     expect(noResponse.statusCode).toBe(400);
-    expect(noResponse.json().msg).toBe(Msg.noPhotoPlaceholder);
+    expect(noResponse.json().msg).toBe(PhotoMsg.noPlaceholder);
     const bytes = tinyJpeg(8, 8);
     const clientId = await respondWith(bytes);
     const wrongSize = await create(clientId, bytes.length + 1);
     expect(wrongSize.statusCode).toBe(400);
-    expect(wrongSize.json().msg).toBe(Msg.photoMismatch);
+    expect(wrongSize.json().msg).toBe(PhotoMsg.mismatch);
     expect((await create(clientId, bytes.length, other.token)).statusCode).toBe(400);
     expect((await create(clientId, bytes.length, member.token, 'Name of outlet')).json().msg).toBe('"Name of outlet" does not take a photo');
   });
@@ -108,7 +108,7 @@ describe('resumable photo uploads (tus)', () => {
     forged[forged.length - 3] = forged[forged.length - 3]! ^ 0xff;
     const res = await patch(location, 0, forged);
     expect(res.statusCode).toBe(400);
-    expect(res.json().msg).toBe(Msg.photoMismatch);
+    expect(res.json().msg).toBe(PhotoMsg.mismatch);
     expect(JSON.parse((await stored(clientId)).answers)[PHOTO]).toBe(PENDING_PHOTO_ANSWER);
   });
 

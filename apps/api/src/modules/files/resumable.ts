@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { FileStore } from '@tus/file-store';
 import { Server, type ServerOptions } from '@tus/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Limits, Msg, routes } from '@survey-bird/contracts';
+import { Limits, PhotoMsg, routes } from '@survey-bird/contracts';
 import type { Config } from '../../config.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import type { UploadService } from './upload-service.js';
@@ -77,9 +77,9 @@ export class ResumableUploads {
   async handle(req: FastifyRequest & { auth: { user: { id: string } } }, reply: FastifyReply, id?: string): Promise<FastifyReply> {
     const caller = req.auth.user.id;
     if (id !== undefined) {
-      if (req.method === 'GET') throw notFound(Msg.uploadNotFound);
+      if (req.method === 'GET') throw notFound(PhotoMsg.uploadNotFound);
       const upload = await this.datastore.getUpload(id).catch(() => undefined);
-      if (!upload || upload.metadata?.owner !== caller) throw notFound(Msg.uploadNotFound);
+      if (!upload || upload.metadata?.owner !== caller) throw notFound(PhotoMsg.uploadNotFound);
       const offset = Number(req.headers['upload-offset']);
       if (req.method === 'PATCH' && offset > 0) this.log.info({ upload: id, offset, size: upload.size }, 'resumable upload resumed');
     }

@@ -4,7 +4,7 @@ import { open, readFile, readdir, stat, unlink, writeFile } from 'node:fs/promis
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import { ClientId, IMAGE_QUESTION_TYPES, Limits, Msg, lowerUuid, routes } from '@survey-bird/contracts';
+import { ClientId, IMAGE_QUESTION_TYPES, Limits, Msg, PhotoMsg, lowerUuid, routes } from '@survey-bird/contracts';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { HttpError, badRequest } from '../../http/errors.js';
@@ -120,9 +120,9 @@ export class UploadService {
     if (size === undefined || size > Limits.maxImageBytes) throw new HttpError(413, Msg.payloadTooLarge);
     const placeholder = await this.pending.find({ userId, surveyId: survey.id, clientId, question });
     // The phone may not know (the reply to its last byte was lost): 409, and it stops sending.
-    if (!placeholder && (await this.pending.settled({ userId, surveyId: survey.id, clientId, question }))) throw new HttpError(409, Msg.photoAlreadyAttached);
-    if (!placeholder) throw badRequest(Msg.noPhotoPlaceholder);
-    if (placeholder.size !== size) throw badRequest(Msg.photoMismatch);
+    if (!placeholder && (await this.pending.settled({ userId, surveyId: survey.id, clientId, question }))) throw new HttpError(409, PhotoMsg.alreadyAttached);
+    if (!placeholder) throw badRequest(PhotoMsg.noPlaceholder);
+    if (placeholder.size !== size) throw badRequest(PhotoMsg.mismatch);
   }
 
   /** The survey, question and response clientId an upload names, checked against the caller's access. */

@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import {
   Limits,
   Msg,
+  PhotoMsg,
   NO_ANSWER_QUESTION_TYPES,
   QuestionType,
   RuleMsg,
@@ -229,7 +230,7 @@ export class IngestService {
     if (body.organization_id !== survey.organizationId) return { clientId, error: badRequest(Msg.organizationMismatch) };
     if (refusedAsClosed(survey, body.clientId)) return { clientId, error: forbidden(Msg.surveyClosed) };
     if (!form) return { clientId, error: badRequest(Msg.unknownSurveyVersion) };
-    if (body.photos?.length && body.revisionOf !== undefined) return { clientId, error: badRequest(Msg.photosWithRevision) };
+    if (body.photos?.length && body.revisionOf !== undefined) return { clientId, error: badRequest(PhotoMsg.withRevision) };
     const placed = takePlaceholders(form, body.answers, body.photos);
     if ('problem' in placed) return { clientId, error: badRequest(placed.problem) };
     const problem = answersProblem(form, body.answers, now);

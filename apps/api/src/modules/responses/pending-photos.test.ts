@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Msg, PENDING_PHOTO_ANSWER, QuestionType } from '@survey-bird/contracts';
+import { PhotoMsg, PENDING_PHOTO_ANSWER, QuestionType } from '@survey-bird/contracts';
 import { uuidv7 } from '@survey-bird/contracts/ids';
 import { addMember, createOrganization, createSurvey, sampleQuestions } from '../../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
@@ -79,7 +79,7 @@ describe('responses first, photos after', () => {
     expect((await respond({ clientId, photos: [placeholder(PHOTO, tinyJpeg(4, 4))] })).statusCode).toBe(200);
     const wrong = await upload(clientId, PHOTO, tinyJpeg(6, 6));
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json().msg).toBe(Msg.photoMismatch);
+    expect(wrong.json().msg).toBe(PhotoMsg.mismatch);
     expect(JSON.parse((await stored(clientId)).answers)[PHOTO]).toBe(PENDING_PHOTO_ANSWER);
   });
 
@@ -117,7 +117,7 @@ describe('responses first, photos after', () => {
     expect((await respond({ clientId: uuidv7(), photos: [{ ...placeholder(PHOTO, bytes), sha256: 'xyz' }] })).statusCode).toBe(400);
     const fix = await respond({ clientId: uuidv7(), revisionOf: randomUUID(), photos: [placeholder(PHOTO, bytes)] });
     expect(fix.statusCode).toBe(400);
-    expect(fix.json().msg).toBe(Msg.photosWithRevision);
+    expect(fix.json().msg).toBe(PhotoMsg.withRevision);
   });
 
   it('never attaches to another field user\'s response', async () => {

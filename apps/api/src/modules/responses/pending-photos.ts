@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { IMAGE_QUESTION_TYPES, Msg, PENDING_PHOTO_ANSWER, type Answers, type PhotoPlaceholder } from '@survey-bird/contracts';
+import { IMAGE_QUESTION_TYPES, PhotoMsg, PENDING_PHOTO_ANSWER, type Answers, type PhotoPlaceholder } from '@survey-bird/contracts';
 import type { Database } from '../../db/schema.js';
 import type { IngestForm } from './survey-cache.js';
 
@@ -108,4 +108,4 @@ function parse(json: string | null): PendingPhotos {
 }
 
 export const photoMismatch = (placeholder: PendingPhotos[string], size: number, sha256: string): string | null =>
-  placeholder.size === size && placeholder.sha256 === sha256 ? null : Msg.photoMismatch;
+  placeholder.size === size && placeholder.sha256 === sha256 ? null : PhotoMsg.mismatch;
