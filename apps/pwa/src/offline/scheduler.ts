@@ -5,6 +5,7 @@ import { coalescedLiveQuery } from './live';
 import { counts, lastSyncAt, type OutboxCounts } from './outbox';
 import { syncAccount, type PhotoProgress } from './sync-engine';
 import { recordsWithPendingPhotos } from './sync-photos';
+import { holdingPhotos } from './sync-wifi';
 import type { DeviceInfo } from './device-report';
 import { SYNC_TAG } from './sw-sync';
 
@@ -73,7 +74,7 @@ async function snapshot(): Promise<Snapshot> {
     const first = await db.outbox.where('[account+status+nextAttemptAt]').between([row.account, 'queued', -Infinity], [row.account, 'queued', Infinity]).first();
     if (first && (nextDueAt === null || first.nextAttemptAt < nextDueAt)) nextDueAt = first.nextAttemptAt;
     // Photos of sent responses (issue 19) that a run could not finish: tried again shortly; one the server refused waits for Sync now.
-    const photos = (await recordsWithPendingPhotos(row.account)).some((r) => !r.photoError);
+    const photos = !(await holdingPhotos()) && (await recordsWithPendingPhotos(row.account)).some((r) => !r.photoError);
     if (photos && (nextDueAt === null || Date.now() + PHOTO_RETRY_MS < nextDueAt)) nextDueAt = Date.now() + PHOTO_RETRY_MS;
   }
   return { accounts, nextDueAt };
@@ -184,6 +185,10 @@ export function startSync(options: StartSyncOptions): SyncController {
   globalThis.addEventListener?.('online', onOnline);
   globalThis.addEventListener?.('offline', onOffline);
   globalThis.document?.addEventListener('visibilitychange', onVisible);
+  // Onto Wi-Fi: photos held by "Send photos on Wi-Fi only" can go now.
+  const connection = (globalThis.navigator as { connection?: EventTarget } | undefined)?.connection;
+  const onConnection = () => void syncNow();
+  connection?.addEventListener?.('change', onConnection);
 
   // Other tabs, the worker and this tab's own enqueueResponse all show up here, a burst of saves
   // as one snapshot (and at most one Background Sync registration).
@@ -206,6 +211,7 @@ export function startSync(options: StartSyncOptions): SyncController {
       globalThis.removeEventListener?.('online', onOnline);
       globalThis.removeEventListener?.('offline', onOffline);
       globalThis.document?.removeEventListener('visibilitychange', onVisible);
+      connection?.removeEventListener?.('change', onConnection);
       return running ?? Promise.resolve();
     },
   };

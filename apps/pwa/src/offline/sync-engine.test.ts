@@ -8,6 +8,7 @@ import { accountKey, db } from './db';
 import { LEASE_MS } from './lock';
 import { claimDue, counts, enqueueResponse, getRecord, lastSyncAt } from './outbox';
 import { syncAccount } from './sync-engine';
+import { setPhotosOnWifiOnly } from './sync-wifi';
 import { fakeLocks, FakeServer, freshDb, photoBlob, q, survey } from './test-support';
 
 vi.mock('./route-table', () => ({ default: slimRoutes(routes) }));
@@ -152,6 +153,27 @@ describe('responses first, photos after (issue 19)', () => {
     server.override(UPLOAD, { status: 400, msg: PhotoMsg.mismatch });
     await sync();
     expect(await getRecord(id)).toMatchObject({ status: 'synced', photosPending: ['Photo'], photoError: { question: 'Photo', status: 400, msg: PhotoMsg.mismatch } });
+  });
+
+  it('"Send photos on Wi-Fi only" sends the response on a mobile network and holds its photo until Wi-Fi', async () => {
+    await setPhotosOnWifiOnly(true);
+    vi.stubGlobal('navigator', { ...globalThis.navigator, connection: { type: 'cellular' } });
+    const id = await queue({ Name: 'Ada' }, { photos: { Photo: photoBlob(1) } });
+    expect(await sync()).toMatchObject({ sent: 1 });
+    expect(server.paths(UPLOAD)).toHaveLength(0);
+    expect(await getRecord(id)).toMatchObject({ status: 'synced', photosPending: ['Photo'] });
+
+    vi.stubGlobal('navigator', { ...globalThis.navigator, connection: { type: 'wifi' } });
+    await sync();
+    expect(server.paths(UPLOAD)).toHaveLength(1);
+    expect((await getRecord(id))?.photosPending).toBeUndefined();
+  });
+
+  it('never holds photos where the browser does not report the connection type', async () => {
+    await setPhotosOnWifiOnly(true);
+    await queue({ Name: 'Ada' }, { photos: { Photo: photoBlob(1) } });
+    await sync();
+    expect(server.paths(UPLOAD)).toHaveLength(1);
   });
 
   it('a fix of a returned response still uploads its photos before it', async () => {

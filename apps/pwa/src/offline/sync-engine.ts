@@ -3,6 +3,7 @@ import { rejectToken, isTokenRejected } from './accounts';
 import { accountKey, type OutboxRecord } from './db';
 import { LEASE_MS, withSyncLock, type SyncLock } from './lock';
 import { claimDue, counts, markFailed, markRetry, markSynced, recordPhotoRef, recoverStuck, release, setLastSyncAt, touchClaims } from './outbox';
+import { holdingPhotos } from './sync-wifi';
 import { markPhotoRefused, markPhotoSent, recordPlaceholders, recordsWithPendingPhotos } from './sync-photos';
 import { PhotoUnreadableError, readPhoto } from './photo-store';
 import { applyChanges, changesCursor, saveEarnings } from './statuses';
@@ -368,6 +369,8 @@ const placeholderQuestions = (record: OutboxRecord) => Object.keys(record.photoP
  * run must stop (no answer, 5xx, 429, the token refused, the lease lost).
  */
 async function sendPendingPhotos(ctx: Ctx): Promise<boolean> {
+  // "Send photos on Wi-Fi only": the responses went; their photos wait for Wi-Fi.
+  if (await holdingPhotos()) return true;
   const records = await recordsWithPendingPhotos(ctx.account);
   const sizeOf = (r: OutboxRecord, q: string) => r.photoPlaceholders?.[q]?.size ?? 0;
   const jobs = records

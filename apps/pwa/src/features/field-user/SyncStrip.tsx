@@ -39,7 +39,7 @@ export function SyncStrip({ account, email, showResponsesLink = true }: { accoun
         </button>
       </div>
       {photos && (
-        <p className="sync-strip__last" data-testid="photos-left">
+        <p className="sync-strip__last">
           {photos.photos === 1 ? '1 photo' : `${photos.photos} photos`}, {formatBytes(photos.bytesLeft)} left <progress value={photos.fraction} />
         </p>
       )}
