@@ -248,7 +248,7 @@ export async function recoverStuck(account: string, run: string, now: number, le
   });
 }
 
-async function transition(id: string, run: string, change: (r: OutboxRecord) => OutboxRecord, purgePhotos = false): Promise<boolean> {
+export async function transition(id: string, run: string, change: (r: OutboxRecord) => OutboxRecord, purgePhotos = false): Promise<boolean> {
   return db.transaction('rw', db.outbox, db.photos, async () => {
     const record = await db.outbox.get(id);
     if (!ownedBy(record, run)) return false;
@@ -267,17 +267,9 @@ export async function recordPhotoRef(id: string, run: string, question: string, 
   });
 }
 
-/**
- * sending -> synced; the photo bytes are deleted now that the server has them (the record stays as
- * history), except those of `photosPending`: the server took the response before them (issue 19).
- */
-export function markSynced(id: string, run: string, serverId: string | undefined, now: number, photosPending: string[] = []): Promise<boolean> {
-  return transition(
-    id,
-    run,
-    ({ lastError: _e, ...r }) => ({ ...r, status: 'synced', serverId, syncedAt: now, attempts: 0, ...(photosPending.length > 0 ? { photosPending } : {}) }),
-    photosPending.length === 0,
-  );
+/** sending -> synced; the photo bytes are deleted now that the server has them (the record stays as history). */
+export function markSynced(id: string, run: string, serverId: string | undefined, now: number): Promise<boolean> {
+  return transition(id, run, ({ lastError: _e, ...r }) => ({ ...r, status: 'synced', serverId, syncedAt: now, attempts: 0 }), true);
 }
 
 /** sending -> failed with the server's answer; the user decides what happens next. */

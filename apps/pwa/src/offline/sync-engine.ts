@@ -4,7 +4,7 @@ import { accountKey, type OutboxRecord } from './db';
 import { LEASE_MS, withSyncLock, type SyncLock } from './lock';
 import { claimDue, counts, markFailed, markRetry, markSynced, recordPhotoRef, recoverStuck, release, setLastSyncAt, touchClaims } from './outbox';
 import { holdingPhotos } from './sync-wifi';
-import { markPhotoRefused, markPhotoSent, recordPlaceholders, recordsWithPendingPhotos } from './sync-photos';
+import { markPhotoRefused, markPhotoSent, markSyncedBeforePhotos, recordPlaceholders, recordsWithPendingPhotos } from './sync-photos';
 import { PhotoUnreadableError, readPhoto } from './photo-store';
 import { applyChanges, changesCursor, saveEarnings } from './statuses';
 import { deviceReport, type DeviceInfo } from './device-report';
@@ -459,7 +459,7 @@ async function apply(ctx: Ctx, record: OutboxRecord, verdict: Verdict, serverId:
   const { run } = ctx.lock;
   switch (verdict.kind) {
     case 'ok':
-      if (await markSynced(record.id, run, serverId, ctx.now(), placeholderQuestions(record))) ctx.summary.sent++;
+      if (await (placeholderQuestions(record).length > 0 ? markSyncedBeforePhotos(record.id, run, serverId, ctx.now(), placeholderQuestions(record)) : markSynced(record.id, run, serverId, ctx.now()))) ctx.summary.sent++;
       return 'ok';
     case 'failed':
       if (await markFailed(record.id, run, verdict.status, verdict.msg)) ctx.summary.failed++;

@@ -1,6 +1,6 @@
 import type { PhotoPlaceholder } from '@survey-bird/contracts';
 import { accountKey, db, type OutboxRecord } from './db';
-import { ownedBy } from './outbox';
+import { ownedBy, transition } from './outbox';
 
 /**
  * Responses first, photos after (issue 19): the outbox transitions of photos sent after their
@@ -15,6 +15,11 @@ export async function recordPlaceholders(id: string, run: string, placeholders: 
     if (!ownedBy(record, run)) return;
     await db.outbox.put({ ...record, photoPlaceholders: { ...record.photoPlaceholders, ...placeholders }, updatedAt: Date.now() });
   });
+}
+
+/** sending -> synced with photos still to send: like markSynced, but their bytes stay until each is attached. */
+export function markSyncedBeforePhotos(id: string, run: string, serverId: string | undefined, now: number, photosPending: string[]): Promise<boolean> {
+  return transition(id, run, ({ lastError: _e, ...r }) => ({ ...r, status: 'synced', serverId, syncedAt: now, attempts: 0, photosPending }));
 }
 
 /** Synced records whose photos the server still waits for, oldest first. */
