@@ -24,17 +24,21 @@ interface LinkControl {
   baseUrl: string;
   /** Drop the link half way through the next photo body. */
   cutNext: boolean;
+  /** Stall the next photo body half way (the link hangs) until the phone gives up on it. */
+  stallNext: boolean;
   /** Refuse photo bodies (the link is too poor): they never reach the server. */
   holdPhotos: boolean;
   /** Upload-Offset of every photo body that reached the server, and what the server said on HEAD. */
   patchOffsets: number[];
+  /** [upload URL, Upload-Offset] of every photo body that reached the server. */
+  patches: [string, number][];
   headOffsets: number[];
   close(): Promise<void>;
 }
 
 async function startLink(target: string): Promise<LinkControl> {
   const upstream = new URL(target);
-  const link: LinkControl = { baseUrl: '', cutNext: false, holdPhotos: false, patchOffsets: [], headOffsets: [], close: async () => undefined };
+  const link: LinkControl = { baseUrl: '', cutNext: false, stallNext: false, holdPhotos: false, patchOffsets: [], patches: [], headOffsets: [], close: async () => undefined };
   const server: Server = createServer((req, res) => {
     const isPhotoBody = req.method === 'PATCH' && (req.url ?? '').startsWith(routes.resumableCreate.path);
     // A photo sent whole (the service worker's Background Sync) would bypass what this test watches.
@@ -43,7 +47,10 @@ async function startLink(target: string): Promise<LinkControl> {
       req.socket.destroy();
       return;
     }
-    if (isPhotoBody) link.patchOffsets.push(Number(req.headers['upload-offset']));
+    if (isPhotoBody) {
+      link.patchOffsets.push(Number(req.headers['upload-offset']));
+      link.patches.push([req.url ?? '', Number(req.headers['upload-offset'])]);
+    }
     const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } }, (up) => {
       if (req.method === 'HEAD' && up.headers['upload-offset'] !== undefined) link.headOffsets.push(Number(up.headers['upload-offset']));
       res.writeHead(up.statusCode ?? 502, up.headers);
@@ -51,15 +58,18 @@ async function startLink(target: string): Promise<LinkControl> {
     });
     out.on('error', () => res.destroy());
     const total = Number(req.headers['content-length'] ?? 0);
-    const cut = isPhotoBody && link.cutNext;
-    if (cut) link.cutNext = false;
+    const cut = isPhotoBody && (link.cutNext || link.stallNext);
+    const stall = cut && link.stallNext;
+    if (cut) link.cutNext = link.stallNext = false;
+    // A stalled body ends when the phone drops it (a reload): the server keeps what it got.
+    if (stall) req.on('close', () => out.destroy());
     let seen = 0;
     let dropped = false;
     req.on('data', (chunk: Buffer) => {
       if (dropped) return;
       if (cut && seen + chunk.length >= total / 2) {
         dropped = true;
-        out.write(chunk.subarray(0, Math.max(0, Math.floor(total / 2) - seen)), () => setTimeout(() => {
+        out.write(chunk.subarray(0, Math.max(0, Math.floor(total / 2) - seen)), () => stall || setTimeout(() => {
           out.destroy();
           req.socket.destroy();
         }, 200));
@@ -157,5 +167,26 @@ describe('patchy network: responses first, photos after, uploads that resume', (
     await office.page.reload();
     await insight.waitForRows(1);
     await expect.poll(() => insight.rows().first().innerText()).toContain('View photo');
+  });
+
+  it('a reload in the middle of a photo upload: the reloaded page finishes the same upload, and the photo arrives once', async () => {
+    const filesBefore = serverRows(surveyId).files.length;
+    const before = link.patches.length;
+    link.stallNext = true;
+    await form.open(TITLE);
+    await form.fillText(Q.name, 'Baba Tunde');
+    await form.takePicture(Q.photo);
+    await form.submit();
+    await expect.poll(() => link.patches.length, { timeout: 30_000 }).toBeGreaterThan(before);
+    const [stalled] = link.patches[before]!;
+    await phone.page.waitForTimeout(500);
+    await phone.page.reload();
+    await expect.poll(() => serverRows(surveyId).files.length, { timeout: 60_000 }).toBe(filesBefore + 1);
+    // The same upload (its URL kept in IndexedDB over the reload), sent again after it.
+    const offsets = link.patches.slice(before).filter(([url]) => url === stalled).map(([, offset]) => offset);
+    expect(offsets[0]).toBe(0);
+    expect(offsets.length).toBeGreaterThan(1);
+    const row = serverRows(surveyId).answers.find((a) => a[Q.name] === 'Baba Tunde');
+    expect(row?.[Q.photo]).toMatch(/\/api\/v1\/files\/image\//);
   });
 });
