@@ -1,4 +1,4 @@
-import { Msg, QuestionType, routes } from '@survey-bird/contracts';
+import { Msg, PENDING_PHOTO_ANSWER, QuestionType, routes } from '@survey-bird/contracts';
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -148,6 +148,11 @@ describe('field user: offline capture reaches the server exactly once', () => {
     await expect.poll(() => form.recordsWith('received by the server').count(), { timeout: 30_000 }).toBe(5);
     expect(await form.records().count()).toBe(5);
 
+    // Responses first, photos after (issue 19): the photos follow the text, each once.
+    await expect.poll(() => serverRows(surveyId).files.length, { timeout: 30_000 }).toBe(5);
+    await expect.poll(() => serverRows(surveyId).responses.filter((r) => r.answers[Q.photo] === PENDING_PHOTO_ANSWER).length, { timeout: 30_000 }).toBe(0);
+    // Sent resumably (tus) by the page, or whole by the service worker's Background Sync: each once either way.
+    expect(proxy.seen.filter((p) => p === `POST ${routes.resumableCreate.path}` || p === `POST ${routes.uploadImage.path}`).length).toBeGreaterThanOrEqual(5);
     const server = serverRows(surveyId);
     expect(namesOf(server)).toEqual(['Offline 1', 'Offline 2', 'Offline 3', 'Offline 4', 'Offline 5']);
     expect(new Set(server.responses.map((r) => r.clientId)).size).toBe(5);

@@ -57,6 +57,8 @@ export interface Config {
   connections: ConnectionLimits;
   /** Exports running at once and waiting (EXPORT_CONCURRENCY, EXPORT_QUEUE). */
   exports: ExportLimits;
+  /** How long an unfinished resumable photo upload is kept (RESUMABLE_UPLOAD_EXPIRY_DAYS, default 7). */
+  resumableExpiryMs: number;
 }
 
 export const OWASP_SCRYPT_N = 2 ** 17;
@@ -159,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       queue: Math.max(0, Number(env.EXPORT_QUEUE ?? DEFAULT_EXPORT_LIMITS.queue) || 0),
       clusterConcurrency: Number(env.EXPORT_CLUSTER_CONCURRENCY) > 0 ? Math.floor(Number(env.EXPORT_CLUSTER_CONCURRENCY)) : undefined,
     },
+    resumableExpiryMs: (Number(env.RESUMABLE_UPLOAD_EXPIRY_DAYS) > 0 ? Number(env.RESUMABLE_UPLOAD_EXPIRY_DAYS) : 7) * 86_400_000,
     ...overrides,
   };
 }

@@ -1,4 +1,4 @@
-import { IMAGE_QUESTION_TYPES, Msg, QuestionType, routes, type Answers, type EarningsReply, type ResponseChange, type Survey, type SyncItem, type SyncResult } from '@survey-bird/contracts';
+import { IMAGE_QUESTION_TYPES, Msg, PENDING_PHOTO_ANSWER, QuestionType, routes, type Answers, type EarningsReply, type ResponseChange, type Survey, type SyncItem, type SyncResult } from '@survey-bird/contracts';
 import { vi } from 'vitest';
 import { db } from '../src/offline/db';
 import { resetPhotoModeCache } from '../src/offline/photo-store';
@@ -160,6 +160,9 @@ export class FakeServer {
     const key = `${user}|${String(form.clientId)}|${question}`;
     const ref = this.uploads.get(key) ?? `http://sb.test/api/v1/files/image/img${this.nextId++}`;
     this.uploads.set(key, ref);
+    // Issue 19: a response stored before this photo gets its reference in place of the placeholder.
+    const held = this.stored.get(String(form.clientId));
+    if (held?.user === user && held.answers[question] === PENDING_PHOTO_ANSWER) held.answers[question] = ref;
     return json(200, { [question]: ref });
   }
 
@@ -168,7 +171,13 @@ export class FakeServer {
     if (!s) return { clientId: item.clientId, status: 404, msg: Msg.surveyNotFound };
     if (s.organization_id !== item.organization_id) return { clientId: item.clientId, status: 400, msg: Msg.organizationMismatch };
     for (const question of s.questions) if (question.compulsory && !Object.hasOwn(item.answers, question.text)) return { clientId: item.clientId, status: 400, msg: Msg.fillCompulsory };
-    const body = JSON.stringify({ s: item.survey_id, a: Object.entries(item.answers).sort() });
+    const answers = { ...item.answers };
+    for (const p of item.photos ?? []) {
+      const type = s.questions.find((x) => x.text === p.question)?.type;
+      if (!type || !IMAGE_QUESTION_TYPES.includes(type)) return { clientId: item.clientId, status: 400, msg: `"${p.question}" does not take a photo` };
+      answers[p.question] = PENDING_PHOTO_ANSWER;
+    }
+    const body = JSON.stringify({ s: item.survey_id, a: Object.entries(answers).sort(), p: item.photos ?? [] });
     const existing = this.stored.get(item.clientId);
     if (existing) {
       return existing.user === user && existing.body === body
@@ -176,7 +185,7 @@ export class FakeServer {
         : { clientId: item.clientId, status: 409, msg: Msg.responseConflict };
     }
     const _id = `resp-${this.nextId++}`;
-    this.stored.set(item.clientId, { user, body, _id, answers: item.answers });
+    this.stored.set(item.clientId, { user, body, _id, answers });
     return { clientId: item.clientId, status: 200, msg: Msg.responseSent, _id };
   }
 }

@@ -65,6 +65,8 @@ const admin = [Role.masterAdmin] as const;
 const orgOrSup = [Role.organization, Role.supervisor] as const;
 
 const ImageParams = z.object({ id: z.string().min(1).max(100) });
+/** A resumable upload's id (the server names them: 32 hex digits). */
+const ResumableParams = z.object({ id: z.string().regex(/^[0-9a-f]{32}$/, 'Upload not found') });
 
 export const routes = {
   // accounts
@@ -102,6 +104,10 @@ export const routes = {
   respond: { method: 'POST', path: '/api/v1/survey/respond', access: fu, summary: 'Submit a response (idempotent per clientId)', body: R.RespondBody, reply: R.RespondReply, bodyLimit: RESPONSE_BODY_LIMIT },
   syncResponses: { method: 'POST', path: '/api/v1/sync/responses', access: fu, summary: 'Submit queued responses in one request, each answered individually', body: R.SyncResponsesBody, reply: R.SyncResponsesReply, bodyLimit: BATCH_BODY_LIMIT },
   uploadImage: { method: 'POST', path: '/api/v1/files/image', access: fu, summary: 'Upload a photo answer (multipart, idempotent per clientId and question)', multipart: true, reply: R.UploadImageReply },
+  // Resumable photo uploads (issue 19): the tus 1.0 protocol, bodies and replies as tus defines them.
+  resumableCreate: { method: 'POST', path: '/api/v1/files/tus', access: fu, summary: 'Start a resumable photo upload (tus creation; Upload-Metadata: question, survey_id, organization_id, clientId of a response sent with its placeholder)' },
+  resumableOffset: { method: 'GET', path: '/api/v1/files/tus/:id', access: fu, summary: "HEAD: the bytes the server holds of the caller's resumable upload (tus); GET answers 404", params: ResumableParams },
+  resumableAppend: { method: 'PATCH', path: '/api/v1/files/tus/:id', access: fu, summary: 'Append bytes at Upload-Offset (tus); the last bytes store the photo and attach it to its response', params: ResumableParams },
   getImage: { method: 'GET', path: '/api/v1/files/image/:id', access: 'public', summary: 'A stored photo (capability URL)', params: ImageParams, sensitive: ['id'] },
   organizationResponses: { method: 'GET', path: '/api/v1/survey/organization/response/:surveyId', access: org, summary: 'Responses of a survey', params: SurveyIdParams, querystring: R.ResponsesQuery, reply: R.ResponseListReply },
   organizationExport: { method: 'GET', path: '/api/v1/survey/organization/response/download/:surveyId', access: org, summary: 'Responses as xlsx', params: SurveyIdParams, querystring: R.ResponsesQuery },

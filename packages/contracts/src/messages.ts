@@ -106,3 +106,15 @@ export const MSG_PREFIX = {
   linkExpired: 'link expired',
   checkEmail: 'Kindly check your email',
 } as const;
+
+/**
+ * Photos sent after their responses (issue 19): apart from Msg so the form's chunk, which carries
+ * Msg, does not carry them (the sync run and the server use them).
+ */
+export const PhotoMsg = {
+  mismatch: 'The photo differs from its placeholder (size or SHA-256)',
+  uploadNotFound: 'Upload not found',
+  alreadyAttached: 'Photo already received',
+  noPlaceholder: 'No response waits for this photo',
+  withRevision: 'A fix sends its photos first, not as placeholders',
+} as const;

@@ -17,6 +17,7 @@ import * as leases from './migrations/20261127500000_leases.js';
 import * as deviceStatus from './migrations/20261127510000_device_status.js';
 import * as syncDigest from './migrations/20261128400000_sync_digest.js';
 import * as qualityFlags from './migrations/20261128200000_quality_flags.js';
+import * as pendingPhotos from './migrations/20261128300000_pending_photos.js';
 import * as searchGrams from './migrations/20261126500000_search_grams.js';
 import * as reviewPayouts from './migrations/20261126400000_review_payouts.js';
 import * as memberWithdrawn from './migrations/20261126310000_member_withdrawn.js';
@@ -112,6 +113,7 @@ const migrations: Record<string, Migration> = {
   '20261127500000_leases': leases,
   '20261127510000_device_status': deviceStatus,
   '20261128200000_quality_flags': qualityFlags,
+  '20261128300000_pending_photos': pendingPhotos,
   '20261127200000_response_revisions': responseRevisions,
   '20261127400000_survey_versions': surveyVersions,
   '20261128000000_payout_items': payoutItems,

@@ -130,6 +130,8 @@ export interface ResponsesTable {
   revision: Generated<number>;
   /** JSON of StoredMeta (modules/flags/meta.ts): what the phone recorded (issue 18); null from older phones. */
   meta: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON `{ [question]: PhotoPlaceholder }` of photos not yet attached (issue 19); null when none. */
+  pending_photos: string | null;
 }
 
 /** Every submitted revision of a fixed response (revision 1 copied in when the first fix arrives). */

@@ -5,6 +5,7 @@ import { DevicesService } from '../modules/devices/service.js';
 import { EarningsService } from '../modules/earnings/service.js';
 import { FileStores } from '../modules/files/store/index.js';
 import { FlagsService } from '../modules/flags/service.js';
+import { ResumableUploads } from '../modules/files/resumable.js';
 import { UploadService } from '../modules/files/upload-service.js';
 import { InsightService } from '../modules/insight/service.js';
 import { OrganizationsService } from '../modules/organizations/service.js';
@@ -27,6 +28,7 @@ export interface Services {
   surveys: SurveysService;
   teams: TeamsService;
   uploads: UploadService;
+  resumable: ResumableUploads;
 }
 
 declare module 'fastify' {
@@ -47,6 +49,7 @@ export default fp(
     const stores = new FileStores(app.config, app.db);
     app.addHook('onClose', async () => stores.close());
     const flags = new FlagsService(app);
+    const uploads = new UploadService(app.config, app.db, ingest, stores);
     app.decorate('services', {
       accounts: new AccountsService(app),
       devices: new DevicesService(app),
@@ -59,7 +62,8 @@ export default fp(
       review: new ReviewService(app, flags),
       surveys: new SurveysService(app),
       teams: new TeamsService(app, flags),
-      uploads: new UploadService(app.config, app.db, ingest, stores),
+      uploads,
+      resumable: new ResumableUploads(app.config, uploads, app.log),
     });
   },
   { name: 'services', dependencies: ['context'] },

@@ -1,4 +1,4 @@
-import type { Answers, EarningsReply, ResponseCapture, ResponseStatus, Survey } from '@survey-bird/contracts';
+import type { Answers, EarningsReply, PhotoPlaceholder, ResponseCapture, ResponseStatus, Survey } from '@survey-bird/contracts';
 import { Dexie, type Table } from 'dexie';
 import { indexedDbName } from '../storage-keys';
 
@@ -53,6 +53,15 @@ export interface OutboxRecord {
   syncedAt?: number;
   /** Fix and resubmit: the server `_id` of the returned response this record revises. */
   revisionOf?: string;
+  /**
+   * Issue 19: the placeholders the response was (or will be) sent with, by question, made once
+   * before the first send so every retry carries the same ones (the server's body hash has them).
+   */
+  photoPlaceholders?: Record<string, PhotoPlaceholder>;
+  /** A synced record's photos the server still waits for (their bytes stay in `photos` until sent). */
+  photosPending?: string[];
+  /** The server's last refusal of one of those photos (a 4xx), shown on the phone; the photo stays pending. */
+  photoError?: { question: string; status: number; msg: string };
 }
 
 /** What the server last said about one of the account's responses (the changes feed). */

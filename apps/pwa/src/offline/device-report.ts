@@ -1,6 +1,7 @@
 import type { DeviceReportBody } from '@survey-bird/contracts';
 import { db } from './db';
 import { accountKey } from './db';
+import { recordsWithPendingPhotos } from './sync-photos';
 
 /** Which phone and build reports (issue 18): the page's device id and the app's version. */
 export interface DeviceInfo {
@@ -10,7 +11,8 @@ export interface DeviceInfo {
 
 /**
  * What the phone tells the office at the end of a sync: the account's responses still on it
- * (waiting or sending), refused ones, their photos not yet uploaded, and the browser's storage use.
+ * (waiting or sending), refused ones, their photos and those of sent responses not yet uploaded,
+ * and the browser's storage use.
  */
 export async function deviceReport(account: string, device: DeviceInfo, syncedAt: number): Promise<DeviceReportBody> {
   const key = accountKey(account);
@@ -19,7 +21,9 @@ export async function deviceReport(account: string, device: DeviceInfo, syncedAt
     const refused = await db.outbox.where('[account+status]').equals([key, 'failed']).primaryKeys();
     return [open, refused] as const;
   });
-  const photosWaiting = waiting.length ? await db.photos.where('owner').anyOf(waiting.map(String)).count() : 0;
+  // Also the photos of responses the server already holds (issue 19): they are still only on this phone.
+  const photosAfter = (await recordsWithPendingPhotos(key)).reduce((n, r) => n + (r.photosPending?.length ?? 0), 0);
+  const photosWaiting = (waiting.length ? await db.photos.where('owner').anyOf(waiting.map(String)).count() : 0) + photosAfter;
   const estimate = await globalThis.navigator?.storage?.estimate?.().catch(() => undefined);
   return {
     deviceId: device.id,

@@ -26,9 +26,13 @@
  *   draft (saveDraft, saveDraftPhoto; survives reloads)
  *     -> queued   enqueueResponse: the response and its photos in one transaction; the draft is
  *                 consumed in the same transaction; its clientId is the server's idempotency key
- *     -> sending  a sync run (page or worker, one per account at a time) claimed it; photos are
- *                 uploaded first and their references kept, then the response goes in a batch
- *     -> synced   the server answered 200: the record keeps its server _id, the photo bytes go
+ *     -> sending  a sync run (page or worker, one per account at a time) claimed it; it goes in a
+ *                 batch with a placeholder (photo id, size, SHA-256) per photo, made once and kept
+ *                 on the record (a fix uploads its photos first instead, their references kept)
+ *     -> synced   the server answered 200: the record keeps its server _id; photos sent as
+ *                 placeholders stay in `photosPending` (bytes kept) until, after all text, the run
+ *                 uploads them one at a time, smallest response first (sync-photos.ts); a photo's
+ *                 bytes go once the server attached it
  *     -> failed   the server refused it (4xx): lastError holds its msg; the user fixes it
  *                 (updateAnswers) and retry()s, after a 409 resendAsNew()s it if it really is
  *                 another response, or exportFailed()s and discard()s it
@@ -60,6 +64,8 @@ export type { OutboxRecord, OutboxStatus, StatusRow, EarningsSnapshot } from './
 // entry offline/earnings.ts, like the sync engine's offline/sync.ts: kept out of the form's chunk.
 export type { EarningsLine } from './statuses';
 
+// "Send photos on Wi-Fi only" (issue 19) is offline/sync-wifi.ts, which Settings loads itself:
+// re-exported here it would land in the form's chunk, which has no room for it.
 // Syncing: the engine itself is offline/sync.ts, loaded after the first paint (app-sync.ts), so a
 // screen that only captures never waits for it. Types are free to share.
 export type { StartSyncOptions, SyncController, SyncStatus, AccountSyncStatus } from './scheduler';

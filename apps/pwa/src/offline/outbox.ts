@@ -8,7 +8,9 @@ import { nextAttemptAt, type Verdict } from './retry-policy';
  * The outbox: submitted responses waiting for, or already received by, the server. Every status
  * change of a record happens in this file:
  *
- *   enqueueResponse -> queued -> sending -> synced            (server said 200; photo bytes purged)
+ *   enqueueResponse -> queued -> sending -> synced            (server said 200; photo bytes purged, or
+ *                                                               kept while photosPending, issue 19: each
+ *                                                               purged by markPhotoSent in sync-photos.ts)
  *                        ^          |---> queued + backoff   (no answer, 408, 429, 5xx)
  *                        |          '---> failed             (any other 4xx, with the server's msg)
  *                        '-- retry(id) <--'   (after updateAnswers; resendAsNew(id) after a 409;
@@ -214,7 +216,7 @@ export function deliveryLabel(record: Pick<OutboxRecord, 'status'>): string {
 
 /* ---- Transitions used by the sync engine (not part of the module's public API) ---- */
 
-const ownedBy = (record: OutboxRecord | undefined, run: string): record is OutboxRecord => record?.status === 'sending' && record.claim?.run === run;
+export const ownedBy = (record: OutboxRecord | undefined, run: string): record is OutboxRecord => record?.status === 'sending' && record.claim?.run === run;
 
 /** Due queued records (oldest first, minus those this run already tried) become `sending` under this run's claim. */
 export async function claimDue(account: string, claim: Claim, now: number, limit: number, skip: ReadonlySet<string> = new Set()): Promise<OutboxRecord[]> {
@@ -250,7 +252,7 @@ export async function recoverStuck(account: string, run: string, now: number, le
   });
 }
 
-async function transition(id: string, run: string, change: (r: OutboxRecord) => OutboxRecord, purgePhotos = false): Promise<boolean> {
+export async function transition(id: string, run: string, change: (r: OutboxRecord) => OutboxRecord, purgePhotos = false): Promise<boolean> {
   return db.transaction('rw', db.outbox, db.photos, async () => {
     const record = await db.outbox.get(id);
     if (!ownedBy(record, run)) return false;

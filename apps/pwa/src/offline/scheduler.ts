@@ -3,7 +3,9 @@ import { mirrorAccounts } from './accounts';
 import { db } from './db';
 import { coalescedLiveQuery } from './live';
 import { counts, lastSyncAt, type OutboxCounts } from './outbox';
-import { syncAccount } from './sync-engine';
+import { syncAccount, type PhotoProgress } from './sync-engine';
+import { recordsWithPendingPhotos } from './sync-photos';
+import { holdingPhotos } from './sync-wifi';
 import type { DeviceInfo } from './device-report';
 import { SYNC_TAG } from './sw-sync';
 
@@ -29,6 +31,8 @@ export interface SyncStatus {
   failed: number;
   /** Latest lastSyncAt over the accounts. */
   lastSyncAt: number | null;
+  /** Photos this tab's run is sending after their responses (issue 19); null when none. */
+  photos: PhotoProgress | null;
   /** By account key (lower-cased e-mail). */
   accounts: Record<string, AccountSyncStatus>;
 }
@@ -69,11 +73,15 @@ async function snapshot(): Promise<Snapshot> {
     if (authRequired) continue;
     const first = await db.outbox.where('[account+status+nextAttemptAt]').between([row.account, 'queued', -Infinity], [row.account, 'queued', Infinity]).first();
     if (first && (nextDueAt === null || first.nextAttemptAt < nextDueAt)) nextDueAt = first.nextAttemptAt;
+    // Photos of sent responses (issue 19) that a run could not finish: tried again shortly; one the server refused waits for Sync now.
+    const photos = !(await holdingPhotos()) && (await recordsWithPendingPhotos(row.account)).some((r) => !r.photoError);
+    if (photos && (nextDueAt === null || Date.now() + PHOTO_RETRY_MS < nextDueAt)) nextDueAt = Date.now() + PHOTO_RETRY_MS;
   }
   return { accounts, nextDueAt };
 }
 
 const BUSY_RETRY_MS = 15_000;
+const PHOTO_RETRY_MS = 10_000;
 
 const isOnline = () => globalThis.navigator?.onLine !== false;
 
@@ -91,7 +99,7 @@ async function registerBackgroundSync(): Promise<void> {
 export function startSync(options: StartSyncOptions): SyncController {
   const minIntervalMs = options.minIntervalMs ?? 2_000;
   const listeners = new Set<(status: SyncStatus) => void>();
-  let status: SyncStatus = { running: false, online: isOnline(), pending: 0, failed: 0, lastSyncAt: null, accounts: {} };
+  let status: SyncStatus = { running: false, online: isOnline(), pending: 0, failed: 0, lastSyncAt: null, photos: null, accounts: {} };
   let nextDueAt: number | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
@@ -132,7 +140,7 @@ export function startSync(options: StartSyncOptions): SyncController {
     for (const { email: user, token } of accounts) {
       if (stopped) return;
       try {
-        const summary = await syncAccount({ account: user, token, baseUrl: options.baseUrl, fetch: options.fetch, device: options.device });
+        const summary = await syncAccount({ account: user, token, baseUrl: options.baseUrl, fetch: options.fetch, device: options.device, resumable: () => import('./sync-tus'), onPhotoProgress: (photos) => update({ photos }) });
         if (summary.busy) sawBusy = true;
       } catch (err) {
         // A bug or a broken database must not stop the other accounts; the timer tries again.
@@ -178,6 +186,10 @@ export function startSync(options: StartSyncOptions): SyncController {
   globalThis.addEventListener?.('online', onOnline);
   globalThis.addEventListener?.('offline', onOffline);
   globalThis.document?.addEventListener('visibilitychange', onVisible);
+  // Onto Wi-Fi: photos held by "Send photos on Wi-Fi only" can go now.
+  const connection = (globalThis.navigator as { connection?: EventTarget } | undefined)?.connection;
+  const onConnection = () => void syncNow();
+  connection?.addEventListener?.('change', onConnection);
 
   // Other tabs, the worker and this tab's own enqueueResponse all show up here, a burst of saves
   // as one snapshot (and at most one Background Sync registration).
@@ -200,6 +212,7 @@ export function startSync(options: StartSyncOptions): SyncController {
       globalThis.removeEventListener?.('online', onOnline);
       globalThis.removeEventListener?.('offline', onOffline);
       globalThis.document?.removeEventListener('visibilitychange', onVisible);
+      connection?.removeEventListener?.('change', onConnection);
       return running ?? Promise.resolve();
     },
   };

@@ -4,7 +4,7 @@
  * exactly-once delivery survives lost replies, concurrent runs and retries. What the server
  * stored is read back the way the organization sees it (GET /survey/organization/response).
  */
-import { Msg, routes, type ResponseListReply, type ResponseRow } from '@survey-bird/contracts';
+import { Msg, PENDING_PHOTO_ANSWER, routes, type ResponseListReply, type ResponseRow } from '@survey-bird/contracts';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { db } from './db';
 import { enqueueResponse, getRecord, retry, updateAnswers } from './outbox';
@@ -82,27 +82,41 @@ function losingReplies(path: string, n: number): typeof fetch {
   };
 }
 
-it('stores each response and photo exactly once although the replies were lost, then marks them synced', async () => {
+it('stores each response and photo exactly once although the replies were lost; the office sees the response before its photo', async () => {
   const before = (await storedRows()).length;
   const ids = [await queue('Mama Put', true), await queue('Iya Basira'), await queue('Chop Bar')];
   const flaky = losingReplies(routes.syncResponses.path, 1);
   const uploadsLost = losingReplies(routes.uploadImage.path, 1);
-  const both: typeof fetch = (input, init) => (String(input).endsWith(routes.uploadImage.path) ? uploadsLost(input, init) : flaky(input, init));
+  let linkDown = true; // the first photo upload never reaches the server
+  const both: typeof fetch = async (input, init) => {
+    if (!String(input).endsWith(routes.uploadImage.path)) return flaky(input, init);
+    if (linkDown) {
+      linkDown = false;
+      throw new TypeError('Failed to fetch');
+    }
+    return uploadsLost(input, init);
+  };
 
   const first = await syncAccount({ account: field.email, token: field.token, baseUrl, fetch: both });
-  expect(first).toMatchObject({ sent: 0, remaining: 3 });
+  expect(first).toMatchObject({ sent: 0, remaining: 3 }); // the batch reply is lost
   for (const id of ids) await dueNow(id);
+  // The batch goes through (a replay with the same placeholders); the photo does not.
   const second = await syncAccount({ account: field.email, token: field.token, baseUrl, fetch: both });
-  expect(second).toMatchObject({ sent: 0, remaining: 3 }); // the batch reply is lost this time
-  for (const id of ids) await dueNow(id);
-  const third = await syncAccount({ account: field.email, token: field.token, baseUrl, fetch: both });
-  expect(third).toMatchObject({ sent: 3, failed: 0, remaining: 0 });
+  expect(second).toMatchObject({ sent: 3, failed: 0, remaining: 0 });
+  const photoId = (await getRecord(ids[0]!))?.serverId;
+  const early = (await storedRows()).find((r) => r._id === photoId)!;
+  expect(early.answers['Shelf photo']).toBe(PENDING_PHOTO_ANSWER);
+  expect((await getRecord(ids[0]!))?.photosPending).toEqual(['Shelf photo']);
 
+  await syncAccount({ account: field.email, token: field.token, baseUrl, fetch: both }); // stored, its reply lost
+  expect((await getRecord(ids[0]!))?.photosPending).toEqual(['Shelf photo']);
+  await syncAccount({ account: field.email, token: field.token, baseUrl, fetch: both });
   const rows = await storedRows();
   expect(rows.length - before).toBe(3);
   for (const id of ids) {
     const record = await getRecord(id);
     expect(record?.status).toBe('synced');
+    expect(record?.photosPending).toBeUndefined();
     expect(rows.filter((r) => r._id === record?.serverId)).toHaveLength(1);
   }
   const photoRecord = await getRecord(ids[0]!);
@@ -144,4 +158,89 @@ it("never sends a field user's queue with another field user's token", async () 
   expect(await syncAccount({ account: other.email, token: other.token, baseUrl })).toMatchObject({ sent: 0, remaining: 0 });
   expect((await storedRows()).length).toBe(before);
   expect((await getRecord(id))?.status).toBe('queued');
+});
+
+/** A JPEG of about `kb` KB that the server keeps byte for byte: a small image carrying ICC profile segments. */
+function bigJpeg(kb: number): Uint8Array<ArrayBuffer> {
+  const small = kit.tinyJpeg(16, 16);
+  const parts: Uint8Array[] = [small.subarray(0, 2)];
+  const count = Math.ceil(kb / 60);
+  for (let i = 0; i < count; i++) {
+    const body = new Uint8Array(60_000).map((_, j) => (j * 31 + i) & 0xff);
+    const id = new TextEncoder().encode('ICC_PROFILE\0');
+    const len = 2 + id.length + 2 + body.length;
+    parts.push(new Uint8Array([0xff, 0xe2, len >> 8, len & 0xff]), id, new Uint8Array([i + 1, count]), body);
+  }
+  parts.push(small.subarray(2));
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+it('a photo upload cut half way resumes from the offset the server holds, and arrives once, byte for byte', async () => {
+  const bytes = bigJpeg(300);
+  const id = await enqueueResponse({ account: field.email, surveyId, organizationId: org.id, answers: answers('Resumed'), photos: { 'Shelf photo': new Blob([bytes], { type: 'image/jpeg' }) } });
+  const { createServer, request } = await import('node:http');
+  const target = new URL(baseUrl);
+  const offsets: number[] = [];
+  let cut = true;
+  // A proxy whose link drops half way through the first photo body.
+  const proxy = createServer((req, res) => {
+    if (req.method === 'PATCH') offsets.push(Number(req.headers['upload-offset']));
+    const up = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
+    up.on('error', () => res.destroy());
+    let seen = 0;
+    let dropped = false;
+    req.on('data', (chunk: Buffer) => {
+      if (dropped) return;
+      if (req.method === 'PATCH' && cut && seen + chunk.length >= bytes.length / 2) {
+        cut = false;
+        dropped = true;
+        up.write(chunk.subarray(0, Math.max(0, Math.floor(bytes.length / 2) - seen)), () => setTimeout(() => {
+          up.destroy();
+          req.socket.destroy();
+        }, 100));
+        return;
+      }
+      seen += chunk.length;
+      up.write(chunk);
+    });
+    req.on('end', () => dropped || up.end());
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+  try {
+    const first = await syncAccount({ account: field.email, token: field.token, baseUrl: proxyUrl, resumable: () => import('./sync-tus') });
+    expect(first).toMatchObject({ sent: 1 });
+    // The office has the response; the photo is still on its way.
+    const serverId = (await getRecord(id))?.serverId;
+    const early = (await storedRows()).find((r) => r._id === serverId)!;
+    expect(early.answers['Shelf photo']).toBe(PENDING_PHOTO_ANSWER);
+    expect((await getRecord(id))?.photosPending).toEqual(['Shelf photo']);
+
+    await syncAccount({ account: field.email, token: field.token, baseUrl: proxyUrl, resumable: () => import('./sync-tus') });
+    expect(offsets[0]).toBe(0);
+    expect(offsets[1]).toBeGreaterThan(0);
+    expect(offsets[1]).toBeLessThanOrEqual(Math.floor(bytes.length / 2));
+    expect(offsets).toHaveLength(2);
+    const record = await getRecord(id);
+    expect(record?.photoError).toBeUndefined();
+    expect(record?.photosPending).toBeUndefined();
+    const rows = (await storedRows()).filter((r) => r._id === record?.serverId);
+    expect(rows).toHaveLength(1);
+    const ref = rows[0]!.answers['Shelf photo'] as string;
+    expect(ref).toBe(record?.photoRefs['Shelf photo']);
+    const image = await fetch(baseUrl + new URL(ref).pathname);
+    expect(new Uint8Array(await image.arrayBuffer())).toEqual(bytes);
+    expect(await db.meta.where('key').startsWith('tus:').count()).toBe(0);
+  } finally {
+    await new Promise((r) => proxy.close(r));
+  }
 });

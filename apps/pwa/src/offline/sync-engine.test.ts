@@ -1,12 +1,13 @@
 // @vitest-environment node
 // Node, not happy-dom: the engine also runs in the service worker, so it must not need a DOM.
-import { Msg, QuestionType, routes } from '@survey-bird/contracts';
+import { Msg, PhotoMsg, QuestionType, routes } from '@survey-bird/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isTokenRejected, mirrorAccounts } from './accounts';
 import { accountKey, db } from './db';
 import { LEASE_MS } from './lock';
 import { claimDue, counts, enqueueResponse, getRecord, lastSyncAt } from './outbox';
 import { syncAccount } from './sync-engine';
+import { setPhotosOnWifiOnly } from './sync-wifi';
 import { fakeLocks, FakeServer, freshDb, photoBlob, q, survey } from '../../test/offline-server';
 
 
@@ -124,12 +125,12 @@ describe('delivering', () => {
     expect(await getRecord(b)).toMatchObject({ status: 'failed', lastError: { status: 400 } });
   });
 
-  it('marks a record failed, naming the question, when the server refuses its photo', async () => {
+  it('marks a record failed, naming the question, when the server refuses its photo placeholder', async () => {
     const id = await queue({ Name: 'a' }, { photos: { Name: photoBlob(1) } }); // not a photo question
     const summary = await sync();
     expect(summary).toMatchObject({ sent: 0, failed: 1 });
-    expect(await getRecord(id)).toMatchObject({ status: 'failed', lastError: { status: 400, question: 'Name' } });
-    expect(server.paths(P)).toHaveLength(0);
+    expect(await getRecord(id)).toMatchObject({ status: 'failed', lastError: { status: 400, msg: '"Name" does not take a photo' } });
+    expect(server.paths(UPLOAD)).toHaveLength(0);
   });
 
   it('sends nothing when no record is due (the run only pulls what became of sent responses)', async () => {
@@ -138,6 +139,70 @@ describe('delivering', () => {
     expect(await sync()).toMatchObject({ sent: 0, remaining: 1 });
     expect(server.sentClientIds()).toEqual([]);
     expect(server.requests.filter((r) => r.method !== 'GET')).toHaveLength(0);
+  });
+});
+
+describe('responses first, photos after (issue 19)', () => {
+  it('sends every response before any photo, then the photos one at a time, smallest response first', async () => {
+    const big = await queue({ Name: 'big' }, { photos: { Photo: photoBlob(1, 5000) } });
+    const small = await queue({ Name: 'small' }, { photos: { Photo: photoBlob(2, 800), Selfie: photoBlob(3, 900) } });
+    expect(await sync()).toMatchObject({ sent: 2, remaining: 0 });
+    const order = server.requests.filter((r) => r.method === 'POST').map((r) => (r.path === UPLOAD ? `${r.form?.clientId === small ? 'small' : 'big'}:${String(r.form?.question)}` : r.path));
+    expect(order).toEqual([P, 'small:Photo', 'small:Selfie', 'big:Photo']);
+    expect(server.stored.get(big)?.answers.Photo).toBe((await getRecord(big))?.photoRefs.Photo);
+  });
+
+  it('keeps a photo pending (bytes on the phone) when its upload gets no answer; the response is received; the next run sends it', async () => {
+    const id = await queue({ Name: 'Ada' }, { photos: { Photo: photoBlob(1) } });
+    server.override(UPLOAD, 'network');
+    expect(await sync()).toMatchObject({ sent: 1, remaining: 0 });
+    expect(server.stored.get(id)?.answers.Photo).toBe('pending upload');
+    expect(await getRecord(id)).toMatchObject({ status: 'synced', photosPending: ['Photo'] });
+    expect(await db.photos.count()).toBe(1);
+
+    await sync();
+    const record = await getRecord(id);
+    expect(record?.photosPending).toBeUndefined();
+    expect(server.stored.get(id)?.answers.Photo).toBe(record?.photoRefs.Photo);
+    expect(await db.photos.count()).toBe(0);
+    expect(server.sentClientIds()).toEqual([id]);
+  });
+
+  it('notes a refused photo on the record and keeps it pending', async () => {
+    const id = await queue({ Name: 'Ada' }, { photos: { Photo: photoBlob(1) } });
+    server.override(UPLOAD, { status: 400, msg: PhotoMsg.mismatch });
+    await sync();
+    expect(await getRecord(id)).toMatchObject({ status: 'synced', photosPending: ['Photo'], photoError: { question: 'Photo', status: 400, msg: PhotoMsg.mismatch } });
+  });
+
+  it('"Send photos on Wi-Fi only" sends the response on a mobile network and holds its photo until Wi-Fi', async () => {
+    await setPhotosOnWifiOnly(true);
+    vi.stubGlobal('navigator', { ...globalThis.navigator, connection: { type: 'cellular' } });
+    const id = await queue({ Name: 'Ada' }, { photos: { Photo: photoBlob(1) } });
+    expect(await sync()).toMatchObject({ sent: 1 });
+    expect(server.paths(UPLOAD)).toHaveLength(0);
+    expect(await getRecord(id)).toMatchObject({ status: 'synced', photosPending: ['Photo'] });
+
+    vi.stubGlobal('navigator', { ...globalThis.navigator, connection: { type: 'wifi' } });
+    await sync();
+    expect(server.paths(UPLOAD)).toHaveLength(1);
+    expect((await getRecord(id))?.photosPending).toBeUndefined();
+  });
+
+  it('never holds photos where the browser does not report the connection type', async () => {
+    await setPhotosOnWifiOnly(true);
+    await queue({ Name: 'Ada' }, { photos: { Photo: photoBlob(1) } });
+    await sync();
+    expect(server.paths(UPLOAD)).toHaveLength(1);
+  });
+
+  it('a fix of a returned response still uploads its photos before it', async () => {
+    const id = await enqueueResponse({ account: ADA, surveyId: 's1', organizationId: 'org-1', answers: { Name: 'fixed' }, photos: { Photo: photoBlob(1) }, revisionOf: 'resp-9' });
+    await sync();
+    expect(server.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([UPLOAD, P]);
+    const [batch] = server.paths(P);
+    expect((batch?.body as { responses: { photos?: unknown }[] }).responses[0]?.photos).toBeUndefined();
+    expect(server.stored.get(id)?.answers.Photo).toMatch(/^http:\/\/sb\.test\//);
   });
 });
 
@@ -174,21 +239,28 @@ describe('device report (issue 18)', () => {
 });
 
 describe('retrying', () => {
-  it('uploads a photo once across a retry after a 503 on the batch', async () => {
-    const id = await queue({ Name: 'Ada' }, { photos: { Photo: photoBlob(1), Selfie: photoBlob(2) } });
+  it('sends the same photo placeholders across a retry after a 503 on the batch, then each photo once', async () => {
+    const id = await queue({ Name: 'Ada' }, { photos: { Photo: photoBlob(1, 3000), Selfie: photoBlob(2) } });
     server.override(P, { status: 503, msg: Msg.serviceUnavailable, retryAfter: '5' });
     const first = await sync();
     expect(first).toMatchObject({ sent: 0, failed: 0, remaining: 1 });
     const after503 = await getRecord(id);
     expect(after503).toMatchObject({ status: 'queued', attempts: 1, lastError: { status: 503 } });
-    expect(Object.keys(after503!.photoRefs).sort()).toEqual(['Photo', 'Selfie']);
+    expect(Object.keys(after503!.photoPlaceholders!).sort()).toEqual(['Photo', 'Selfie']);
+    expect(after503!.photoPlaceholders!.Photo).toMatchObject({ size: 3000, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(server.paths(UPLOAD)).toHaveLength(0);
     expect(after503!.nextAttemptAt - after503!.updatedAt).toBeGreaterThanOrEqual(4_900);
 
     await db.outbox.update(id, { nextAttemptAt: 0 });
     expect(await sync()).toMatchObject({ sent: 1, remaining: 0 });
-    expect(server.paths(UPLOAD)).toHaveLength(2);
-    expect(server.paths(P)).toHaveLength(2);
-    expect(server.stored.get(id)?.answers).toMatchObject({ Photo: after503!.photoRefs.Photo, Selfie: after503!.photoRefs.Selfie });
+    const [a, b] = server.paths(P).map((r) => (r.body as { responses: { photos?: unknown[] }[] }).responses[0]!.photos);
+    expect(b).toEqual(a);
+    // Smallest first.
+    expect(server.paths(UPLOAD).map((r) => r.form?.question)).toEqual(['Selfie', 'Photo']);
+    const record = await getRecord(id);
+    expect(record?.photosPending).toBeUndefined();
+    expect(server.stored.get(id)?.answers).toMatchObject({ Photo: record!.photoRefs.Photo, Selfie: record!.photoRefs.Selfie });
+    expect(await db.photos.count()).toBe(0);
   });
 
   it('keeps everything queued with backoff when the network is down, and stops at the first failure', async () => {

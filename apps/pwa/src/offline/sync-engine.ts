@@ -1,8 +1,10 @@
-import { Limits, Msg, PHOTO_FILE_NAME, type ChangesReply, type CurrentUserReply, type EarningsReply, type RespondBody, type RespondReply, type SyncItem, type SyncResponsesReply, type UploadImageReply } from '@survey-bird/contracts';
+import { Limits, Msg, PHOTO_FILE_NAME, uuidv7, type ChangesReply, type PhotoPlaceholder, type CurrentUserReply, type EarningsReply, type RespondBody, type RespondReply, type SyncItem, type SyncResponsesReply, type UploadImageReply } from '@survey-bird/contracts';
 import { rejectToken, isTokenRejected } from './accounts';
 import { accountKey, type OutboxRecord } from './db';
 import { LEASE_MS, withSyncLock, type SyncLock } from './lock';
 import { claimDue, counts, markFailed, markRetry, markSynced, recordPhotoRef, recoverStuck, release, setLastSyncAt, touchClaims } from './outbox';
+import { holdingPhotos } from './sync-wifi';
+import { markPhotoRefused, markPhotoSent, markSyncedBeforePhotos, recordPlaceholders, recordsWithPendingPhotos } from './sync-photos';
 import { PhotoUnreadableError, readPhoto } from './photo-store';
 import { applyChanges, changesCursor, saveEarnings } from './statuses';
 import { deviceReport, type DeviceInfo } from './device-report';
@@ -15,10 +17,12 @@ import { classify, classifyError, NO_ANSWER, type Verdict } from './retry-policy
  *
  * A run: take the account's lock -> put records a dead run left in `sending` back in the queue ->
  * check the token is this account's (GET /user, once per token) -> repeatedly claim up to
- * BATCH_SIZE due records, upload their photos (each photo once: its reference is saved on the
- * record), then send them in one POST /sync/responses and apply each item's result. A server
- * without the batch route (404) gets POST /survey/respond per record. The run stops at the first
- * sign of trouble that is not a single record's fault (no answer, 5xx, 429, 401).
+ * BATCH_SIZE due records, give their photos placeholders (a fix uploads its photos instead, each
+ * once: its reference is saved on the record), then send them in one POST /sync/responses and
+ * apply each item's result -> once no text is left, upload the photos the server waits for, one at
+ * a time, smallest response first. A server without the batch route (404) gets POST
+ * /survey/respond per record. The run stops at the first sign of trouble that is not a single
+ * record's fault (no answer, 5xx, 429, 401).
  */
 
 export const BATCH_SIZE = Math.min(50, Limits.maxBatch);
@@ -38,6 +42,22 @@ export interface SyncAccountOptions {
   random?: () => number;
   /** The page's device id and app version: the run ends with a device report (issue 18). The service worker has none and skips it. */
   device?: DeviceInfo;
+  /**
+   * Photos of sent responses go by tus (sync-tus.ts, loaded through this), resuming where a cut
+   * upload stopped. The page only: a service worker has no XMLHttpRequest nor dynamic import (and
+   * its bundle must not reach for one), and sends them whole.
+   */
+  resumable?: () => Promise<typeof import('./sync-tus')>;
+  /** What is left of the photos being sent after their responses; null once the run is done with them. */
+  onPhotoProgress?: (progress: PhotoProgress | null) => void;
+}
+
+/** "2 photos, 1.4 MB left" and the share of this run's photo bytes sent, for the sync strip. */
+export interface PhotoProgress {
+  photos: number;
+  bytesLeft: number;
+  /** 0 to 1. */
+  fraction: number;
 }
 
 export interface SyncSummary {
@@ -56,6 +76,8 @@ export interface SyncSummary {
 interface Ctx {
   account: string;
   token: string;
+  resumable: SyncAccountOptions['resumable'];
+  onPhotoProgress: ((progress: PhotoProgress | null) => void) | undefined;
   baseUrl: string;
   fetch: typeof fetch;
   now: () => number;
@@ -90,6 +112,8 @@ export async function syncAccount(options: SyncAccountOptions): Promise<SyncSumm
         const ctx: Ctx = {
           account,
           token: options.token,
+          resumable: options.resumable,
+          onPhotoProgress: options.onPhotoProgress,
           baseUrl: options.baseUrl ?? '',
           fetch: options.fetch ?? ((input, init) => fetch(input, init)),
           now,
@@ -97,7 +121,8 @@ export async function syncAccount(options: SyncAccountOptions): Promise<SyncSumm
           lock,
           summary,
         };
-        const reachable = await runLocked(ctx);
+        // Text first, every photo after it (issue 19): the office sees and counts the responses at once.
+        const reachable = (await runLocked(ctx)) && !summary.authRequired && (await sendPendingPhotos(ctx));
         // Then what became of the responses already sent (review, fix, payment) and the earnings.
         if (reachable && !summary.authRequired) await pullStatuses(ctx);
         if (reachable && !summary.authRequired && options.device) await reportDevice(ctx, options.device);
@@ -135,7 +160,8 @@ async function runLocked(ctx: Ctx): Promise<boolean> {
       }
       const ready: OutboxRecord[] = [];
       for (const record of claimed) {
-        const uploaded = await uploadPhotos(ctx, record);
+        // A fix sends its photos first, as before issue 19 (the server takes no placeholders on a fix).
+        const uploaded = record.revisionOf ? await uploadPhotos(ctx, record) : await withPlaceholders(ctx, record);
         if (uploaded === 'done') open.delete(record.id);
         else if (typeof uploaded === 'object' && 'id' in uploaded) ready.push(uploaded);
         else {
@@ -274,26 +300,145 @@ async function uploadPhotos(ctx: Ctx, record: OutboxRecord): Promise<OutboxRecor
       return 'done';
     }
     if (!(await keepAlive(ctx))) return 'lost';
-    const form = new FormData();
-    form.append('question', question);
-    form.append('survey_name', record.surveyId);
-    form.append('organization_name', record.organizationId);
-    form.append('clientId', record.id);
-    form.append(question, photo, PHOTO_FILE_NAME);
-    const { verdict, body } = await request(ctx, table.uploadImage, { form }, UPLOAD_TIMEOUT_MS);
-    if (verdict.kind === 'auth') return 'auth';
-    if (verdict.kind === 'retry') return verdict;
-    if (verdict.kind === 'failed') {
-      await markFailed(record.id, ctx.lock.run, verdict.status, verdict.msg, question);
+    const sent = await postPhoto(ctx, record, question, photo);
+    if (sent === 'auth' || sent.kind === 'retry') return sent;
+    if (sent.kind === 'failed') {
+      await markFailed(record.id, ctx.lock.run, sent.status, sent.msg, question);
       ctx.summary.failed++;
       return 'done';
     }
-    const reference = (body as UploadImageReply | undefined)?.[question];
-    if (typeof reference !== 'string' || reference === '') return unexpectedReply();
+    const reference = sent.reference;
     refs[question] = reference;
     await recordPhotoRef(record.id, ctx.lock.run, question, reference);
   }
   return { ...record, photoRefs: refs };
+}
+
+type PhotoSent = { kind: 'ok'; reference: string } | Extract<Verdict, { kind: 'failed' }> | RetryVerdict | 'auth';
+
+/** One photo to POST /files/image, matched by the response's clientId and the question. */
+async function postPhoto(ctx: Ctx, record: OutboxRecord, question: string, photo: Blob): Promise<PhotoSent> {
+  const form = new FormData();
+  form.append('question', question);
+  form.append('survey_name', record.surveyId);
+  form.append('organization_name', record.organizationId);
+  form.append('clientId', record.id);
+  form.append(question, photo, PHOTO_FILE_NAME);
+  const { verdict, body } = await request(ctx, table.uploadImage, { form }, UPLOAD_TIMEOUT_MS);
+  if (verdict.kind === 'auth') return 'auth';
+  if (verdict.kind !== 'ok') return verdict;
+  const reference = (body as UploadImageReply | undefined)?.[question];
+  return typeof reference === 'string' && reference !== '' ? { kind: 'ok', reference } : unexpectedReply();
+}
+
+/**
+ * The record with a placeholder (size, SHA-256, a photo id) for every photo not uploaded yet, kept
+ * on the record before the first send; 'done' when a photo cannot be read (the record failed).
+ */
+async function withPlaceholders(ctx: Ctx, record: OutboxRecord): Promise<OutboxRecord | 'done'> {
+  const made: Record<string, PhotoPlaceholder> = {};
+  for (const question of record.photoQuestions) {
+    if (record.photoRefs[question] !== undefined || record.photoPlaceholders?.[question]) continue;
+    let photo: Blob | undefined;
+    try {
+      photo = await readPhoto(record.id, question);
+    } catch (err) {
+      if (!(err instanceof PhotoUnreadableError)) throw err;
+    }
+    if (!photo) {
+      await markFailed(record.id, ctx.lock.run, NO_ANSWER, new PhotoUnreadableError(question).message, question);
+      ctx.summary.failed++;
+      return 'done';
+    }
+    made[question] = { question, clientId: uuidv7(), size: photo.size, sha256: await sha256Hex(photo) };
+  }
+  if (Object.keys(made).length === 0) return record;
+  await recordPlaceholders(record.id, ctx.lock.run, made);
+  return { ...record, photoPlaceholders: { ...record.photoPlaceholders, ...made } };
+}
+
+async function sha256Hex(blob: Blob): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer()));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The questions whose photos the body sends as placeholders (not uploaded before the response). */
+const placeholderQuestions = (record: OutboxRecord) => Object.keys(record.photoPlaceholders ?? {}).filter((q) => record.photoRefs[q] === undefined);
+
+/**
+ * The photos of responses the server already holds, one at a time, the smallest response first
+ * (its photos smallest first), so the most responses are complete soonest. Answers false when the
+ * run must stop (no answer, 5xx, 429, the token refused, the lease lost).
+ */
+async function sendPendingPhotos(ctx: Ctx): Promise<boolean> {
+  // "Send photos on Wi-Fi only": the responses went; their photos wait for Wi-Fi.
+  if (await holdingPhotos()) return true;
+  const records = await recordsWithPendingPhotos(ctx.account);
+  const sizeOf = (r: OutboxRecord, q: string) => r.photoPlaceholders?.[q]?.size ?? 0;
+  const jobs = records
+    .map((r) => ({ r, bytes: r.photosPending!.reduce((sum, q) => sum + sizeOf(r, q), 0) }))
+    .sort((a, b) => a.bytes - b.bytes || a.r.createdAt - b.r.createdAt);
+  if (jobs.length === 0) return true;
+  const total = jobs.reduce((sum, j) => sum + j.bytes, 0);
+  let left = jobs.reduce((n, j) => n + j.r.photosPending!.length, 0);
+  let done = 0;
+  const report = (current: number) => ctx.onPhotoProgress?.({ photos: left, bytesLeft: Math.max(0, total - done - current), fraction: total > 0 ? Math.min(1, (done + current) / total) : 1 });
+  try {
+    report(0);
+    for (const { r } of jobs) {
+      for (const question of [...r.photosPending!].sort((a, b) => sizeOf(r, a) - sizeOf(r, b))) {
+        if (!(await ctx.lock.renew(ctx.now()))) return false;
+        let photo: Blob | undefined;
+        try {
+          photo = await readPhoto(r.id, question);
+        } catch (err) {
+          if (!(err instanceof PhotoUnreadableError)) throw err;
+        }
+        if (!photo) {
+          await markPhotoRefused(r.id, question, NO_ANSWER, new PhotoUnreadableError(question).message);
+          continue;
+        }
+        const sent = await sendPhoto(ctx, r, question, photo, report);
+        if (sent === 'auth') {
+          ctx.summary.authRequired = true;
+          await rejectToken(ctx.account, ctx.token);
+          return false;
+        }
+        if (sent.kind === 'retry') return false;
+        if (sent.kind === 'failed') await markPhotoRefused(r.id, question, sent.status, sent.msg);
+        else await markPhotoSent(r.id, question, sent.reference);
+        done += sizeOf(r, question);
+        left--;
+        report(0);
+      }
+    }
+    return true;
+  } finally {
+    ctx.onPhotoProgress?.(null);
+  }
+}
+
+/** A pending photo by tus from the page (resuming a cut upload), whole by multipart from the service worker. */
+async function sendPhoto(ctx: Ctx, r: OutboxRecord, question: string, photo: Blob, report: (sent: number) => void): Promise<PhotoSent> {
+  const placeholder = r.photoPlaceholders?.[question];
+  if (!ctx.resumable || !placeholder) return postPhoto(ctx, r, question, photo);
+  const { sendResumable } = await ctx.resumable();
+  const origin = ctx.baseUrl || globalThis.location?.origin || '';
+  const result = await sendResumable({
+    endpoint: origin + table.resumableCreate.path,
+    token: ctx.token,
+    account: ctx.account,
+    responseId: r.id,
+    surveyId: r.surveyId,
+    organizationId: r.organizationId,
+    question,
+    placeholder,
+    photo,
+    onProgress: (sent) => report(sent),
+  });
+  if (result.kind === 'ok') return { kind: 'ok', reference: result.reference ?? '' };
+  const verdict = result.status === 0 ? { kind: 'retry' as const, status: NO_ANSWER, msg: result.msg } : classify(result.status, result.msg, result.retryAfter, ctx.now());
+  return verdict.kind === 'auth' ? 'auth' : verdict.kind === 'ok' ? unexpectedReply() : verdict;
 }
 
 function toBody(ctx: Ctx, record: OutboxRecord): SyncItem {
@@ -310,6 +455,7 @@ function toBody(ctx: Ctx, record: OutboxRecord): SyncItem {
     ...record.meta,
     // The phone's clock, until a request of this run has been answered: the server compares it with its own once per sync (issue 18).
     ...(ctx.clockSent ? {} : { sentAt: new Date().toISOString() }),
+    ...(placeholderQuestions(record).length > 0 ? { photos: placeholderQuestions(record).map((q) => record.photoPlaceholders![q]!) } : {}),
   };
 }
 
@@ -318,7 +464,7 @@ async function apply(ctx: Ctx, record: OutboxRecord, verdict: Verdict, serverId:
   const { run } = ctx.lock;
   switch (verdict.kind) {
     case 'ok':
-      if (await markSynced(record.id, run, serverId, ctx.now())) ctx.summary.sent++;
+      if (await (placeholderQuestions(record).length > 0 ? markSyncedBeforePhotos(record.id, run, serverId, ctx.now(), placeholderQuestions(record)) : markSynced(record.id, run, serverId, ctx.now()))) ctx.summary.sent++;
       return 'ok';
     case 'failed':
       if (await markFailed(record.id, run, verdict.status, verdict.msg)) ctx.summary.failed++;

@@ -28,6 +28,19 @@ export const Answers = z.custom<Answers>((v) => typeof v === 'object' && v !== n
   }
 });
 
+/**
+ * A photo sent after its response (issue 19): the response is stored at once with this question's
+ * answer PENDING_PHOTO_ANSWER, and POST /files/image with the response's clientId and this question
+ * attaches the photo when it arrives, if its bytes have this size and SHA-256 (hex, of the bytes sent).
+ */
+export const PhotoPlaceholder = z.object({
+  question: z.string().min(1).max(Limits.maxQuestionText),
+  /** The photo's own id on the phone (the resumable upload's key). */
+  clientId: ClientId,
+  size: z.number().int().min(1).max(Limits.maxImageBytes, Msg.payloadTooLarge),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lower-case hex digits'),
+});
+export type PhotoPlaceholder = z.infer<typeof PhotoPlaceholder>;
 
 export const RespondBody = z.object({
   survey_id: Id,
@@ -42,6 +55,8 @@ export const RespondBody = z.object({
   /** The survey version the form was filled against (issue 17); absent = 1. */
   version: z.number({ error: 'version must be a whole number' }).int('version must be a whole number').min(1, 'version must be a whole number').max(1_000_000).optional(),
   ...ResponseMetaFields,
+  /** Photos still on the phone (issue 19); absent from older phones, which upload photos first. */
+  photos: z.array(PhotoPlaceholder).max(Limits.maxQuestions).optional(),
 });
 export type RespondBody = z.infer<typeof RespondBody>;
 /** What the phone records with a response when it is queued (issue 18); `sentAt` is added at each send. */

@@ -9,7 +9,7 @@ import { route } from '../../http/route.js';
 import { type ReceivedUpload } from './upload-service.js';
 
 export async function fileRoutes(app: FastifyInstance): Promise<void> {
-  const { uploads } = app.services;
+  const { uploads, resumable } = app.services;
   await uploads.sweepTemps();
   // In the background: a large uploads folder must not delay the start.
   const orphans = uploads.sweepOrphans().catch((err: unknown) => app.log.warn({ err }, 'orphan photo sweep failed'));
@@ -23,6 +23,14 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
     const upload = await receive(req, uploads.tempPath());
     return uploads.store(req.auth.user.id, upload);
   });
+
+  // tus: the bytes of a PATCH are read by tus itself, from the raw request (resumable.ts).
+  app.addContentTypeParser('application/offset+octet-stream', (_req, _payload, done) => done(null, undefined));
+  resumable.startCleanUp();
+  app.addHook('onClose', async () => resumable.stop());
+  route(app, 'resumableCreate', (req, reply) => resumable.handle(req, reply));
+  route(app, 'resumableOffset', (req, reply) => resumable.handle(req, reply, req.params.id));
+  route(app, 'resumableAppend', (req, reply) => resumable.handle(req, reply, req.params.id));
 
   route(app, 'getImage', async (req, reply) => {
     // Undefined also when the bytes went missing under the row: a 404, not a broken 200.

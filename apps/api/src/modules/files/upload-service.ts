@@ -4,11 +4,12 @@ import { open, readFile, readdir, stat, unlink, writeFile } from 'node:fs/promis
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import { ClientId, IMAGE_QUESTION_TYPES, Limits, Msg, lowerUuid, routes } from '@survey-bird/contracts';
+import { ClientId, IMAGE_QUESTION_TYPES, Limits, Msg, PhotoMsg, lowerUuid, routes } from '@survey-bird/contracts';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { HttpError, badRequest } from '../../http/errors.js';
 import type { IngestService } from '../responses/ingest-service.js';
+import { PendingPhotosRepository, photoMismatch } from '../responses/pending-photos.js';
 import { FilesRepository } from './files-repository.js';
 import { sniffImage, type ImageInfo } from './image-sniff.js';
 import { hasImageData } from './image-structure.js';
@@ -42,6 +43,7 @@ const UploadFields = z.object({
 export class UploadService {
   readonly dir: string;
   private readonly repo: FilesRepository;
+  private readonly pending: PendingPhotosRepository;
 
   constructor(
     private readonly config: Config,
@@ -54,6 +56,7 @@ export class UploadService {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     chmodSync(this.dir, 0o700);
     this.repo = new FilesRepository(db.kysely);
+    this.pending = new PendingPhotosRepository(db.kysely);
   }
 
   tempPath(): string {
@@ -108,9 +111,24 @@ export class UploadService {
     }
   }
 
-  private async accept(userId: string, { fields, file }: ReceivedUpload): Promise<Record<string, string>> {
-    const parsed = UploadFields.safeParse({ ...fields, question: fields.question ?? file?.fieldname });
-    if (!file || !parsed.success) throw badRequest(parsed.error?.issues[0]?.message ?? Msg.uploadFieldsMissing);
+  /**
+   * Before a resumable upload starts (issue 19): the same access and question checks as a photo
+   * sent whole, and a placeholder of this size waiting for it, so nothing is sent in vain.
+   */
+  async checkResumable(userId: string, fields: Record<string, string>, size: number | undefined): Promise<void> {
+    const { survey, question, clientId } = await this.target(userId, fields, undefined);
+    if (size === undefined || size > Limits.maxImageBytes) throw new HttpError(413, Msg.payloadTooLarge);
+    const placeholder = await this.pending.find({ userId, surveyId: survey.id, clientId, question });
+    // The phone may not know (the reply to its last byte was lost): 409, and it stops sending.
+    if (!placeholder && (await this.pending.settled({ userId, surveyId: survey.id, clientId, question }))) throw new HttpError(409, PhotoMsg.alreadyAttached);
+    if (!placeholder) throw badRequest(PhotoMsg.noPlaceholder);
+    if (placeholder.size !== size) throw badRequest(PhotoMsg.mismatch);
+  }
+
+  /** The survey, question and response clientId an upload names, checked against the caller's access. */
+  private async target(userId: string, fields: Record<string, string>, fieldname: string | undefined) {
+    const parsed = UploadFields.safeParse({ ...fields, question: fields.question ?? fieldname });
+    if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? Msg.uploadFieldsMissing);
     const { question, survey_name: surveyId, organization_name: organizationId } = parsed.data;
     const clientId = parsed.data.clientId ?? randomUUID();
 
@@ -119,8 +137,19 @@ export class UploadService {
     const q = survey.questions.get(question);
     if (!q) throw badRequest(`"${question}" is not a question of this survey`);
     if (!IMAGE_QUESTION_TYPES.includes(q.type)) throw badRequest(`"${question}" does not take a photo`);
+    return { survey, question, clientId };
+  }
+
+  private async accept(userId: string, { fields, file }: ReceivedUpload): Promise<Record<string, string>> {
+    if (!file) throw badRequest(Msg.uploadFieldsMissing);
+    const { survey, question, clientId } = await this.target(userId, fields, file.fieldname);
 
     if (file.truncated || file.size > Limits.maxImageBytes) throw new HttpError(413, Msg.payloadTooLarge);
+    // A response sent ahead of this photo named its size and SHA-256 (issue 19): other bytes are refused.
+    const photoKey = { userId, surveyId: survey.id, clientId, question };
+    const placeholder = await this.pending.find(photoKey);
+    const mismatch = placeholder && photoMismatch(placeholder, file.size, file.sha256);
+    if (mismatch) throw badRequest(mismatch);
     const image = await imageInfo(file.tempPath);
     if (!image) throw new HttpError(415, Msg.unsupportedImage);
     if (image.width * image.height > Limits.maxImagePixels) throw badRequest(Msg.imageTooManyPixels);
@@ -144,7 +173,10 @@ export class UploadService {
         created_at: Date.now(),
         store: store.kind,
       }));
-      return { [question]: this.referenceOf(row.id) };
+      const reference = this.referenceOf(row.id);
+      // Also when the row was there already: a retry after a crash between the insert and this attach.
+      if (placeholder) await this.pending.attach(photoKey, reference);
+      return { [question]: reference };
     } finally {
       if (stored.tempPath !== file.tempPath) await unlink(stored.tempPath).catch(() => undefined);
     }

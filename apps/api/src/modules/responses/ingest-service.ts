@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import {
   Limits,
   Msg,
+  PhotoMsg,
   NO_ANSWER_QUESTION_TYPES,
   QuestionType,
   RuleMsg,
@@ -20,16 +21,20 @@ import type { Db } from '../../db/database.js';
 import { RowCache } from '../../db/row-cache.js';
 import { HttpError, badRequest, forbidden, notFound } from '../../http/errors.js';
 import { storedMetaOf } from '../flags/meta.js';
+import { placeholdersKey, takePlaceholders } from './pending-photos.js';
 import { RevisionsRepository, type ReviseOutcome } from './revisions-repository.js';
 import { keyOf, responsesRepository, type IngestMember, type ResponseInsert, type ResponsesRepository, type StoredRef } from './responses-repository.js';
 import { searchTextOf } from './search-text.js';
 import { SurveyCache, type IngestForm, type IngestSurvey } from './survey-cache.js';
 
-/** SHA-256 of {survey_id, answers} with answer keys sorted: equal for a replay, different for another body. */
-export function bodyHashOf(surveyId: string, answers: Answers): string {
+/**
+ * SHA-256 of {survey_id, answers} with answer keys sorted, and the photo placeholders if any:
+ * equal for a replay, different for another body.
+ */
+export function bodyHashOf(surveyId: string, answers: Answers, photos?: string): string {
   // fromEntries defines own properties, so a question named `__proto__` is hashed like any other.
   const sorted = Object.fromEntries(Object.keys(answers).sort().map((key) => [key, answers[key]]));
-  return hash('sha256', JSON.stringify({ survey_id: surveyId, answers: sorted }), 'hex');
+  return hash('sha256', JSON.stringify({ survey_id: surveyId, answers: sorted, ...(photos !== undefined ? { photos } : {}) }), 'hex');
 }
 
 /** True when `value` is an object with more than `max` own keys; stops counting at max + 1. */
@@ -228,6 +233,9 @@ export class IngestService {
     if (body.organization_id !== survey.organizationId) return { clientId, error: badRequest(Msg.organizationMismatch) };
     if (refusedAsClosed(survey, body.clientId)) return { clientId, error: forbidden(Msg.surveyClosed) };
     if (!form) return { clientId, error: badRequest(Msg.unknownSurveyVersion) };
+    if (body.photos?.length && body.revisionOf !== undefined) return { clientId, error: badRequest(PhotoMsg.withRevision) };
+    const placed = takePlaceholders(form, body.answers, body.photos);
+    if ('problem' in placed) return { clientId, error: badRequest(placed.problem) };
     const problem = answersProblem(form, body.answers, now);
     if (problem) return { clientId, error: badRequest(problem) };
     const answers = normaliseAnswers(form, body.answers);
@@ -243,7 +251,7 @@ export class IngestService {
         member_id: member.id,
         user_id: userId,
         answers: JSON.stringify(answers),
-        body_hash: bodyHashOf(survey.id, answers),
+        body_hash: bodyHashOf(survey.id, answers, placeholdersKey(body.photos)),
         search_text: searchTextOf(member.fullName, member.email, answers),
         rate: member.rate,
         captured_at: body.capturedAt ? Date.parse(body.capturedAt) : null,
@@ -251,6 +259,7 @@ export class IngestService {
         status: survey.payAfterReview ? ResponseStatus.pending : ResponseStatus.approved,
         version: body.version ?? 1,
         meta: storedMetaOf(body, now, withSkew),
+        pending_photos: placed.pending,
       },
     };
   }

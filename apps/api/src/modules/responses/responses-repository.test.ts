@@ -31,6 +31,7 @@ beforeAll(async () => {
     status: 'approved',
     version: 1,
     meta: null,
+    pending_photos: null,
   };
 });
 afterAll(() => t.close());

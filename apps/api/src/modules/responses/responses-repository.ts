@@ -33,7 +33,7 @@ export interface StoredRef {
   bodyHash: string;
 }
 
-export type ResponseInsert = Required<Pick<NewResponse, 'id' | 'client_id' | 'survey_id' | 'organization_id' | 'member_id' | 'user_id' | 'answers' | 'body_hash' | 'search_text' | 'rate' | 'captured_at' | 'created_at'>> & { status: string; version: number; meta: string | null };
+export type ResponseInsert = Required<Pick<NewResponse, 'id' | 'client_id' | 'survey_id' | 'organization_id' | 'member_id' | 'user_id' | 'answers' | 'body_hash' | 'search_text' | 'rate' | 'captured_at' | 'created_at'>> & { status: string; version: number; meta: string | null; pending_photos: string | null };
 
 export const keyOf = (surveyId: string, clientId: string) => `${surveyId}\u0000${clientId}`;
 
@@ -63,7 +63,7 @@ export function responsesRepository(db: Db): ResponsesRepository {
   return db.sqlite ? new SqliteResponsesRepository(db.sqlite) : new KyselyResponsesRepository(db.kysely);
 }
 
-const COLUMNS = ['id', 'client_id', 'survey_id', 'organization_id', 'member_id', 'user_id', 'answers', 'body_hash', 'search_text', 'rate', 'captured_at', 'created_at', 'status', 'version', 'meta'] as const;
+const COLUMNS = ['id', 'client_id', 'survey_id', 'organization_id', 'member_id', 'user_id', 'answers', 'body_hash', 'search_text', 'rate', 'captured_at', 'created_at', 'status', 'version', 'meta', 'pending_photos'] as const;
 
 /** A group this large is written at once rather than at the end of the turn (a batch, or a burst). */
 const GROUP_ROWS = 32;
@@ -117,7 +117,7 @@ class SqliteResponsesRepository implements ResponsesRepository {
     // it resets the statement after the first row and better-sqlite3 drops the error of that reset,
     // SQLITE_FULL on a full disk included). `changes` counts this statement's row, not its triggers'.
     const { changes } = this.insertStmt.run( // in COLUMNS order
-      row.id, row.client_id, row.survey_id, row.organization_id, row.member_id, row.user_id, row.answers, row.body_hash, row.search_text, row.rate, row.captured_at, row.created_at, row.status, row.version, row.meta,
+      row.id, row.client_id, row.survey_id, row.organization_id, row.member_id, row.user_id, row.answers, row.body_hash, row.search_text, row.rate, row.captured_at, row.created_at, row.status, row.version, row.meta, row.pending_photos,
     );
     if (changes > 0) return { id: row.id, userId: row.user_id, bodyHash: row.body_hash };
     const existing = this.existingStmt.get(row.survey_id, row.client_id);

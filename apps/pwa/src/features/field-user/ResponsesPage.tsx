@@ -118,6 +118,13 @@ function Responses({ account, email }: { account: string; email: string }) {
                   </dl>
                 )}
                 {photos > 0 && <p className="fu-rec__meta">{photos === 1 ? '1 photo' : `${photos} photos`}</p>}
+                {/* Issue 19: the office has the response; these photos are still only on this phone. */}
+                {original?.photosPending && (
+                  <p className="fu-rec__meta fu-rec__pending" data-testid="photos-pending">
+                    Photo not uploaded yet: {original.photosPending.join(', ')}
+                    {original.photoError && ` · last try: ${original.photoError.msg}`}
+                  </p>
+                )}
                 {failedOnes.map((r) => (
                   <div key={r.id} className="fu-rec__failed">
                     <p className="fu-rec__error" role="note">

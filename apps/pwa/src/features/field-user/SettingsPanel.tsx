@@ -23,6 +23,20 @@ export default function SettingsPanel({ user, onClose }: { user: CurrentUser; on
   const storage = useStorageEstimate(outbox.waiting);
   const { running, syncNow } = useSyncController();
   const online = useOnline();
+  const [wifiOnly, setWifiOnly] = useState(false);
+  const [typeKnown, setTypeKnown] = useState(true);
+  // The sync run's own module (offline/index.ts says why it is not re-exported there).
+  const wifi = () => import('../../offline/sync-wifi');
+  useEffect(() => {
+    void wifi().then(async (w) => {
+      setTypeKnown(w.connectionType() !== undefined);
+      setWifiOnly(await w.photosOnWifiOnly());
+    });
+  }, []);
+  const toggleWifiOnly = (on: boolean) => {
+    setWifiOnly(on);
+    void wifi().then((w) => w.setPhotosOnWifiOnly(on));
+  };
 
   useEffect(() => {
     const storageApi = navigator.storage;
@@ -70,6 +84,17 @@ export default function SettingsPanel({ user, onClose }: { user: CurrentUser; on
         <div>
           <dt>Photos</dt>
           <dd>Kept as taken when already small (a JPEG, PNG or WebP of at most {Limits.photoMaxEdgePx} px on the longer side); larger photos are shrunk on the phone to a JPEG of that size. The server takes up to {formatBytes(Limits.maxImageBytes)}.</dd>
+        </div>
+        <div>
+          <dt>Send photos on Wi-Fi only</dt>
+          <dd>
+            <label className="settings__inline">
+              <input type="checkbox" checked={wifiOnly} onChange={(e) => toggleWifiOnly(e.target.checked)} />
+              Hold photos until this phone is on Wi-Fi
+            </label>
+            Responses are always sent at once: the office sees and counts them, with &quot;photo uploading&quot; until the photos follow.
+            {!typeKnown && ' This browser does not say which network it is on, so photos are never held here.'}
+          </dd>
         </div>
         <div>
           <dt>App version</dt>

@@ -15,7 +15,7 @@ import { formatBytes, useOutboxState, useStorageEstimate, useSyncController } fr
 export function SyncStrip({ account, email, showResponsesLink = true }: { account: string; email: string; showResponsesLink?: boolean }) {
   const online = useOnline();
   const outbox = useOutboxState(account);
-  const { running, syncNow } = useSyncController();
+  const { running, photos, syncNow } = useSyncController();
   // A sync also asks for the survey list: a new version or a close reaches the phone (issue 17).
   const { refresh } = useActiveSurvey();
   const storage = useStorageEstimate(`${outbox.waiting}/${outbox.synced}`);
@@ -41,6 +41,11 @@ export function SyncStrip({ account, email, showResponsesLink = true }: { accoun
           {running ? 'Syncing…' : 'Sync now'}
         </button>
       </div>
+      {photos && (
+        <p className="sync-strip__last">
+          {photos.photos === 1 ? '1 photo' : `${photos.photos} photos`}, {formatBytes(photos.bytesLeft)} left <progress value={photos.fraction} />
+        </p>
+      )}
       {outbox.authRequired && (
         <p className="sync-strip__note sync-strip__note--danger" role="alert">
           The server asked you to sign in again before it takes {outbox.waiting === 1 ? 'the waiting response' : `the ${outbox.waiting} waiting responses`}.{' '}

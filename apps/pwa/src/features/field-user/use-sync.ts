@@ -48,7 +48,7 @@ export function useSyncController() {
     };
   }, []);
   const syncNow = useCallback(() => appSync().then((sync) => sync.syncNow()), []);
-  return { running: status?.running ?? false, syncNow };
+  return { running: status?.running ?? false, photos: status?.photos, syncNow };
 }
 
 /** Storage used and quota, read again whenever `version` changes (after a response is queued or sent). */

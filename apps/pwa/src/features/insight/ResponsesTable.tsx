@@ -184,6 +184,8 @@ function CellView({ cell }: { cell: Cell }) {
   switch (cell.kind) {
     case 'missing':
       return <span className="resp-na">{cell.text}</span>;
+    case 'pending':
+      return <span className="resp-na resp-pending">{cell.text}</span>;
     case 'photo':
       return (
         <a className="resp-link" href={cell.href} target="_blank" rel="noopener noreferrer">

@@ -72,4 +72,9 @@ describe('issue 17 types', () => {
   it('shows a note as N/A whatever is stored', () => {
     expect(formatCell('text', origin, 'note')).toEqual({ kind: 'missing', text: MISSING });
   });
+  it('shows "photo uploading" for a photo question whose photo is still on the phone, plain text elsewhere', () => {
+    expect(formatCell('pending upload', ORIGIN, 'image')).toEqual({ kind: 'pending', text: 'photo uploading' });
+    expect(formatCell('pending upload', ORIGIN, 'live images')).toEqual({ kind: 'pending', text: 'photo uploading' });
+    expect(formatCell('pending upload', ORIGIN, 'text')).toEqual({ kind: 'text', text: 'pending upload' });
+  });
 });

@@ -1,4 +1,4 @@
-import { IMAGE_PATH, httpsHref, type Answer } from '@survey-bird/contracts';
+import { IMAGE_PATH, IMAGE_QUESTION_TYPES, PENDING_PHOTO_ANSWER, PENDING_PHOTO_LABEL, httpsHref, type Answer, type QuestionType } from '@survey-bird/contracts';
 
 /**
  * How a response value shows in the table (spec section 2): missing is 'N/A', a checkbox list is
@@ -10,7 +10,8 @@ export type Cell =
   | { kind: 'missing'; text: 'N/A' }
   | { kind: 'text'; text: string }
   | { kind: 'link'; text: string; href: string }
-  | { kind: 'photo'; text: string; href: string };
+  | { kind: 'photo'; text: string; href: string }
+  | { kind: 'pending'; text: typeof PENDING_PHOTO_LABEL };
 
 export const MISSING = 'N/A';
 
@@ -34,6 +35,8 @@ export function formatCell(value: Answer | null | undefined, origin: string = gl
   if (value === undefined || value === null || type === 'note') return { kind: 'missing', text: MISSING };
   const text = Array.isArray(value) ? value.filter((v) => v.trim() !== '').join(', ') : value;
   if (text.trim() === '') return { kind: 'missing', text: MISSING };
+  // The response came before its photo (issue 19); without the type (an older caller) it shows as the stored text.
+  if (value === PENDING_PHOTO_ANSWER && IMAGE_QUESTION_TYPES.includes(type as QuestionType)) return { kind: 'pending', text: PENDING_PHOTO_LABEL };
   if (!Array.isArray(value)) {
     const photo = photoHref(text.trim(), origin);
     if (photo) return { kind: 'photo', text: type === 'signature' ? 'View signature' : 'View photo', href: photo };

@@ -88,7 +88,7 @@ function Answers({ answers, survey }: { answers: Record<string, Answer>; survey:
   return (
     <dl className="response-detail__answers">
       {[...texts, ...extra].map((text) => {
-        const cell = formatCell(answerOf(answers, text));
+        const cell = formatCell(answerOf(answers, text), undefined, survey.questions.find((q) => q.text === text)?.type);
         return [
           <dt key={`q-${text}`}>{text}</dt>,
           <dd key={`a-${text}`}>
@@ -96,7 +96,7 @@ function Answers({ answers, survey }: { answers: Record<string, Answer>; survey:
               <a href={cell.href} target="_blank" rel="noopener noreferrer"><img className="response-detail__photo" src={cell.href} alt={`Photo: ${text}`} loading="lazy" /></a>
             ) : cell.kind === 'link' ? (
               <a href={cell.href} target="_blank" rel="noopener noreferrer">{cell.text}</a>
-            ) : cell.kind === 'missing' ? <span className="resp-na">{cell.text}</span> : cell.text}
+            ) : cell.kind === 'missing' || cell.kind === 'pending' ? <span className="resp-na">{cell.text}</span> : cell.text}
           </dd>,
         ];
       })}

@@ -1,0 +1,118 @@
+import { Msg, PhotoMsg, type PhotoPlaceholder } from '@survey-bird/contracts';
+import { db } from './db';
+
+/**
+ * Resumable photo uploads (issue 19): the client side of tus 1.0 (creation, HEAD, PATCH), loaded
+ * by the sync engine only when a run has photos to send (a dynamic import, never in the form's
+ * chunk). The URL of each unfinished upload lives in IndexedDB (`meta`, key `tus:<fingerprint>`),
+ * so an upload cut by a lost link, a reload or an app restart goes on from the last byte the server
+ * stored. The fingerprint names the account, response, question and photo: another photo never
+ * resumes this one's upload. Not tus-js-client: its browser build is 16 KB gzipped, twice what the
+ * whole app's budget had left (docs/decisions.md, issue 19); these three requests are what we use of it.
+ *
+ * No retries here: a failed attempt ends the sync run like any request, and the run's backoff
+ * decides when the next one resumes.
+ */
+const KEY = 'tus:';
+const TUS = { 'tus-resumable': '1.0.0' };
+/** As for a photo sent whole (sync-engine.ts UPLOAD_TIMEOUT_MS): a stalled link must not hold the run's lease. */
+const TIMEOUT_MS = 5 * 60_000;
+
+export interface ResumableInput {
+  endpoint: string;
+  token: string;
+  account: string;
+  /** The response's clientId. */
+  responseId: string;
+  surveyId: string;
+  organizationId: string;
+  question: string;
+  placeholder: PhotoPlaceholder;
+  photo: Blob;
+  onProgress?: (sent: number, total: number) => void;
+}
+
+/** How an upload ended: the photo stored (its reference when the reply named it), or the server's status (0: no answer). */
+export type ResumableResult = { kind: 'ok'; reference?: string } | { kind: 'error'; status: number; msg: string; retryAfter: string | null };
+
+interface Reply {
+  status: number;
+  header(name: string): string | null;
+  text: string;
+}
+
+export async function sendResumable(input: ResumableInput): Promise<ResumableResult> {
+  const key = KEY + [input.account, input.responseId, input.question, input.placeholder.clientId].join('|');
+  const auth = { authorization: `Bearer ${input.token}`, ...TUS };
+  const size = input.photo.size;
+  let url = (await db.meta.get(key))?.value as string | undefined;
+  let offset = 0;
+  if (url) {
+    const head = await send('HEAD', url, auth);
+    if (head.status === 200) offset = Number(head.header('upload-offset') ?? 0);
+    else if (head.status === 404 || head.status === 410 || head.status === 403) {
+      await db.meta.delete(key);
+      url = undefined;
+    } else return failure(head);
+  }
+  if (!url) {
+    const metadata = Object.entries({ question: input.question, survey_id: input.surveyId, organization_id: input.organizationId, clientId: input.responseId })
+      .map(([k, v]) => `${k} ${base64(v)}`)
+      .join(',');
+    const created = await send('POST', input.endpoint, { ...auth, 'upload-length': String(size), 'upload-metadata': metadata });
+    // The reply to the last byte was lost before: the server has this photo already.
+    if (created.status === 409 && msgOf(created) === PhotoMsg.alreadyAttached) return { kind: 'ok' };
+    const location = created.header('location');
+    if (created.status !== 201 || !location) return failure(created);
+    url = new URL(location, input.endpoint).href;
+    await db.meta.put({ key, value: url });
+  }
+  input.onProgress?.(offset, size);
+  const patch = await send('PATCH', url, { ...auth, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, input.photo.slice(offset), (sent) => input.onProgress?.(offset + sent, size));
+  if (patch.status === 204 || patch.status === 200) {
+    await db.meta.delete(key);
+    return { kind: 'ok', reference: patch.header('photo-reference') ?? undefined };
+  }
+  // 409: the server holds another offset than we sent (an earlier attempt went further): the next HEAD says which.
+  if (patch.status === 409) return { kind: 'error', status: 0, msg: Msg.uploadIncomplete, retryAfter: null };
+  // A refused finished upload is gone on the server: the next attempt starts a new one.
+  if (patch.status >= 400 && patch.status < 500 && patch.status !== 401 && patch.status !== 408 && patch.status !== 429) await db.meta.delete(key);
+  return failure(patch);
+}
+
+function base64(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+function msgOf(reply: Reply): string {
+  try {
+    const msg = (JSON.parse(reply.text) as { msg?: unknown }).msg;
+    return typeof msg === 'string' && msg !== '' ? msg : Msg.unexpectedError;
+  } catch {
+    return Msg.unexpectedError;
+  }
+}
+
+const failure = (reply: Reply): ResumableResult => ({ kind: 'error', status: reply.status, msg: msgOf(reply), retryAfter: reply.header('retry-after') });
+
+/** XMLHttpRequest where there is one (upload progress for the sync strip); fetch elsewhere. Status 0: no answer. */
+function send(method: string, url: string, headers: Record<string, string>, body?: Blob, onProgress?: (sent: number) => void): Promise<Reply> {
+  if (typeof XMLHttpRequest === 'undefined') {
+    return fetch(url, { method, headers, body, signal: AbortSignal.timeout(TIMEOUT_MS) }).then(
+      async (res) => ({ status: res.status, header: (name) => res.headers.get(name), text: await res.text().catch(() => '') }),
+      () => ({ status: 0, header: () => null, text: '' }),
+    );
+  }
+  return new Promise((resolve) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, url);
+    xhr.timeout = TIMEOUT_MS;
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+    if (onProgress) xhr.upload.onprogress = (e) => onProgress(e.loaded);
+    xhr.onload = () => resolve({ status: xhr.status, header: (name) => xhr.getResponseHeader(name), text: xhr.responseText });
+    xhr.onerror = xhr.ontimeout = xhr.onabort = () => resolve({ status: 0, header: () => null, text: '' });
+    xhr.send(body ?? null);
+  });
+}
