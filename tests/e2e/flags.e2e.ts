@@ -27,7 +27,7 @@ function shopPhoto(variant: number): Buffer {
       const sky = y < 140;
       data[i] = shop ? 200 - variant * 80 : sky ? 120 + y / 3 : 90;
       data[i + 1] = shop ? 60 : sky ? 170 + y / 4 : 130 - y / 8;
-      data[i + 2] = shop ? 40 + variant * 120 : sky ? 230 : 60;
+      data[i + 2] = shop ? 40 + variant * 100 : sky ? 230 : 60;
       data[i + 3] = 255;
     }
   }
@@ -67,7 +67,7 @@ async function seed(org: TestUser, variant: number) {
   // The flags are set just after the commit, by the API's worker.
   for (let i = 0; i < 100; i++) {
     const details = await Promise.all(ids.map((id) => get<{ checking: boolean }>(`/responses/${id}`, orgToken)));
-    if (details.every((d) => !d.checking)) return;
+    if (details.every((d) => !d.checking)) return { surveyId: survey._id, fieldUser, orgToken };
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('flags not set after 10 s');
@@ -157,6 +157,29 @@ describe('quality flags in the office', () => {
       expect((await p.locator('.dt tbody tr').first().locator('td').nth(flags).innerText()).trim()).toBe('1');
     } finally {
       await phone.close();
+    }
+  });
+
+  it("shows a supervisor their field user's flags: chips, card and the Flags column", async () => {
+    const { surveyId, fieldUser, orgToken } = await seed(org, 2);
+    const supervisor = await createTeamMember(env, org, surveyId, 'supervisor');
+    const fieldUsers = (await get<{ fieldUsers: { _id: string; email: string }[] }>(`/field-user/${surveyId}`, orgToken)).fieldUsers;
+    const sups = (await get<{ supervisors: { _id: string }[] }>(`/supervisor/${surveyId}`, orgToken)).supervisors;
+    await apiPost(env, '/supervisor/assign', { survey_id: surveyId, supervisorId: sups[0]!._id, fieldUserId: fieldUsers.find((f) => f.email === fieldUser.email)!._id }, orgToken);
+    const b = await openBrowser();
+    try {
+      const p = b.page;
+      await new LoginPage(p, env.baseUrl).signIn(supervisor.email, supervisor.password);
+      const insight = await new InsightPage(p, env.baseUrl).open('/survey-bird/supervisor/insight');
+      await insight.waitForRows(2);
+      expect(await insight.card('Flagged')).toBe('1');
+      await row(p, 'Bode Stores').locator('.flag-chip', { hasText: 'Same photo' }).waitFor();
+      await p.goto(`${env.baseUrl}/survey-bird/supervisor/field-user/manage`);
+      await p.locator('.dt tbody tr').first().waitFor();
+      const flags = (await p.locator('.dt thead th').allInnerTexts()).findIndex((h) => h.trim().toLowerCase() === 'flags');
+      expect((await p.locator('.dt tbody tr').first().locator('td').nth(flags).innerText()).trim()).toBe('1');
+    } finally {
+      await b.close();
     }
   });
 });
