@@ -178,6 +178,7 @@ describe('quality flags in the office', () => {
       await p.locator('.dt tbody tr').first().waitFor();
       const flags = (await p.locator('.dt thead th').allInnerTexts()).findIndex((h) => h.trim().toLowerCase() === 'flags');
       expect((await p.locator('.dt tbody tr').first().locator('td').nth(flags).innerText()).trim()).toBe('1');
+      await shot(p, 'flags-field-users-1280');
     } finally {
       await b.close();
     }
