@@ -48,8 +48,9 @@ describe('organization insight', () => {
   });
   afterAll(() => b?.close());
 
-  it('shows the three cards', async () => {
+  it('shows the cards', async () => {
     expect(await insight.card('Total responses')).toBe('3');
+    expect(await insight.card('Flagged')).toBe('0');
     expect(await insight.card('Active field users')).toBe('2');
     expect(await insight.card('Top performer')).toBe('Amina Bello');
   });
@@ -67,7 +68,7 @@ describe('organization insight', () => {
     await insight.waitForRows(3);
     const header = await b.page.locator('.responses__table thead th').allInnerTexts();
     // 'Received' (the server's receipt time) has its own column at 1200 px and wider.
-    expect(header.map((h) => h.toLowerCase())).toEqual(['', 's/n', 'field user', 'field user email', 'date', 'received', 'status', 'outlet name', 'products in stock', 'website']);
+    expect(header.map((h) => h.toLowerCase())).toEqual(['', 's/n', 'field user', 'field user email', 'date', 'received', 'status', 'flags', 'outlet name', 'products in stock', 'website']);
     const mama = insight.rows().filter({ hasText: 'Mama Nkechi Provisions' });
     expect(await mama.innerText()).toContain('Rice, Beans');
     expect(await mama.getByRole('link').getAttribute('href')).toBe('https://example.com/mama');

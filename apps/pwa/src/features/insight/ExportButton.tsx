@@ -1,18 +1,18 @@
-import type { ResponseStatus } from '@survey-bird/contracts';
 import { useEffect, useState } from 'react';
 import { api } from '../../api';
 import { Spinner } from '../../ui/Spinner';
 import { exportFileName, formatBytes } from './cells';
 import { fetchExport, saveBlob, type ExportRoute } from './download';
 import { DownloadIcon } from './icons';
+import type { ListFilters } from './use-insight';
 
 /**
- * Export: the survey's responses (matching the current search and status filter) as '{title}_responses.xlsx'. It
+ * Export: the survey's responses (matching the current search and filters) as '{title}_responses.xlsx'. It
  * shows its place in line while the server's export queue holds it (asked every 2 s), then the
  * bytes received while the file streams, and ignores clicks until it is done; a failure is toasted
  * by the failure handler.
  */
-export function ExportButton({ route, surveyId, title, searchQuery, status }: { route: ExportRoute; surveyId: string; title: string; searchQuery: string; status?: ResponseStatus }) {
+export function ExportButton({ route, surveyId, title, searchQuery, filters }: { route: ExportRoute; surveyId: string; title: string; searchQuery: string; filters: ListFilters }) {
   const [busy, setBusy] = useState(false);
   const [received, setReceived] = useState(0);
   const position = useQueuePosition(busy && received === 0);
@@ -22,7 +22,7 @@ export function ExportButton({ route, surveyId, title, searchQuery, status }: { 
     setBusy(true);
     setReceived(0);
     try {
-      const blob = await fetchExport({ route, surveyId, searchQuery, status, onProgress: setReceived });
+      const blob = await fetchExport({ route, surveyId, searchQuery, filters, onProgress: setReceived });
       saveBlob(blob, exportFileName(title));
     } catch {
       // Toasted by fetchExport's failure handler.

@@ -10,6 +10,8 @@ import { ChevronLeftIcon, ChevronRightIcon, ExternalIcon, ImageIcon, MonitorIcon
 import { useDebounced, useResponses } from './use-insight';
 import { ResponseDetail } from '../review/ResponseDetail';
 import { ReviewBar } from '../review/ReviewBar';
+import { FlagChips } from '../review/FlagChips';
+import { FLAGGED_FILTERS, filterQuery, type FlaggedFilter } from '../review/flag-labels';
 import { StatusChip, STATUS_LABEL } from '../review/StatusChip';
 
 type ResponsesRoute = Extract<RouteName, 'organizationResponses' | 'supervisorResponses'>;
@@ -28,25 +30,29 @@ const SKELETON_ROWS = 6;
  * The Responses table (spec screens 1 and 9): refresh, 'Search anything...', the status filter,
  * Export, a page indicator with arrows, and columns: a check box (bulk review, issue 16), S/N,
  * Field user, Field user email, Date (captured on the phone; receipt time on hover and, on wide
- * screens, in a Received column), Status, then one per question. A row opens its detail view.
+ * screens, in a Received column), Status, Flags (issue 18), then one per question. The flag filter
+ * sits beside the status filter and goes to the list and the export as `flagged`, like `status`. A row opens its detail view.
  * Key it by survey id so another survey starts on page 1 with an empty search.
  */
 export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }: ResponsesTableProps) {
   const [search, setSearch] = useState('');
   const query = useDebounced(search.trim());
   const [status, setStatus] = useState<ResponseStatus | ''>('');
-  const list = `${query}|${status}`;
+  const [flagged, setFlagged] = useState<FlaggedFilter>('');
+  const filters = filterQuery(status, flagged);
+  const list = `${query}|${status}|${flagged}`;
   const [paging, setPaging] = useState({ list: '|', page: 1 });
   const page = paging.list === list ? paging.page : 1;
   // A verdict reloads the rows (their chips change) without the parent's refresh.
   const [reviewed, setReviewed] = useState(0);
-  const { data, loading } = useResponses(route, survey._id, query, page, reload + reviewed, status || undefined);
+  const { data, loading } = useResponses(route, survey._id, query, page, reload + reviewed, filters);
   const [selection, setSelection] = useState<{ key: string; ids: Set<string> }>({ key: '', ids: new Set() });
   const selectionKey = `${list}|${page}|${reload}|${reviewed}`;
   const selected = selection.key === selectionKey ? selection.ids : new Set<string>();
   const [open, setOpen] = useState<string | null>(null);
   const searchId = useId();
   const statusId = useId();
+  const flaggedId = useId();
   const titleId = useId();
   const now = new Date();
 
@@ -76,7 +82,11 @@ export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }
             <option value="">All statuses</option>
             {RESPONSE_STATUSES.map((s) => <option key={s} value={s}>{STATUS_LABEL[s]}</option>)}
           </select>
-          <ExportButton route={exportRoute} surveyId={survey._id} title={survey.title} searchQuery={query} status={status || undefined} />
+          <label htmlFor={flaggedId} className="insight-sr">Flags</label>
+          <select id={flaggedId} className="responses__status-filter" value={flagged} onChange={(e) => setFlagged(e.target.value as FlaggedFilter)}>
+            {FLAGGED_FILTERS.map((f) => <option key={f.value} value={f.value}>{f.label}</option>)}
+          </select>
+          <ExportButton route={exportRoute} surveyId={survey._id} title={survey.title} searchQuery={query} filters={filters} />
         </div>
       </div>
 
@@ -84,7 +94,8 @@ export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }
         surveyId={survey._id}
         searchQuery={query}
         selected={[...selected]}
-        pendingFilter={status === 'pending' && (data?.totalCount ?? 0) > 0}
+        // Review by search covers every pending match, flagged or not: offered only when the table shows exactly that.
+        pendingFilter={status === 'pending' && !flagged && (data?.totalCount ?? 0) > 0}
         onDone={() => setReviewed((n) => n + 1)}
         onClear={() => setSelection({ key: '', ids: new Set() })}
       />
@@ -108,6 +119,7 @@ export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }
               <th scope="col">Date</th>
               <th scope="col" className="responses__received">Received</th>
               <th scope="col">Status</th>
+              <th scope="col">Flags</th>
               {questions.map((q) => <th key={q.text} scope="col">{q.text}</th>)}
             </tr>
           </thead>
@@ -115,7 +127,7 @@ export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }
             {loading
               ? Array.from({ length: SKELETON_ROWS }, (_, i) => (
                   <tr key={`skeleton-${i}`} className="responses__skeleton" aria-hidden="true">
-                    {Array.from({ length: 7 + questions.length }, (_, j) => <td key={j} className={j === 5 ? 'responses__received' : undefined}><span className="insight-skeleton" /></td>)}
+                    {Array.from({ length: 8 + questions.length }, (_, j) => <td key={j} className={j === 5 ? 'responses__received' : undefined}><span className="insight-skeleton" /></td>)}
                   </tr>
                 ))
               : rows.map((row, i) => (
@@ -132,7 +144,7 @@ export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }
         </table>
         {!loading && rows.length === 0 && (
           <p className="responses__empty">
-            {query || status ? `No ${status ? `${STATUS_LABEL[status].toLowerCase()} ` : ''}response${query ? ` matches "${query}"` : ''}.` : 'No responses yet. They appear here as soon as field users submit them.'}
+            {query || status || flagged ? `No ${flagged === 'true' ? 'flagged ' : flagged === 'false' ? 'unflagged ' : ''}${status ? `${STATUS_LABEL[status].toLowerCase()} ` : ''}response${query ? ` matches "${query}"` : ''}.` : 'No responses yet. They appear here as soon as field users submit them.'}
           </p>
         )}
       </ScrollFrame>
@@ -175,6 +187,7 @@ function ResponseTableRow({ row, sn, questions, now, picked, onPick, onOpen }: {
       <td className="responses__date" title={`Received by the server ${formatResponseDate(row.createdAt, now, true)}`}>{formatResponseDate(capturedOrReceived(row), now, true)}</td>
       <td className="responses__date responses__received">{formatResponseDate(row.createdAt, now, true)}</td>
       <td><StatusChip status={row.status} /></td>
+      <td><FlagChips row={row} /></td>
       {questions.map((q) => <td key={q.text}><CellView cell={formatCell(answerOf(row.answers, q.text), undefined, q.type)} /></td>)}
     </tr>
   );

@@ -1,6 +1,7 @@
 import { Limits, type TopPerformerReply } from '@survey-bird/contracts';
 import type { ReactNode } from 'react';
-import { InboxIcon, PulseIcon, TrophyIcon } from './icons';
+import { flaggedShare } from '../review/flag-labels';
+import { FlagIcon, InboxIcon, PulseIcon, TrophyIcon } from './icons';
 
 interface StatCardsProps {
   cards: TopPerformerReply | null;
@@ -11,7 +12,7 @@ interface StatCardsProps {
   scope?: 'survey' | 'team';
 }
 
-/** Total responses, Active field users, Top performer (spec screens 1 and 9). */
+/** Total responses, Flagged (issue 18), Active field users, Top performer (spec screens 1 and 9). */
 export function StatCards({ cards, loading, expected, scope = 'survey' }: StatCardsProps) {
   const show = !loading && cards;
   const team = scope === 'team';
@@ -19,6 +20,9 @@ export function StatCards({ cards, loading, expected, scope = 'survey' }: StatCa
     <ul className="stat-cards" aria-busy={loading}>
       <StatCard icon={<InboxIcon />} title="Total responses" tone="brand" caption={team ? 'From your field users' : expected ? `Target: ${expected.toLocaleString('en-NG')} responses` : 'All responses to this survey'}>
         {show ? cards.totalResponses.toLocaleString('en-NG') : null}
+      </StatCard>
+      <StatCard icon={<FlagIcon />} title="Flagged" tone="rose" caption={show ? flaggedShare(cards.flaggedResponses, cards.totalResponses) : 'Responses with an open flag'}>
+        {show ? cards.flaggedResponses.toLocaleString('en-NG') : null}
       </StatCard>
       <StatCard icon={<PulseIcon />} title="Active field users" tone="sky" caption={`Submitted in the last ${Limits.activeFieldUserDays} days`}>
         {show ? cards.activeFieldUsers.toLocaleString('en-NG') : null}

@@ -1,8 +1,9 @@
-import { Msg, type ResponseStatus, type RouteName } from '@survey-bird/contracts';
+import { Msg, type RouteName } from '@survey-bird/contracts';
 import table from '../../api/route-table';
 import { ApiError, classifyFailure, fillPath, withQuery, type Failure } from '../../api/client';
 import { handleFailure } from '../../api/failures';
 import { activeAccount } from '../accounts/account-storage';
+import type { ListFilters } from './use-insight';
 
 export type ExportRoute = Extract<RouteName, 'organizationExport' | 'supervisorExport'>;
 
@@ -10,8 +11,8 @@ export interface ExportRequest {
   route: ExportRoute;
   surveyId: string;
   searchQuery: string;
-  /** The table's status filter, if any. */
-  status?: ResponseStatus;
+  /** The table's status and flag filters, if any. */
+  filters?: ListFilters;
   /** Bytes received so far, and the total when the server announced one. */
   onProgress?: (received: number, total: number | null) => void;
   signal?: AbortSignal;
@@ -22,8 +23,8 @@ export interface ExportRequest {
  * body so the Export button can show bytes received. Failures go through the app's failure
  * handler (toast with the server's msg, or the re-login redirect) like any other call.
  */
-export async function fetchExport({ route, surveyId, searchQuery, status, onProgress, signal }: ExportRequest): Promise<Blob> {
-  const url = withQuery(fillPath(table[route].path, { surveyId }), { searchQuery: searchQuery || undefined, status });
+export async function fetchExport({ route, surveyId, searchQuery, filters, onProgress, signal }: ExportRequest): Promise<Blob> {
+  const url = withQuery(fillPath(table[route].path, { surveyId }), { searchQuery: searchQuery || undefined, ...filters });
   const token = activeAccount()?.token;
   const fail = (status: number, msg: string): never => {
     const failure: Failure = { route, status, msg, kind: classifyFailure(route, status, msg), args: { params: { surveyId } } };

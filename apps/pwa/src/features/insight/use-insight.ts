@@ -15,6 +15,8 @@ interface Loadable<T> {
 
 type CardsRoute = Extract<RouteName, 'organizationTopPerformer' | 'supervisorTopPerformer'>;
 type ResponsesRoute = Extract<RouteName, 'organizationResponses' | 'supervisorResponses'>;
+/** The table's filters, as the list and the export take them (only those set). */
+export interface ListFilters { status?: ResponseStatus; flagged?: 'true' | 'false' }
 
 /**
  * Runs `load` whenever `key` changes. Data of the same `scope` (the survey) stays while the next
@@ -47,16 +49,17 @@ export function useCards(route: CardsRoute, surveyId: string | null, reload: num
 /**
  * One page of the responses table. A page reached from the one before it is asked for by keyset
  * (`after` = that page's nextCursor), so a deep page costs the server what page 1 does; the
- * cursors are kept per list (survey, search, reload) and forgotten when it changes.
+ * cursors are kept per list (survey, search, filters, reload) and forgotten when it changes.
  */
-export function useResponses(route: ResponsesRoute, surveyId: string | null, searchQuery: string, page: number, reload: number, status?: ResponseStatus): Loadable<ResponseListReply> {
+export function useResponses(route: ResponsesRoute, surveyId: string | null, searchQuery: string, page: number, reload: number, filters: ListFilters = {}): Loadable<ResponseListReply> {
   const cursors = useRef({ list: '', byPage: new Map<number, string>() });
-  const list = `${route}|${surveyId}|${searchQuery}|${status ?? ''}|${reload}`;
-  return useLoad(surveyId, `${route}|${searchQuery}|${status ?? ''}|${page}|${reload}`, async (signal) => {
+  const filterKey = `${filters.status ?? ''}|${filters.flagged ?? ''}`;
+  const list = `${route}|${surveyId}|${searchQuery}|${filterKey}|${reload}`;
+  return useLoad(surveyId, `${route}|${searchQuery}|${filterKey}|${page}|${reload}`, async (signal) => {
     if (cursors.current.list !== list) cursors.current = { list, byPage: new Map() };
     const known = cursors.current;
     const after = known.byPage.get(page);
-    const reply = await api.call(route, { params: { surveyId: surveyId! }, query: { page, searchQuery, ...(status ? { status } : {}), ...(after ? { after } : {}) }, signal });
+    const reply = await api.call(route, { params: { surveyId: surveyId! }, query: { page, searchQuery, ...filters, ...(after ? { after } : {}) }, signal });
     if (reply.nextCursor) known.byPage.set(page + 1, reply.nextCursor);
     return reply;
   });

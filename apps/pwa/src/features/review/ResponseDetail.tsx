@@ -6,13 +6,16 @@ import { Modal } from '../../ui/Modal';
 import { PageLoading } from '../../ui/Spinner';
 import { toast } from '../../ui/toast-store';
 import { formatCell } from '../insight/cells';
+import { FLAG_LABEL } from './flag-labels';
+import { FlagsSection } from './FlagsSection';
 import { ReviewActions } from './ReviewActions';
 import { outcomeText, reviewIds, type Verdict } from './review-calls';
 import { StatusChip, STATUS_LABEL } from './StatusChip';
 
 /**
  * A response's detail view (issue 16): answers and photos, status, the reviewer's comment, every
- * revision once a response has been fixed, and the audit trail oldest first, with the review buttons.
+ * revision once a response has been fixed, its quality flags (issue 18), and the audit trail oldest
+ * first (verdicts and flag dismissals), with the review buttons.
  * `onChanged` lets the table reload its rows after a verdict.
  */
 export function ResponseDetail({ id, survey, onClose, onChanged }: { id: string; survey: Survey; onClose: () => void; onChanged: () => void }) {
@@ -33,6 +36,7 @@ export function ResponseDetail({ id, survey, onClose, onChanged }: { id: string;
   }
 
   const locked = detail ? detail.paid || detail.status === 'rejected' : true;
+  const history = detail ? auditTrail(detail) : [];
   return (
     <Modal open title="Response" onClose={onClose} className="response-detail">
       {!detail ? <PageLoading /> : (
@@ -46,6 +50,7 @@ export function ResponseDetail({ id, survey, onClose, onChanged }: { id: string;
           </div>
           {detail.comment && <p className="response-detail__comment"><strong>Reviewer's comment:</strong> {detail.comment}</p>}
           {!locked && <ReviewActions onVerdict={verdict} size="md" />}
+          <FlagsSection detail={detail} onDismissed={() => { setVersion((v) => v + 1); onChanged(); }} />
           <section className="response-detail__section">
             <h3>Answers</h3>
             <Answers answers={detail.answers} survey={survey} />
@@ -63,11 +68,13 @@ export function ResponseDetail({ id, survey, onClose, onChanged }: { id: string;
           )}
           <section className="response-detail__section">
             <h3>Review history</h3>
-            {detail.audit.length === 0 ? <p className="form__hint">No review yet.</p> : (
+            {history.length === 0 ? <p className="form__hint">No review yet.</p> : (
               <ol className="response-detail__audit">
-                {detail.audit.map((a, i) => (
+                {history.map((a, i) => (
                   <li key={i}>
-                    {STATUS_LABEL[a.from]} → <strong>{STATUS_LABEL[a.to]}</strong> by {a.by} ({a.role})
+                    {'flag' in a
+                      ? <>Flag <strong>{FLAG_LABEL[a.flag]}</strong> dismissed by {a.by} ({a.role})</>
+                      : <>{STATUS_LABEL[a.from]} → <strong>{STATUS_LABEL[a.to]}</strong> by {a.by} ({a.role})</>}
                     <small>{formatResponseDate(a.at, new Date(), true)}</small>
                     {a.comment && <div>{a.comment}</div>}
                   </li>
@@ -102,4 +109,10 @@ function Answers({ answers, survey }: { answers: Record<string, Answer>; survey:
       })}
     </dl>
   );
+}
+
+/** Verdicts and flag dismissals in one list, oldest first. */
+function auditTrail(detail: ResponseDetailReply) {
+  const dismissals = detail.flags.flatMap((f) => (f.dismissed ? [{ flag: f.flag, by: f.dismissed.by, role: f.dismissed.role, at: f.dismissed.at, comment: f.dismissed.note }] : []));
+  return [...detail.audit, ...dismissals].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
 }

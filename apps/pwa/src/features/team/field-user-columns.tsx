@@ -47,5 +47,6 @@ export function fieldUserColumns(page: number, staleSyncDays: number): Column<Fi
     },
     { header: 'Failed', className: 'num', cell: (r) => (r.device ? <span className={r.device.failed ? 'sync-overdue' : undefined}>{r.device.failed}</span> : missing) },
     { header: 'App version', cell: (r) => r.device?.appVersion || missing },
+    { header: 'Flags', className: 'num', cell: (r) => (r.flags === undefined ? missing : <span className={r.flags ? 'flag-count' : undefined} title="Open quality flags on their responses">{r.flags}</span>) },
   ];
 }

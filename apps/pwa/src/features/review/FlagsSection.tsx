@@ -1,0 +1,113 @@
+import { Limits, answerOf, type ResponseDetailReply, type ResponseFlag } from '@survey-bird/contracts';
+import { useEffect, useId, useState } from 'react';
+import { api } from '../../api';
+import { formatResponseDate } from '../../ui/format';
+import { toast } from '../../ui/toast-store';
+import { formatCell } from '../insight/cells';
+import { FLAG_LABEL, isPhotoFlag, matchingPhotos } from './flag-labels';
+import './review.css';
+
+/**
+ * The detail view's quality flags (issue 18): each reason, the two photos side by side for a photo
+ * flag, and Dismiss with a required note. `onDismissed` reloads the detail and the table's rows.
+ */
+export function FlagsSection({ detail, onDismissed }: { detail: ResponseDetailReply; onDismissed: () => void }) {
+  return (
+    <section className="response-detail__section">
+      <h3>Quality flags</h3>
+      {detail.checking ? <p className="form__hint">Checking this response…</p>
+        : detail.flags.length === 0 ? <p className="form__hint">No flags.</p>
+        : (
+          <ul className="response-flags">
+            {detail.flags.map((f) => <FlagItem key={f.flag} detail={detail} flag={f} onDismissed={onDismissed} />)}
+          </ul>
+        )}
+    </section>
+  );
+}
+
+function FlagItem({ detail, flag, onDismissed }: { detail: ResponseDetailReply; flag: ResponseFlag; onDismissed: () => void }) {
+  const [asking, setAsking] = useState(false);
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const noteId = useId();
+  const label = FLAG_LABEL[flag.flag];
+
+  async function dismiss() {
+    setBusy(true);
+    try {
+      await api.call('dismissFlag', { params: { id: detail._id, flag: flag.flag }, body: { note: note.trim() } });
+      toast.success(`${label}: flag dismissed`);
+      setAsking(false);
+      onDismissed();
+    } catch {
+      // Toasted by the client.
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <li className={`response-flag${flag.dismissed ? ' response-flag--dismissed' : ''}`}>
+      <div className="response-flag__head">
+        <span className={`flag-chip${flag.dismissed ? ' flag-chip--dismissed' : ''}`}>{label}</span>
+        <span>{flag.reason}</span>
+        {!flag.dismissed && !asking && <button type="button" className="btn btn--ghost btn--sm" onClick={() => setAsking(true)} aria-label={`Dismiss ${label}`}>Dismiss</button>}
+      </div>
+      {isPhotoFlag(flag.flag) && flag.otherResponseId && <PhotoPair detail={detail} flag={flag} otherId={flag.otherResponseId} />}
+      {flag.dismissed && (
+        <p>Dismissed by {flag.dismissed.by} ({flag.dismissed.role}), {formatResponseDate(flag.dismissed.at, new Date(), true)}: {flag.dismissed.note}</p>
+      )}
+      {asking && (
+        <form onSubmit={(e) => { e.preventDefault(); if (note.trim()) void dismiss(); }}>
+          <label htmlFor={noteId}>Why dismiss this flag?</label>
+          <textarea id={noteId} value={note} maxLength={Limits.maxReviewComment} required autoFocus onChange={(e) => setNote(e.target.value)} />
+          <div className="comment-dialog__buttons">
+            <button type="button" className="btn btn--ghost btn--sm" onClick={() => setAsking(false)}>Cancel</button>
+            <button type="submit" className="btn btn--primary btn--sm" disabled={busy || !note.trim()}>Dismiss flag</button>
+          </div>
+        </form>
+      )}
+    </li>
+  );
+}
+
+const photoHref = (answers: ResponseDetailReply['answers'], question: string) => {
+  const cell = formatCell(answerOf(answers, question));
+  return cell.kind === 'photo' ? cell.href : null;
+};
+
+/**
+ * This response's photo beside the other response's. The other is read like any detail, so a
+ * supervisor who may not see it (another team's field user) gets a line saying so instead.
+ */
+function PhotoPair({ detail, flag, otherId }: { detail: ResponseDetailReply; flag: ResponseFlag; otherId: string }) {
+  const [other, setOther] = useState<{ reply: ResponseDetailReply | null } | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    api.call('responseDetail', { params: { id: otherId }, signal: controller.signal, handleErrors: false }).then(
+      (reply) => setOther({ reply }),
+      () => { if (!controller.signal.aborted) setOther({ reply: null }); },
+    );
+    return () => controller.abort();
+  }, [otherId]);
+  if (!other) return null;
+  const theirs = other.reply;
+  if (!theirs) return <p className="form__hint">The other response is not in your view.</p>;
+  const pair = matchingPhotos(flag.flag, detail.meta.photos, theirs.meta.photos);
+  const mine = pair && photoHref(detail.answers, pair.mine);
+  const their = pair && photoHref(theirs.answers, pair.other);
+  if (!pair || !mine || !their) return null;
+  return (
+    <div className="response-flag__photos">
+      <figure>
+        <a href={mine} target="_blank" rel="noopener noreferrer"><img src={mine} alt={`This response: ${pair.mine}`} loading="lazy" /></a>
+        <figcaption>This response</figcaption>
+      </figure>
+      <figure>
+        <a href={their} target="_blank" rel="noopener noreferrer"><img src={their} alt={`Other response: ${pair.other}`} loading="lazy" /></a>
+        <figcaption>{theirs.fieldUser.fullName}, {formatResponseDate(theirs.createdAt, new Date(), true)}</figcaption>
+      </figure>
+    </div>
+  );
+}
