@@ -1,4 +1,4 @@
-import { Msg } from '@survey-bird/contracts';
+import { ApiMsg, Msg } from '@survey-bird/contracts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openBrowser, type Browser } from './harness/browser';
 import { apiLogin, createOrganizationUser, createUnverifiedUser, currentUserStatus, uniqueEmail, type TestUser } from './harness/users';
@@ -34,7 +34,7 @@ describe('accounts on this device', () => {
     await login.email().fill(alice.email);
     await login.password().fill('');
     await login.submit();
-    await toast(b.page, Msg.providePassword).waitFor();
+    await toast(b.page, ApiMsg.providePassword).waitFor();
     expect(await storedAccounts(b.page)).toEqual([]);
   });
 
@@ -43,7 +43,7 @@ describe('accounts on this device', () => {
     expect(await login.email().inputValue()).toBe(alice.email);
     await login.password().fill('not-the-password');
     await login.submit();
-    await toast(b.page, Msg.wrongCredentials).waitFor();
+    await toast(b.page, ApiMsg.wrongCredentials).waitFor();
     expect(await pathOf(b.page)).toBe('/login');
   });
 
@@ -51,7 +51,7 @@ describe('accounts on this device', () => {
     await login.open(`?redirect=${encodeURIComponent('/survey-bird/organization/insight')}`);
     await login.fill(alice.email, alice.password);
     await login.submit();
-    await toast(b.page, Msg.loginSuccess).waitFor();
+    await toast(b.page, ApiMsg.loginSuccess).waitFor();
     await waitForPath(b.page, '/survey-bird/organization/insight');
     await b.page.getByRole('heading', { name: 'Insight' }).waitFor();
     expect((await storedAccounts(b.page)).map((a) => a.user)).toEqual([alice.email]);
@@ -118,11 +118,11 @@ describe('accounts on this device', () => {
     expect(await b.page.getByLabel('Sign out from all devices after password change').isChecked()).toBe(true);
 
     await manage.changePassword('', 'x');
-    await toast(b.page, Msg.provideOldPassword).waitFor();
+    await toast(b.page, ApiMsg.provideOldPassword).waitFor();
     await manage.changePassword(alice.password, 'new-password-2', 'different');
     await toast(b.page, Msg.passwordDontMatch).waitFor();
     await manage.changePassword(alice.password, 'new-password-2');
-    await toast(b.page, Msg.passwordChanged).waitFor();
+    await toast(b.page, ApiMsg.passwordChanged).waitFor();
 
     expect(await currentUserStatus(env, otherDevice)).toBe(401);
     expect(await currentUserStatus(env, browserToken)).toBe(200);
@@ -160,7 +160,7 @@ describe('accounts on this device', () => {
     await dialog.waitFor();
     await waitForPath(b.page, '/');
     await dialog.getByRole('button', { name: 'Resend verification email' }).click();
-    await toast(b.page, Msg.verificationResent).waitFor();
+    await toast(b.page, ApiMsg.verificationResent).waitFor();
   });
 
   it('offers a new verification link when the link has expired', async () => {
@@ -169,6 +169,6 @@ describe('accounts on this device', () => {
     await dialog.waitFor();
     await waitForPath(b.page, '/login');
     await dialog.getByRole('button', { name: 'Resend verification link' }).click();
-    await toast(b.page, Msg.verificationResent).waitFor();
+    await toast(b.page, ApiMsg.verificationResent).waitFor();
   });
 });

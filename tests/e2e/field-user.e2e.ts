@@ -1,4 +1,4 @@
-import { Msg, PENDING_PHOTO_ANSWER, QuestionType, routes } from '@survey-bird/contracts';
+import { ApiMsg, Msg, PENDING_PHOTO_ANSWER, QuestionType, routes } from '@survey-bird/contracts';
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -182,7 +182,7 @@ describe('field user: offline capture reaches the server exactly once', () => {
     proxy.intercept = (req) => {
       if (down && req.method === 'POST' && req.path.startsWith('/api/v1/sync/responses')) {
         refused++;
-        return { status: 503, headers: { 'retry-after': '1' }, body: JSON.stringify({ msg: Msg.serviceUnavailable }) };
+        return { status: 503, headers: { 'retry-after': '1' }, body: JSON.stringify({ msg: ApiMsg.serviceUnavailable }) };
       }
       return undefined;
     };

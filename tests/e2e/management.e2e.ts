@@ -1,4 +1,4 @@
-import { Msg, QuestionType } from '@survey-bird/contracts';
+import { ApiMsg, Msg, QuestionType } from '@survey-bird/contracts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openBrowser, type Browser } from './harness/browser';
 import { mailedLink, uniqueEmail } from './harness/users';
@@ -35,11 +35,11 @@ describe('organization setup, from the master admin to the supervisor', () => {
     const orgs = await new OrganizationsPage(b.page, env.baseUrl).open();
 
     await orgs.add('ab', owner.email, false);
-    await toast(b.page, Msg.organizationNameShort).waitFor();
+    await toast(b.page, ApiMsg.organizationNameShort).waitFor();
     await b.page.getByRole('dialog', { name: 'Add Organization' }).getByRole('button', { name: 'Close' }).click();
 
     await orgs.add(orgName, owner.email);
-    await toast(b.page, Msg.organizationCreated).waitFor();
+    await toast(b.page, ApiMsg.organizationCreated).waitFor();
     await expect.poll(async () => (await orgs.rows()).filter({ hasText: orgName }).count()).toBe(1);
   });
 
@@ -57,9 +57,9 @@ describe('organization setup, from the master admin to the supervisor', () => {
     expect(await builder.typeSelect().locator(`option[value="${QuestionType.files}"]`).isDisabled()).toBe(true);
 
     await builder.add({ text: '   ', type: QuestionType.text });
-    await toast(b.page, Msg.questionTextEmpty).waitFor();
+    await toast(b.page, ApiMsg.questionTextEmpty).waitFor();
     await builder.add({ text: 'Which market?', type: QuestionType.select, options: 'Balogun,  ' });
-    await toast(b.page, Msg.optionsMinimum).waitFor();
+    await toast(b.page, ApiMsg.optionsMinimum).waitFor();
 
     await builder.details(title, 'Weekly prices of staples in Lagos markets.', '400');
     await builder.add({ text: 'Which market?', type: QuestionType.select, options: 'Balogun, Mile 12, Oyingbo' });
@@ -95,25 +95,25 @@ describe('organization setup, from the master admin to the supervisor', () => {
     const fieldUsers = await new FieldUsersPage(b.page, env.baseUrl).open();
     expect(await fieldUsers.heading().innerText()).toBe(`Manage ${title} Field Users`);
     await fieldUsers.inviteFieldUser({ ...ada, fullName: 'Ad' }, false);
-    await toast(b.page, Msg.fullNameShort).waitFor();
+    await toast(b.page, ApiMsg.fullNameShort).waitFor();
     await b.page.getByRole('dialog', { name: 'Invite field user' }).getByRole('button', { name: 'Cancel' }).click();
 
     await fieldUsers.inviteFieldUser(ada);
-    await toast(b.page, Msg.fieldUserInvited).waitFor();
+    await toast(b.page, ApiMsg.fieldUserInvited).waitFor();
     await fieldUsers.inviteFieldUser(bayo);
     await expect.poll(async () => (await fieldUsers.rows()).count()).toBe(2);
 
     const supervisors = await new SupervisorsPage(b.page, env.baseUrl).open();
     await supervisors.inviteSupervisor({ ...supervisor, accountNumber: '12345' }, false);
-    await toast(b.page, Msg.invalidAccountNumber).waitFor();
+    await toast(b.page, ApiMsg.invalidAccountNumber).waitFor();
     await b.page.getByRole('dialog', { name: 'Invite supervisor' }).getByRole('button', { name: 'Cancel' }).click();
     await supervisors.inviteSupervisor(supervisor);
-    await toast(b.page, Msg.supervisorInvited).waitFor();
+    await toast(b.page, ApiMsg.supervisorInvited).waitFor();
     await expect.poll(async () => (await supervisors.rows()).filter({ hasText: supervisor.fullName }).count()).toBe(1);
 
     await fieldUsers.open();
     await fieldUsers.assignSupervisor(ada.fullName, supervisor.fullName);
-    await toast(b.page, Msg.supervisorAssigned).waitFor();
+    await toast(b.page, ApiMsg.supervisorAssigned).waitFor();
     await expect.poll(async () => (await fieldUsers.row(ada.fullName)).innerText()).toContain(supervisor.fullName);
     expect(await (await fieldUsers.row(bayo.fullName)).innerText()).toContain('Click to assign a supervisor');
   });

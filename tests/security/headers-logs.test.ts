@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Msg, Role } from '@survey-bird/contracts';
+import { ApiMsg, Role } from '@survey-bird/contracts';
 import { createSurvey } from '../../apps/api/test/fixtures.js';
 import { buildTestApp, call, createUser, lastMail, login, tokenFromLink, type TestApp } from '../../apps/api/test/helpers.js';
 
@@ -106,7 +106,7 @@ describe('OWASP ASVS 5.0 V3.4 (browser security headers) and API8:2023 Security 
         headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
       });
       expect(preflight.statusCode, origin).toBe(404);
-      expect(preflight.json()).toEqual({ msg: Msg.routeNotFound });
+      expect(preflight.json()).toEqual({ msg: ApiMsg.routeNotFound });
       const get = await call(t.app, token, { method: 'GET', url: '/api/v1/user', headers: { origin } });
       expect(get.statusCode, origin).toBe(200);
       const post = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', headers: { origin, 'content-type': 'text/plain' }, payload: '{"email":"headers@sec.ng","password":"x"}' });
@@ -197,7 +197,7 @@ async function exercise(t: TestApp, email: string, linkOf: LinkOf = outboxLink(t
   const confirmToken = tokenFromLink(confirmLink);
   // The page the mail links to, then the API call the page makes, then a malformed variant.
   expect((await t.app.inject({ method: 'GET', url: new URL(confirmLink).pathname })).statusCode).toBe(200);
-  expect((await t.app.inject({ method: 'GET', url: `/api/v1/user/${confirmToken}` })).json()).toEqual({ msg: Msg.accountVerified });
+  expect((await t.app.inject({ method: 'GET', url: `/api/v1/user/${confirmToken}` })).json()).toEqual({ msg: ApiMsg.accountVerified });
   expect((await t.app.inject({ method: 'GET', url: `/api/v1/user/${confirmToken}` })).statusCode).toBe(400);
   expect((await t.app.inject({ method: 'GET', url: `/api/v1/user/${confirmToken}%zz` })).statusCode).toBe(400);
   expect((await t.app.inject({ method: 'GET', url: `/confirm-email/${confirmToken}/%zz` })).statusCode).toBeLessThan(500);
@@ -208,7 +208,7 @@ async function exercise(t: TestApp, email: string, linkOf: LinkOf = outboxLink(t
   const resetUrl = new URL(resetLink);
   expect((await t.app.inject({ method: 'GET', url: resetUrl.pathname + resetUrl.search })).statusCode).toBe(200);
   expect((await t.app.inject({ method: 'GET', url: `/reset-password?email=${encodeURIComponent(email)}&token=${resetToken}` })).statusCode).toBe(200);
-  expect((await t.app.inject({ method: 'POST', url: '/api/v1/user/reset-password', payload: { resetToken, newPassword: 'brand-new-pw' } })).json()).toEqual({ msg: Msg.passwordReset });
+  expect((await t.app.inject({ method: 'POST', url: '/api/v1/user/reset-password', payload: { resetToken, newPassword: 'brand-new-pw' } })).json()).toEqual({ msg: ApiMsg.passwordReset });
   expect((await t.app.inject({ method: 'POST', url: `/api/v1/user/reset-password?resetToken=${resetToken}`, payload: { resetToken, newPassword: 'x' } })).statusCode).toBe(400);
 
   // An invitation link's token (issue 14 item 7): the page it opens, then the registration.

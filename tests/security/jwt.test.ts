@@ -1,6 +1,6 @@
 import { createHmac, createSign, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Msg, Role } from '@survey-bird/contracts';
+import { ApiMsg, Msg, Role } from '@survey-bird/contracts';
 import { PASSWORD, buildTestApp, call, createUser, lastMail, login, tokenFromLink, type TestApp } from '../../apps/api/test/helpers.js';
 
 /**
@@ -149,7 +149,7 @@ describe('OWASP ASVS 5.0 V9.1 (token source and integrity), V7.4 (session termin
     await t.app.inject({ method: 'POST', url: '/api/v1/user/send-refresh-token', payload: { email: 'reset@jwt.ng' } });
     const resetToken = tokenFromLink((await lastMail(t.app, 'reset@jwt.ng'))?.link);
     const reset = await t.app.inject({ method: 'POST', url: '/api/v1/user/reset-password', payload: { resetToken, newPassword: 'a-new-password-1' } });
-    expect(reset.json()).toEqual({ msg: Msg.passwordReset });
+    expect(reset.json()).toEqual({ msg: ApiMsg.passwordReset });
     for (const token of before) await expectRefused(token, 'session from before the reset');
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'reset@jwt.ng', password: PASSWORD } })).statusCode).toBe(401);
     const after = await login(t.app, 'reset@jwt.ng', 'a-new-password-1');

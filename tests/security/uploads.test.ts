@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Limits, Msg } from '@survey-bird/contracts';
+import { ApiMsg, Limits, Msg } from '@survey-bird/contracts';
 import { addMember, createOrganization, createSurvey } from '../../apps/api/test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../apps/api/test/helpers.js';
 import { tinyJpeg, tinyPng } from '../../apps/api/test/images.js';
@@ -110,7 +110,7 @@ describe('OWASP ASVS 5.0 V5.2 (file upload and content) and API8:2023 Security M
     for (const [label, data, filename, type] of liars) {
       const res = await attempt(label, multipart([...fields(), file(data, filename, type)]));
       expect(res.statusCode, label).toBe(415);
-      expect(res.json(), label).toEqual({ msg: Msg.unsupportedImage });
+      expect(res.json(), label).toEqual({ msg: ApiMsg.unsupportedImage });
     }
   });
 
@@ -125,7 +125,7 @@ describe('OWASP ASVS 5.0 V5.2 (file upload and content) and API8:2023 Security M
     for (const [label, data] of polyglots) {
       const res = await attempt(label, multipart([...fields(), file(data)]));
       expect(res.statusCode, label).toBe(415);
-      expect(res.json(), label).toEqual({ msg: Msg.unsupportedImage });
+      expect(res.json(), label).toEqual({ msg: ApiMsg.unsupportedImage });
     }
     // A real JPEG with HTML after its end is a JPEG: it is stored, but only ever served as image/jpeg with nosniff.
     const res = await attempt('valid JPEG + trailing HTML', multipart([...fields(), file(Buffer.concat([tinyJpeg(), HTML]), 'evil.html', 'text/html')]));
@@ -157,7 +157,7 @@ describe('OWASP ASVS 5.0 V5.2 (file upload and content) and API8:2023 Security M
     for (const [label, data] of floods) {
       const res = await attempt(label, multipart([...fields(), file(data)]));
       expect(res.statusCode, label).toBe(400);
-      expect(res.json(), label).toEqual({ msg: Msg.imageTooManyPixels });
+      expect(res.json(), label).toEqual({ msg: ApiMsg.imageTooManyPixels });
     }
   });
 

@@ -1,4 +1,4 @@
-import { IMAGE_QUESTION_TYPES, Msg, PENDING_PHOTO_ANSWER, QuestionType, routes, type Answers, type EarningsReply, type ResponseChange, type Survey, type SyncItem, type SyncResult } from '@survey-bird/contracts';
+import { type Answers, ApiMsg, type EarningsReply, IMAGE_QUESTION_TYPES, Msg, PENDING_PHOTO_ANSWER, QuestionType, type ResponseChange, routes, type Survey, type SyncItem, type SyncResult } from '@survey-bird/contracts';
 import { vi } from 'vitest';
 import { db } from '../src/offline/db';
 import { resetPhotoModeCache } from '../src/offline/photo-store';
@@ -109,7 +109,7 @@ export class FakeServer {
       case `POST ${routes.uploadImage.path}`:
         return this.upload(user, req.form ?? {});
       case `POST ${routes.syncResponses.path}`: {
-        if (!this.batchRoute) return json(404, { msg: Msg.routeNotFound });
+        if (!this.batchRoute) return json(404, { msg: ApiMsg.routeNotFound });
         const items = (req.body as { responses: SyncItem[] }).responses;
         return json(200, { results: items.map((item) => this.itemOverride(item) ?? this.ingest(user, item)) });
       }
@@ -124,14 +124,14 @@ export class FakeServer {
         return json(200, { survey: all.slice((page - 1) * size, page * size), page, totalCount: all.length, hasNextPage: page * size < all.length, hasPreviousPage: page > 1 });
       }
       case `GET ${routes.myResponseChanges.path}`: {
-        if (this.earnings === null) return json(404, { msg: Msg.routeNotFound });
+        if (this.earnings === null) return json(404, { msg: ApiMsg.routeNotFound });
         const since = url.searchParams.get('since');
         const start = since ? Number(since.split('_')[0]) : 0;
         const page = this.changes.slice(start, start + 2);
         return json(200, { changes: page, cursor: `${start + page.length}_`, hasMore: start + page.length < this.changes.length });
       }
       case `GET ${routes.myEarnings.path}`:
-        return this.earnings === null ? json(404, { msg: Msg.routeNotFound }) : json(200, this.earnings);
+        return this.earnings === null ? json(404, { msg: ApiMsg.routeNotFound }) : json(200, this.earnings);
       case `POST ${routes.reportDevice.path}`:
         return json(200, { msg: 'Device status saved' });
       case `GET ${routes.datasetExport.path}`: {
@@ -139,7 +139,7 @@ export class FakeServer {
         return json(200, { question, options: this.datasets.get(`${url.searchParams.get('survey_id')}|${question}`) ?? [] });
       }
       default:
-        return json(404, { msg: Msg.routeNotFound });
+        return json(404, { msg: ApiMsg.routeNotFound });
     }
   };
 
@@ -154,7 +154,7 @@ export class FakeServer {
     const question = String(form.question ?? '');
     const file = form[question];
     const s = this.surveys.get(String(form.survey_name));
-    if (!s || !(file instanceof Blob)) return json(400, { msg: Msg.uploadFieldsMissing });
+    if (!s || !(file instanceof Blob)) return json(400, { msg: ApiMsg.uploadFieldsMissing });
     const type = s.questions.find((x) => x.text === question)?.type;
     if (!type || !IMAGE_QUESTION_TYPES.includes(type)) return json(400, { msg: `"${question}" does not take a photo` });
     const key = `${user}|${String(form.clientId)}|${question}`;
@@ -168,8 +168,8 @@ export class FakeServer {
 
   private ingest(user: string, item: SyncItem): SyncResult {
     const s = this.surveys.get(item.survey_id);
-    if (!s) return { clientId: item.clientId, status: 404, msg: Msg.surveyNotFound };
-    if (s.organization_id !== item.organization_id) return { clientId: item.clientId, status: 400, msg: Msg.organizationMismatch };
+    if (!s) return { clientId: item.clientId, status: 404, msg: ApiMsg.surveyNotFound };
+    if (s.organization_id !== item.organization_id) return { clientId: item.clientId, status: 400, msg: ApiMsg.organizationMismatch };
     for (const question of s.questions) if (question.compulsory && !Object.hasOwn(item.answers, question.text)) return { clientId: item.clientId, status: 400, msg: Msg.fillCompulsory };
     const answers = { ...item.answers };
     for (const p of item.photos ?? []) {
@@ -182,7 +182,7 @@ export class FakeServer {
     if (existing) {
       return existing.user === user && existing.body === body
         ? { clientId: item.clientId, status: 200, msg: Msg.responseSent, _id: existing._id }
-        : { clientId: item.clientId, status: 409, msg: Msg.responseConflict };
+        : { clientId: item.clientId, status: 409, msg: ApiMsg.responseConflict };
     }
     const _id = `resp-${this.nextId++}`;
     this.stored.set(item.clientId, { user, body, _id, answers });

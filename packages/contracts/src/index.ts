@@ -6,6 +6,7 @@ export * from './links.js';
 export * from './ids.js';
 export * from './photo-hash.js';
 export * from './messages.js';
+export * from './api-messages.js';
 export * from './pending-photo.js';
 export * from './question-types.js';
 export * from './question-rules.js';

@@ -1,4 +1,4 @@
-import { Msg } from '@survey-bird/contracts';
+import { ApiMsg } from '@survey-bird/contracts';
 import { HttpError } from '../http/errors.js';
 
 /** Without its shared counters or leases a limited route cannot tell whether to let a request through: 503, fail closed. */
@@ -6,6 +6,6 @@ export async function unavailableOnError<T>(pending: Promise<T>): Promise<T> {
   try {
     return await pending;
   } catch {
-    throw new HttpError(503, Msg.serviceUnavailable);
+    throw new HttpError(503, ApiMsg.serviceUnavailable);
   }
 }

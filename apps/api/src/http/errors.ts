@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Msg } from '@survey-bird/contracts';
+import { ApiMsg, Msg } from '@survey-bird/contracts';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { SECURITY_HEADERS } from '../plugins/security-headers.js';
 
@@ -16,8 +16,8 @@ export class HttpError extends Error {
 }
 
 export const badRequest = (msg: string) => new HttpError(400, msg);
-export const forbidden = (msg: string = Msg.forbidden) => new HttpError(403, msg);
-export const notFound = (msg: string = Msg.notFound) => new HttpError(404, msg);
+export const forbidden = (msg: string = ApiMsg.forbidden) => new HttpError(403, msg);
+export const notFound = (msg: string = ApiMsg.notFound) => new HttpError(404, msg);
 export const conflict = (msg: string) => new HttpError(409, msg);
 
 const FASTIFY_CODES: Record<string, [number, string]> = {
@@ -64,12 +64,12 @@ export function containsNul(value: unknown, depth = 0): boolean {
 /** Errors from the storage layer that mean "try again later", not "you did something wrong". */
 function storageStatus(err: { code?: string; message?: string }): [number, string] | null {
   const code = err.code ?? '';
-  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === '53100') return [507, Msg.storageFull];
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === '53100') return [507, ApiMsg.storageFull];
   // Extended codes too: SQLITE_BUSY_SNAPSHOT (a write after a read that another connection overtook), SQLITE_IOERR_WRITE...
-  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') || code.startsWith('SQLITE_IOERR')) return [503, Msg.serviceUnavailable];
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') || code.startsWith('SQLITE_IOERR')) return [503, ApiMsg.serviceUnavailable];
   // 40P01, 40001: a deadlock or serialization failure PostgreSQL broke by aborting this request; a retry succeeds.
-  if (['40P01', '40001', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006', '53300'].includes(code)) return [503, Msg.serviceUnavailable];
-  if (/Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|ECONNREFUSED/.test(err.message ?? '')) return [503, Msg.serviceUnavailable];
+  if (['40P01', '40001', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006', '53300'].includes(code)) return [503, ApiMsg.serviceUnavailable];
+  if (/Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|ECONNREFUSED/.test(err.message ?? '')) return [503, ApiMsg.serviceUnavailable];
   return null;
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_BODY_LIMIT, Limits, Msg, routes, type RouteDef } from '@survey-bird/contracts';
+import { ApiMsg, DEFAULT_BODY_LIMIT, Limits, Msg, type RouteDef, routes } from '@survey-bird/contracts';
 import { addMember, createOrganization, createSurvey } from '../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../test/helpers.js';
 import { tinyJpeg } from '../../test/images.js';
@@ -125,20 +125,20 @@ describe('hardening of the HTTP layer (issue 14 items 2, 5, 17; issue 13 item 12
     const started = performance.now();
     const res = await call(t.app, fieldToken, { method: 'POST', url: '/api/v1/survey/respond', payload: { survey_id: survey.id, organization_id: orgId, clientId: randomUUID(), answers: many } });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ msg: Msg.tooManyAnswers });
+    expect(res.json()).toEqual({ msg: ApiMsg.tooManyAnswers });
     expect(performance.now() - started).toBeLessThan(5000);
     // Fewer than Limits.maxQuestions keys but more than this survey's five questions.
     const six = { ...answers, a: '', b: '', c: '', d: '' };
     const small = await call(t.app, fieldToken, { method: 'POST', url: '/api/v1/survey/respond', payload: { survey_id: survey.id, organization_id: orgId, clientId: randomUUID(), answers: six } });
     expect(small.statusCode).toBe(400);
-    expect(small.json()).toEqual({ msg: Msg.tooManyAnswers });
+    expect(small.json()).toEqual({ msg: ApiMsg.tooManyAnswers });
     // In a batch, only that item is refused.
     const good = randomUUID();
     const bad = randomUUID();
     const batch = await call(t.app, fieldToken, { method: 'POST', url: '/api/v1/sync/responses', payload: { responses: [{ survey_id: survey.id, organization_id: orgId, clientId: bad, answers: many }, { survey_id: survey.id, organization_id: orgId, clientId: good, answers }] } });
     expect(batch.statusCode).toBe(200);
     const results = batch.json().results as { clientId: string; status: number; msg: string }[];
-    expect(results.find((r) => r.clientId === bad)).toMatchObject({ status: 400, msg: Msg.tooManyAnswers });
+    expect(results.find((r) => r.clientId === bad)).toMatchObject({ status: 400, msg: ApiMsg.tooManyAnswers });
     expect(results.find((r) => r.clientId === good)).toMatchObject({ status: 200 });
     expect(Object.keys(many).length).toBeGreaterThan(Limits.maxQuestions);
   });

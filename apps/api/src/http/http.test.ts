@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Msg, routes } from '@survey-bird/contracts';
+import { ApiMsg, Msg, routes } from '@survey-bird/contracts';
 import { buildTestApp, type TestApp } from '../../test/helpers.js';
 import { NUL_IN_TEXT, containsNul } from './errors.js';
 
@@ -22,8 +22,8 @@ describe('errors are JSON { msg } with the right status', () => {
   it('unknown API paths are a JSON 404', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/nope' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ msg: Msg.routeNotFound });
-    expect((await t.app.inject({ method: 'POST', url: '/anything' })).json()).toEqual({ msg: Msg.routeNotFound });
+    expect(res.json()).toEqual({ msg: ApiMsg.routeNotFound });
+    expect((await t.app.inject({ method: 'POST', url: '/anything' })).json()).toEqual({ msg: ApiMsg.routeNotFound });
   });
 
   it('malformed JSON is a 400, not a 500', async () => {

@@ -1,7 +1,7 @@
 import fastifyJwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { Msg, Role, type Access } from '@survey-bird/contracts';
+import { type Access, ApiMsg, Msg, Role } from '@survey-bird/contracts';
 import { HttpError, forbidden } from '../http/errors.js';
 import type { UserRow } from '../db/schema.js';
 import { SessionLookup } from '../modules/accounts/session-lookup.js';
@@ -104,7 +104,7 @@ export default fp(
       request.auth = await authenticate(request);
       if (access === 'user') return;
       const { user } = request.auth;
-      if (!user.verified) throw forbidden(Msg.checkEmail);
+      if (!user.verified) throw forbidden(ApiMsg.checkEmail);
       if (!(access as readonly string[]).includes(user.role)) throw forbidden();
       if (user.role === Role.organization && !request.auth.organizationId) throw forbidden();
     });

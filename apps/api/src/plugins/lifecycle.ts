@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Msg } from '@survey-bird/contracts';
+import { ApiMsg } from '@survey-bird/contracts';
 
 export type LifecycleState = 'starting' | 'ready' | 'draining';
 
@@ -32,7 +32,7 @@ export default fp(
     });
     app.addHook('onRequest', async (request, reply) => {
       if (app.lifecycle.state !== 'draining' || request.url === '/healthz') return;
-      return reply.code(503).header('connection', 'close').header('retry-after', '1').send({ msg: Msg.notReadyDraining });
+      return reply.code(503).header('connection', 'close').header('retry-after', '1').send({ msg: ApiMsg.notReadyDraining });
     });
   },
   { name: 'lifecycle' },

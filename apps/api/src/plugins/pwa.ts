@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Msg } from '@survey-bird/contracts';
+import { ApiMsg } from '@survey-bird/contracts';
 
 /**
  * Client routes whose screen code the HTML response names, so it downloads with the page: the
@@ -86,7 +86,7 @@ export default fp(
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0] ?? '';
       if (!hasPwa || path.startsWith('/api') || (request.method !== 'GET' && request.method !== 'HEAD')) {
-        return reply.status(404).send({ msg: Msg.routeNotFound });
+        return reply.status(404).send({ msg: ApiMsg.routeNotFound });
       }
       if (/\.[a-z0-9]+$/i.test(path)) return reply.status(404).type('text/plain').send('Not found');
       reply.header('cache-control', 'no-cache');

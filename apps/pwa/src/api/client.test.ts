@@ -1,4 +1,4 @@
-import { Msg, routes } from '@survey-bird/contracts';
+import { ApiMsg, Msg, routes } from '@survey-bird/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError, classifyFailure, createApiClient, fillPath, withQuery, type Failure } from './client';
 import { slimRoutes } from './slim-routes';
@@ -37,14 +37,14 @@ describe('classifyFailure', () => {
     expect(classifyFailure('currentUser', 401, 'anything')).toBe('reauth');
   });
   it('offers a new verification link only for verification links', () => {
-    expect(classifyFailure('confirmEmail', 400, Msg.linkExpired)).toBe('linkExpired');
-    expect(classifyFailure('resetPassword', 400, Msg.resetLinkInvalid)).toBe('toast');
+    expect(classifyFailure('confirmEmail', 400, ApiMsg.linkExpired)).toBe('linkExpired');
+    expect(classifyFailure('resetPassword', 400, ApiMsg.resetLinkInvalid)).toBe('toast');
   });
   it('asks an unverified user to check the mail', () => {
-    expect(classifyFailure('currentUser', 403, Msg.checkEmail)).toBe('checkEmail');
+    expect(classifyFailure('currentUser', 403, ApiMsg.checkEmail)).toBe('checkEmail');
   });
   it('toasts the rest', () => {
-    expect(classifyFailure('login', 401, Msg.wrongCredentials)).toBe('toast');
+    expect(classifyFailure('login', 401, ApiMsg.wrongCredentials)).toBe('toast');
     expect(classifyFailure('login', 0, Msg.unexpectedError)).toBe('toast');
   });
 });
@@ -81,10 +81,10 @@ describe('call', () => {
   });
 
   it("reports the server's msg and throws", async () => {
-    const { api, failures } = setup(json(401, { msg: Msg.wrongCredentials }));
+    const { api, failures } = setup(json(401, { msg: ApiMsg.wrongCredentials }));
     const err = await api.call('login', { body: { email: 'a@b.co', password: 'x' } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
-    expect(failures).toMatchObject([{ route: 'login', status: 401, msg: Msg.wrongCredentials, kind: 'toast' }]);
+    expect(failures).toMatchObject([{ route: 'login', status: 401, msg: ApiMsg.wrongCredentials, kind: 'toast' }]);
   });
 
   it("falls back to 'unexpected error' for a reply without msg or no reply", async () => {

@@ -52,7 +52,8 @@
 export { saveDraft, saveDraftPhoto, loadDraft, clearDraft, type Draft, type DraftForm } from './drafts';
 export { enqueueResponse, type EnqueueInput } from './outbox';
 export { downscalePhoto } from './photos';
-export { cacheFieldUserSurveys, getCachedSurveys, searchDataset, type CacheOptions, type CacheSummary } from './surveys-cache';
+export { getCachedSurveys, searchDataset } from './surveys-cache';
+// surveys-cache-refresh.ts (cacheFieldUserSurveys) is imported on its own, lazily: the form route does not carry it.
 
 // Responses screen (useLiveQuery-friendly reads, and the badge's liveCounts for useObservable):
 // history, badge, fixing refused responses.

@@ -1,4 +1,4 @@
-import { Msg } from '@survey-bird/contracts';
+import { ApiMsg, Msg } from '@survey-bird/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { db } from './db';
 import { loadDraft, saveDraft, saveDraftPhoto } from './drafts';
@@ -147,7 +147,7 @@ describe('status machine', () => {
     const id = await enqueueResponse({ ...base, answers: { Q: 'x' }, photos: { P: photoBlob(4, 8) } });
     await claimDue(a, claimOf('r'), Date.now(), 50);
     await recordPhotoRef(id, 'r', 'P', 'http://x/ref');
-    await markFailed(id, 'r', 409, Msg.responseConflict);
+    await markFailed(id, 'r', 409, ApiMsg.responseConflict);
     const fresh = await resendAsNew(id);
     expect(fresh).not.toBe(id);
     expect(fresh).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
@@ -167,7 +167,7 @@ describe('status machine', () => {
     const id = await enqueueResponse({ ...base, answers: {}, photos: { Photo: photoBlob(1) } });
     await claimDue(a, claimOf('r'), Date.now(), 50);
     await recordPhotoRef(id, 'r', 'Photo', 'http://x/old');
-    await markFailed(id, 'r', 415, Msg.unsupportedImage, 'Photo');
+    await markFailed(id, 'r', 415, ApiMsg.unsupportedImage, 'Photo');
     await updateAnswers(id, {}, { Photo: photoBlob(9, 10) });
     expect((await getRecord(id))?.photoRefs).toEqual({});
     expect((await readPhoto(id, 'Photo'))?.size).toBe(10);
@@ -226,12 +226,12 @@ describe('user actions and reads', () => {
     const id = await enqueueResponse({ ...base, answers: { Q: 'x' }, photos: { P: photoBlob(7, 3) } });
     await enqueueResponse({ ...base, answers: { Q: 'still queued' } });
     await claimDue(a, claimOf('r'), Date.now(), 1);
-    await markFailed(id, 'r', 403, Msg.forbidden);
+    await markFailed(id, 'r', 403, ApiMsg.forbidden);
     const file = await exportFailed(A);
     expect(file.type).toBe('application/json');
     const data = JSON.parse(await file.text()) as { responses: { id: string; lastError: unknown; photos: Record<string, string> }[] };
     expect(data.responses).toHaveLength(1);
-    expect(data.responses[0]).toMatchObject({ id, lastError: { status: 403, msg: Msg.forbidden }, photos: { P: 'data:image/jpeg;base64,BwcH' } });
+    expect(data.responses[0]).toMatchObject({ id, lastError: { status: 403, msg: ApiMsg.forbidden }, photos: { P: 'data:image/jpeg;base64,BwcH' } });
   });
 
   it('listOutbox is per account, newest first; lastSyncAt is per account', async () => {

@@ -1,7 +1,8 @@
 import { QuestionType, routes } from '@survey-bird/contracts';
 import { beforeEach, expect, it } from 'vitest';
 import { db } from './db';
-import { cacheFieldUserSurveys, getCachedSurveys, searchDataset } from './surveys-cache';
+import { getCachedSurveys, searchDataset } from './surveys-cache';
+import { cacheFieldUserSurveys } from './surveys-cache-refresh';
 import { FakeServer, freshDb, q, survey } from '../../test/offline-server';
 
 

@@ -1,73 +1,10 @@
-import { Limits, QuestionType, type Survey } from '@survey-bird/contracts';
-import { Dexie } from 'dexie';
-import { createApiClient } from '../api/client';
-import { accountKey, db, type DatasetRow } from './db';
-import table from '../api/route-table';
+import { Limits, type Survey } from '@survey-bird/contracts';
+import { accountKey, db } from './db';
 
 /**
  * The field user's surveys and the full option lists of their large selects, kept per account
- * so the form opens and searches with no signal. Refreshed by cacheFieldUserSurveys when online.
+ * so the form opens and searches with no signal. Refreshed by surveys-cache-refresh.ts when online.
  */
-
-export interface CacheOptions {
-  baseUrl?: string;
-  fetch?: typeof fetch;
-  /**
-   * Every survey of the account, when the caller fetched the complete list moments ago (the survey
-   * list's first page held them all): it is cached as given, without asking for the list again.
-   */
-  listed?: readonly Survey[];
-}
-
-export interface CacheSummary {
-  surveys: number;
-  /** Option lists downloaded in this call (unchanged ones are not downloaded again). */
-  datasets: number;
-}
-
-const MAX_PAGES = 500;
-
-/** Throws the api client's ApiError when a call fails; what was cached before stays. */
-export async function cacheFieldUserSurveys(account: string, token: string, options: CacheOptions = {}): Promise<CacheSummary> {
-  const key = accountKey(account);
-  const client = createApiClient({ table, getToken: () => token, onFailure: () => undefined, fetch: options.fetch, baseUrl: options.baseUrl });
-  const surveys: Survey[] = options.listed ? [...options.listed] : [];
-  for (let page = 1; page <= MAX_PAGES && !options.listed; page++) {
-    const reply = await client.call('fieldUserSurveys', { query: { page }, token, handleErrors: false });
-    surveys.push(...reply.survey);
-    if (!reply.hasNextPage || reply.survey.length === 0) break;
-  }
-
-  const now = Date.now();
-  const listed = new Set(surveys.map((s) => s._id));
-  await db.transaction('rw', db.surveys, db.datasets, async () => {
-    const before = await db.surveys.where('account').equals(key).toArray();
-    for (const gone of before.filter((row) => !listed.has(row.surveyId))) {
-      await db.surveys.delete([key, gone.surveyId]);
-      await db.datasets.where('[account+surveyId+question]').between([key, gone.surveyId, Dexie.minKey], [key, gone.surveyId, Dexie.maxKey], true, true).delete();
-    }
-    await db.surveys.bulkPut(surveys.map((survey, position) => ({ account: key, surveyId: survey._id, survey, position, cachedAt: now })));
-  });
-
-  let datasets = 0;
-  for (const survey of surveys) {
-    for (const question of survey.questions) {
-      if (question.type !== QuestionType.largeSelect) continue;
-      const id: [string, string, string] = [key, survey._id, question.text];
-      const have = await db.datasets.where('[account+surveyId+question]').equals(id).count();
-      // Options of a published question do not change; the count tells a complete copy from a cut-off one.
-      if (have > 0 && have === question.optionCount) continue;
-      const reply = await client.call('datasetExport', { query: { survey_id: survey._id, question: question.text }, token, handleErrors: false });
-      const rows: DatasetRow[] = reply.options.map((value) => ({ account: key, surveyId: survey._id, question: question.text, value, lower: value.toLowerCase() }));
-      await db.transaction('rw', db.datasets, async () => {
-        await db.datasets.where('[account+surveyId+question]').equals(id).delete();
-        await db.datasets.bulkAdd(rows);
-      });
-      datasets++;
-    }
-  }
-  return { surveys: surveys.length, datasets };
-}
 
 /** The cached surveys of an account, in the server's order. */
 export async function getCachedSurveys(account: string): Promise<Survey[]> {

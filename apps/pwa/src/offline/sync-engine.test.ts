@@ -1,6 +1,6 @@
 // @vitest-environment node
 // Node, not happy-dom: the engine also runs in the service worker, so it must not need a DOM.
-import { Msg, PhotoMsg, QuestionType, routes } from '@survey-bird/contracts';
+import { ApiMsg, Msg, PhotoMsg, QuestionType, routes } from '@survey-bird/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isTokenRejected, mirrorAccounts } from './accounts';
 import { accountKey, db } from './db';
@@ -92,19 +92,19 @@ describe('delivering', () => {
     const unprocessable = await queue({ Name: 'unprocessable' });
     const busy = await queue({ Name: 'busy' });
     const limited = await queue({ Name: 'limited' });
-    server.itemOverrides.set(conflict, { status: 409, msg: Msg.responseConflict });
-    server.itemOverrides.set(forbidden, { status: 403, msg: Msg.forbidden });
+    server.itemOverrides.set(conflict, { status: 409, msg: ApiMsg.responseConflict });
+    server.itemOverrides.set(forbidden, { status: 403, msg: ApiMsg.forbidden });
     server.itemOverrides.set(unprocessable, { status: 422, msg: 'unprocessable' });
-    server.itemOverrides.set(busy, { status: 503, msg: Msg.serviceUnavailable });
-    server.itemOverrides.set(limited, { status: 429, msg: Msg.tooManyRequests });
+    server.itemOverrides.set(busy, { status: 503, msg: ApiMsg.serviceUnavailable });
+    server.itemOverrides.set(limited, { status: 429, msg: ApiMsg.tooManyRequests });
 
     const summary = await sync();
     expect(summary).toMatchObject({ sent: 1, failed: 5, remaining: 2, authRequired: false });
     expect((await getRecord(ok))?.status).toBe('synced');
-    expect(await getRecord(conflict)).toMatchObject({ status: 'failed', lastError: { status: 409, msg: Msg.responseConflict } });
+    expect(await getRecord(conflict)).toMatchObject({ status: 'failed', lastError: { status: 409, msg: ApiMsg.responseConflict } });
     expect(await getRecord(invalid)).toMatchObject({ status: 'failed', lastError: { status: 400, msg: Msg.fillCompulsory } });
     expect(await getRecord(forbidden)).toMatchObject({ status: 'failed', lastError: { status: 403 } });
-    expect(await getRecord(gone)).toMatchObject({ status: 'failed', lastError: { status: 404, msg: Msg.surveyNotFound } });
+    expect(await getRecord(gone)).toMatchObject({ status: 'failed', lastError: { status: 404, msg: ApiMsg.surveyNotFound } });
     expect(await getRecord(unprocessable)).toMatchObject({ status: 'failed', lastError: { status: 422 } });
     for (const id of [busy, limited]) {
       const r = await getRecord(id);
@@ -212,7 +212,7 @@ describe('device report (issue 18)', () => {
   it("ends a run with what is still on the phone: waiting, refused and their photos", async () => {
     await queue({ Name: 'sent' });
     await sync();
-    server.override(P, { status: 503, msg: Msg.serviceUnavailable, retryAfter: '1' });
+    server.override(P, { status: 503, msg: ApiMsg.serviceUnavailable, retryAfter: '1' });
     await queue({ Name: 'held' }, { photos: { Photo: photoBlob(2) } });
     await syncAccount({ account: ADA, token: 'tok-ada', fetch: server.fetch, device });
     expect(server.paths(routes.reportDevice.path)).toHaveLength(0);
@@ -241,7 +241,7 @@ describe('device report (issue 18)', () => {
 describe('retrying', () => {
   it('sends the same photo placeholders across a retry after a 503 on the batch, then each photo once', async () => {
     const id = await queue({ Name: 'Ada' }, { photos: { Photo: photoBlob(1, 3000), Selfie: photoBlob(2) } });
-    server.override(P, { status: 503, msg: Msg.serviceUnavailable, retryAfter: '5' });
+    server.override(P, { status: 503, msg: ApiMsg.serviceUnavailable, retryAfter: '5' });
     const first = await sync();
     expect(first).toMatchObject({ sent: 0, failed: 0, remaining: 1 });
     const after503 = await getRecord(id);

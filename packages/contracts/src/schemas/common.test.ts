@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ApiMsg } from '../api-messages.js';
 import { Msg } from '../messages.js';
 import { Naira, PageQuery, RequiredEmail, ValidEmail } from './common.js';
 import { ResponsesQuery } from './response.js';
@@ -45,6 +46,6 @@ describe('e-mails', () => {
 
   it('uses the spec words for a missing or malformed address', () => {
     expect(message(RequiredEmail.safeParse(''))).toBe(Msg.provideEmail);
-    expect(message(ValidEmail.safeParse('not-an-email'))).toBe(Msg.invalidEmail);
+    expect(message(ValidEmail.safeParse('not-an-email'))).toBe(ApiMsg.invalidEmail);
   });
 });

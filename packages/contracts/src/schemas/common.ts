@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Limits } from '../constants.js';
+import { ApiMsg } from '../api-messages.js';
 import { Msg } from '../messages.js';
 
 export const ErrorReply = z.object({ msg: z.string() });
@@ -25,18 +26,18 @@ export const RequiredEmail = z
   .string({ error: Msg.provideEmail })
   .trim()
   .min(1, Msg.provideEmail)
-  .max(Limits.maxEmail, Msg.invalidEmail)
+  .max(Limits.maxEmail, ApiMsg.invalidEmail)
   .toLowerCase();
 
 /** Register: present first ('Provide email'), then the standard pattern ('Invalid email address'). */
-export const RegisterEmail = RequiredEmail.regex(EMAIL_PATTERN, Msg.invalidEmail);
+export const RegisterEmail = RequiredEmail.regex(EMAIL_PATTERN, ApiMsg.invalidEmail);
 
 /** An e-mail that must match the standard pattern (spec: 'Invalid email address'). */
 export const ValidEmail = z
-  .string({ error: Msg.invalidEmail })
+  .string({ error: ApiMsg.invalidEmail })
   .trim()
-  .max(Limits.maxEmail, Msg.invalidEmail)
-  .regex(EMAIL_PATTERN, Msg.invalidEmail)
+  .max(Limits.maxEmail, ApiMsg.invalidEmail)
+  .regex(EMAIL_PATTERN, ApiMsg.invalidEmail)
   .toLowerCase();
 
 export const Password = (message: string) =>

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Limits } from '../constants.js';
-import { Msg } from '../messages.js';
+import { ApiMsg } from '../api-messages.js';
 import { Id, Paging, ValidEmail } from './common.js';
 import { StaleSyncDays } from './device.js';
 
@@ -22,9 +22,9 @@ export type OrganizationListReply = z.infer<typeof OrganizationListReply>;
 
 export const CreateOrganizationBody = z.object({
   organizationName: z
-    .string({ error: Msg.organizationNameShort })
+    .string({ error: ApiMsg.organizationNameShort })
     .trim()
-    .min(Limits.minOrganizationName, Msg.organizationNameShort)
+    .min(Limits.minOrganizationName, ApiMsg.organizationNameShort)
     .max(Limits.maxTitle, `Organization name is too long (max ${Limits.maxTitle})`),
   email: ValidEmail,
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Limits } from '../constants.js';
+import { ApiMsg } from '../api-messages.js';
 import { Msg } from '../messages.js';
 import { ClientId, Id, IsoDate, Naira, PageQuery, Paging } from './common.js';
 import { FlagState, FlaggedQuery, ResponseMetaFields } from './flags.js';
@@ -110,7 +111,7 @@ export type ResponseRow = z.infer<typeof ResponseRow>;
  * Where the next page starts: the key (created_at, id) of the last row shown. Sent back as `after`
  * with the next `page`, that page is read by keyset instead of skipping the matches before it.
  */
-export const ResponsesCursor = z.string().regex(/^\d{1,16}\.[\w-]{1,64}$/, Msg.badResponsesCursor);
+export const ResponsesCursor = z.string().regex(/^\d{1,16}\.[\w-]{1,64}$/, ApiMsg.badResponsesCursor);
 
 export const ResponseListReply = z.object({ responses: z.array(ResponseRow), ...Paging, nextCursor: z.string().nullable() });
 export type ResponseListReply = z.infer<typeof ResponseListReply>;

@@ -3,10 +3,8 @@ import { Limits } from '../constants.js';
 import { Id } from './common.js';
 import { FlagState, ResponseMeta } from './flags.js';
 
-/** approved: counts towards pay; pending: awaiting review; returned: sent back to fix; rejected: final. */
-export const ResponseStatus = { approved: 'approved', pending: 'pending', returned: 'returned', rejected: 'rejected' } as const;
-export type ResponseStatus = (typeof ResponseStatus)[keyof typeof ResponseStatus];
-export const RESPONSE_STATUSES = Object.values(ResponseStatus) as [ResponseStatus, ...ResponseStatus[]];
+export { RESPONSE_STATUSES, ResponseStatus } from '../review-constants.js';
+import { RESPONSE_STATUSES, ResponseStatus } from '../review-constants.js';
 
 /** A reviewer moves a response to one of these; `pending` is where responses arrive, not a verdict. */
 export const ReviewVerdict = z.enum([ResponseStatus.approved, ResponseStatus.returned, ResponseStatus.rejected], { error: 'status must be approved, returned or rejected' });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Limits } from '../constants.js';
+import { ApiMsg } from '../api-messages.js';
 import { Msg } from '../messages.js';
 import { ruleProblems } from '../form-rules/evaluate.js';
 import { Constraint, ShowIf } from '../form-rules/rules.js';
@@ -25,7 +26,7 @@ const QuestionTypeInput = z
 export const Question = z
   .object({
     id: QuestionId.optional(),
-    text: z.string({ error: Msg.questionTextEmpty }).trim().min(1, Msg.questionTextEmpty).max(Limits.maxQuestionText, `Question text is too long (max ${Limits.maxQuestionText})`),
+    text: z.string({ error: ApiMsg.questionTextEmpty }).trim().min(1, ApiMsg.questionTextEmpty).max(Limits.maxQuestionText, `Question text is too long (max ${Limits.maxQuestionText})`),
     type: QuestionTypeInput,
     compulsory: z.boolean().default(true),
     options: z.array(z.string().trim().max(Limits.maxOptionLength, `An option is too long (max ${Limits.maxOptionLength})`)).max(Limits.maxDatasetOptions, `Too many options (max ${Limits.maxDatasetOptions})`).default([]),
@@ -56,10 +57,10 @@ export function constraintProblem(type: QuestionType, c: Constraint | undefined)
 
 /** The rules the builder applies, shared so the server answers a bypassed UI with the same words. */
 export function questionProblem(q: Pick<Question, 'text' | 'type' | 'options'> & { constraint?: Constraint | undefined }): string | null {
-  if (q.text.trim().length === 0) return Msg.questionTextEmpty;
+  if (q.text.trim().length === 0) return ApiMsg.questionTextEmpty;
   if (DISABLED_QUESTION_TYPES.includes(q.type)) return `"${q.type}" questions are not available yet`;
   const options = q.options.map((o) => o.trim()).filter((o) => o.length > 0);
-  if (OPTION_QUESTION_TYPES.includes(q.type) && options.length < Limits.minOptions) return Msg.optionsMinimum;
+  if (OPTION_QUESTION_TYPES.includes(q.type) && options.length < Limits.minOptions) return ApiMsg.optionsMinimum;
   if (OPTION_QUESTION_TYPES.includes(q.type) && options.length > Limits.maxOptions) return `Too many options (max ${Limits.maxOptions}); use "${QuestionType.largeSelect}"`;
   if (q.type === QuestionType.largeSelect && options.length < 1) return 'Provide the option list for this question';
   return constraintProblem(q.type, q.constraint);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DeviceSummary } from './device.js';
 import { Limits } from '../constants.js';
+import { ApiMsg } from '../api-messages.js';
 import { Msg } from '../messages.js';
 import { Id, Naira, NairaInput, Paging, ValidEmail, lowerUuid } from './common.js';
 
@@ -36,8 +37,8 @@ export const FieldUserListReply = z.object({
 });
 export type FieldUserListReply = z.infer<typeof FieldUserListReply>;
 
-const fullName = z.string({ error: Msg.fullNameShort }).trim().min(Limits.minFullName, Msg.fullNameShort).max(120, 'Full name is too long (max 120)');
-const phoneNumber = z.string({ error: Msg.providePhone }).trim().min(1, Msg.providePhone).max(30, 'Phone number is too long (max 30)');
+const fullName = z.string({ error: ApiMsg.fullNameShort }).trim().min(Limits.minFullName, ApiMsg.fullNameShort).max(120, 'Full name is too long (max 120)');
+const phoneNumber = z.string({ error: ApiMsg.providePhone }).trim().min(1, ApiMsg.providePhone).max(30, 'Phone number is too long (max 30)');
 const surveyId = z.string({ error: Msg.noActiveSurvey }).min(1, Msg.noActiveSurvey).max(64).overwrite(lowerUuid);
 
 export const InviteFieldUserBody = z.object({
@@ -57,8 +58,8 @@ export const InviteSupervisorBody = z.object({
   fullName,
   email: ValidEmail,
   phoneNumber,
-  accountNumber: z.string({ error: Msg.invalidAccountNumber }).trim().length(Limits.accountNumberLength, Msg.invalidAccountNumber),
-  accountName: z.string({ error: Msg.provideAccountName }).trim().min(1, Msg.provideAccountName).max(120),
+  accountNumber: z.string({ error: ApiMsg.invalidAccountNumber }).trim().length(Limits.accountNumberLength, ApiMsg.invalidAccountNumber),
+  accountName: z.string({ error: ApiMsg.provideAccountName }).trim().min(1, ApiMsg.provideAccountName).max(120),
   bank: z.string().trim().max(120).default(''),
 });
 export type InviteSupervisorBody = z.input<typeof InviteSupervisorBody>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApiMsg } from '../api-messages.js';
 import { Msg } from '../messages.js';
 import { ROLES } from '../roles.js';
 import { Id, Password, RegisterEmail, RequiredEmail } from './common.js';
@@ -14,14 +15,14 @@ export const CurrentUser = UserSummary.extend({
 });
 export type CurrentUser = z.infer<typeof CurrentUser>;
 
-export const LoginBody = z.object({ email: RequiredEmail, password: Password(Msg.providePassword) });
+export const LoginBody = z.object({ email: RequiredEmail, password: Password(ApiMsg.providePassword) });
 export type LoginBody = z.infer<typeof LoginBody>;
 export const LoginReply = z.object({ user: UserSummary, msg: z.string(), token: z.string() });
 export type LoginReply = z.infer<typeof LoginReply>;
 
 export const RegisterBody = z.object({
   email: RegisterEmail,
-  password: Password(Msg.providePassword),
+  password: Password(ApiMsg.providePassword),
   /** The token of the invitation link (`/register?email=...&invite=...`): required for an invited e-mail. */
   invite: z.string().max(200).optional(),
 });
@@ -38,12 +39,12 @@ export type SendRefreshTokenBody = z.infer<typeof SendRefreshTokenBody>;
 
 export const ResetPasswordBody = z.object({
   newPassword: Password(Msg.provideNewPassword),
-  resetToken: z.string({ error: Msg.resetLinkInvalid }).min(1, Msg.resetLinkInvalid).max(200),
+  resetToken: z.string({ error: ApiMsg.resetLinkInvalid }).min(1, ApiMsg.resetLinkInvalid).max(200),
 });
 export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
 
 export const ChangePasswordBody = z.object({
-  oldPassword: Password(Msg.provideOldPassword),
+  oldPassword: Password(ApiMsg.provideOldPassword),
   newPassword: Password(Msg.provideNewPassword),
   /** 'Sign out from all devices after password change', on by default (spec section 9). */
   signOutOthers: z.boolean().default(true),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Msg, Role } from '@survey-bird/contracts';
+import { ApiMsg, Msg, Role } from '@survey-bird/contracts';
 import { invitationToken } from './links.js';
 import { PASSWORD, buildTestApp, call, createUser, lastMail, login, tokenFromLink, type TestApp } from '../../../test/helpers.js';
 
@@ -19,7 +19,7 @@ describe('login', () => {
     expect((await post('/login', { email: '', password: '' })).json()).toEqual({ msg: Msg.provideEmail });
     const res = await post('/login', { email: 'a@b.co' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ msg: Msg.providePassword });
+    expect(res.json()).toEqual({ msg: ApiMsg.providePassword });
   });
 
   it('signs in with user, msg and token, ignoring e-mail case', async () => {
@@ -28,7 +28,7 @@ describe('login', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.user).toEqual({ email: 'ada@org.ng', role: Role.organization });
-    expect(body.msg).toBe(Msg.loginSuccess);
+    expect(body.msg).toBe(ApiMsg.loginSuccess);
     expect(body.token.split('.')).toHaveLength(3);
   });
 
@@ -38,7 +38,7 @@ describe('login', () => {
     const unknown = await post('/login', { email: 'nobody@org.ng', password: 'nope' });
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
-    expect(wrong.json()).toEqual({ msg: Msg.wrongCredentials });
+    expect(wrong.json()).toEqual({ msg: ApiMsg.wrongCredentials });
     expect(unknown.json()).toEqual(wrong.json());
   });
 });
@@ -77,14 +77,14 @@ describe('GET /user', () => {
 describe('register and confirm e-mail', () => {
   it('validates e-mail then password', async () => {
     expect((await post('/register', { password: 'x' })).json()).toEqual({ msg: Msg.provideEmail });
-    expect((await post('/register', { email: 'x@y.ng' })).json()).toEqual({ msg: Msg.providePassword });
+    expect((await post('/register', { email: 'x@y.ng' })).json()).toEqual({ msg: ApiMsg.providePassword });
   });
 
   it('refuses a malformed e-mail with the spec words and creates no account', async () => {
     for (const email of ['not-an-email', 'a@b', 'two words@x.ng', '@x.ng']) {
       const res = await post('/register', { email, password: 'pw-123456' });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ msg: Msg.invalidEmail });
+      expect(res.json()).toEqual({ msg: ApiMsg.invalidEmail });
     }
     const rows = await t.app.db.kysely.selectFrom('users').select('id').where('email', 'in', ['not-an-email', 'a@b']).execute();
     expect(rows).toHaveLength(0);
@@ -103,7 +103,7 @@ describe('register and confirm e-mail', () => {
 
     const confirm = await get(`/${token}`);
     expect(confirm.statusCode).toBe(200);
-    expect(confirm.json()).toEqual({ msg: Msg.accountVerified });
+    expect(confirm.json()).toEqual({ msg: ApiMsg.accountVerified });
     const again = await get(`/${token}`);
     expect(again.statusCode).toBe(400);
     expect(again.json().msg.startsWith('link expired')).toBe(true);
@@ -145,14 +145,14 @@ describe('register and confirm e-mail', () => {
     expect(expired.json().msg.startsWith('link expired')).toBe(true);
 
     const resend = await post('/resend-verification-mail', { id: token });
-    expect(resend.json()).toEqual({ msg: Msg.verificationResent });
+    expect(resend.json()).toEqual({ msg: ApiMsg.verificationResent });
     const fresh = tokenFromLink((await lastMail(t.app, 'late@person.ng'))?.link);
     expect(fresh).not.toBe(token);
-    expect((await get(`/${fresh}`)).json()).toEqual({ msg: Msg.accountVerified });
+    expect((await get(`/${fresh}`)).json()).toEqual({ msg: ApiMsg.accountVerified });
 
     const byEmail = await post('/resend-verification-mail', { email: 'unknown@person.ng' });
     expect(byEmail.statusCode).toBe(200);
-    expect(byEmail.json()).toEqual({ msg: Msg.verificationResent });
+    expect(byEmail.json()).toEqual({ msg: ApiMsg.verificationResent });
     expect((await post('/resend-verification-mail', {})).json()).toEqual({ msg: Msg.provideEmail });
   });
 });
@@ -179,7 +179,7 @@ describe('password reset', () => {
     expect((await post('/reset-password', { resetToken })).json()).toEqual({ msg: Msg.provideNewPassword });
     const res = await post('/reset-password', { resetToken, newPassword: 'brand-new-pw' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ msg: Msg.passwordReset });
+    expect(res.json()).toEqual({ msg: ApiMsg.passwordReset });
     expect((await post('/reset-password', { resetToken, newPassword: 'again' })).json().msg.startsWith('link expired')).toBe(true);
     expect((await get('', oldToken)).statusCode).toBe(401);
     expect((await post('/login', { email: 'reset@org.ng', password: 'brand-new-pw' })).statusCode).toBe(200);
@@ -200,7 +200,7 @@ describe('outstanding reset links', () => {
     expect((await post('/reset-password', { resetToken: link2, newPassword: 'from-link-2' })).statusCode).toBe(200);
     const late = await post('/reset-password', { resetToken: link1, newPassword: 'from-link-1' });
     expect(late.statusCode).toBe(400);
-    expect(late.json()).toEqual({ msg: Msg.resetLinkInvalid });
+    expect(late.json()).toEqual({ msg: ApiMsg.resetLinkInvalid });
     expect((await post('/login', { email: 'links@org.ng', password: 'from-link-2' })).statusCode).toBe(200);
   });
 
@@ -209,7 +209,7 @@ describe('outstanding reset links', () => {
     const link = await resetLink('links2@org.ng');
     const token = await login(t.app, 'links2@org.ng');
     expect((await post('/change-password', { oldPassword: PASSWORD, newPassword: 'changed-pw' }, token)).statusCode).toBe(200);
-    expect((await post('/reset-password', { resetToken: link, newPassword: 'attacker-pw' })).json()).toEqual({ msg: Msg.resetLinkInvalid });
+    expect((await post('/reset-password', { resetToken: link, newPassword: 'attacker-pw' })).json()).toEqual({ msg: ApiMsg.resetLinkInvalid });
     expect((await post('/login', { email: 'links2@org.ng', password: 'changed-pw' })).statusCode).toBe(200);
     const fresh = await resetLink('links2@org.ng');
     expect((await post('/reset-password', { resetToken: fresh, newPassword: 'after-change' })).statusCode).toBe(200);
@@ -222,14 +222,14 @@ describe('change password and sessions', () => {
     const here = await login(t.app, 'change@org.ng');
     const elsewhere = await login(t.app, 'change@org.ng');
     const headers = { deviceid: 'phone-1', email: 'change@org.ng' };
-    expect((await post('/change-password', { newPassword: 'x' }, here, headers)).json()).toEqual({ msg: Msg.provideOldPassword });
+    expect((await post('/change-password', { newPassword: 'x' }, here, headers)).json()).toEqual({ msg: ApiMsg.provideOldPassword });
     expect((await post('/change-password', { oldPassword: PASSWORD }, here, headers)).json()).toEqual({ msg: Msg.provideNewPassword });
     const wrong = await post('/change-password', { oldPassword: 'nope', newPassword: 'new-pw-1' }, here, headers);
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json()).toEqual({ msg: Msg.wrongOldPassword });
+    expect(wrong.json()).toEqual({ msg: ApiMsg.wrongOldPassword });
 
     const ok = await post('/change-password', { oldPassword: PASSWORD, newPassword: 'new-pw-1' }, here, headers);
-    expect(ok.json()).toEqual({ msg: Msg.passwordChanged });
+    expect(ok.json()).toEqual({ msg: ApiMsg.passwordChanged });
     expect((await get('', here)).statusCode).toBe(200);
     expect((await get('', elsewhere)).statusCode).toBe(401);
   });
@@ -285,7 +285,7 @@ describe('rate limiting', () => {
       expect(fromOne).toEqual([401, 401, 401, 401, 401, 429, 429]);
       const limitedReply = await attempt(PASSWORD, '10.0.0.1');
       expect(limitedReply.statusCode).toBe(429);
-      expect(limitedReply.json()).toEqual({ msg: Msg.tooManyRequests });
+      expect(limitedReply.json()).toEqual({ msg: ApiMsg.tooManyRequests });
       // The same account from another IP still signs in, until failures from many IPs reach 3 x max.
       expect((await attempt(PASSWORD, '10.0.0.2')).statusCode).toBe(200);
       const spread: number[] = [];

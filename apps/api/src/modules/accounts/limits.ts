@@ -1,4 +1,4 @@
-import { Msg } from '@survey-bird/contracts';
+import { ApiMsg } from '@survey-bird/contracts';
 import type { CounterStore } from '../../counters/index.js';
 import { HttpError } from '../../http/errors.js';
 
@@ -54,4 +54,4 @@ export class AuthLimits {
   }
 }
 
-const tooMany = () => new HttpError(429, Msg.tooManyRequests);
+const tooMany = () => new HttpError(429, ApiMsg.tooManyRequests);

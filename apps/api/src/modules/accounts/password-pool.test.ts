@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Msg, Role } from '@survey-bird/contracts';
+import { ApiMsg, Role } from '@survey-bird/contracts';
 import { PASSWORD, buildTestApp, call, createUser, type TestApp } from '../../../test/helpers.js';
 import { defaultPasswordPoolLimits, passwordPool } from './password-pool.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -50,7 +50,7 @@ describe('sign-in flood', () => {
     expect(replies.filter((r) => r.statusCode === 200).length).toBeGreaterThan(0);
     expect(replies.every((r) => r.statusCode === 200 || r.statusCode === 503)).toBe(true);
     for (const r of busy) {
-      expect(r.json()).toEqual({ msg: Msg.serviceUnavailable });
+      expect(r.json()).toEqual({ msg: ApiMsg.serviceUnavailable });
       expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     }
     expect((await login('flood@org.ng')).statusCode).toBe(200);
@@ -61,6 +61,6 @@ describe('sign-in flood', () => {
     expect(replies.some((r) => r.statusCode === 503)).toBe(true);
     const again = await login('nobody@org.ng');
     expect(again.statusCode).toBe(401);
-    expect(again.json()).toEqual({ msg: Msg.wrongCredentials });
+    expect(again.json()).toEqual({ msg: ApiMsg.wrongCredentials });
   });
 });

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { HttpError } from '../../http/errors.js';
-import { Msg } from '@survey-bird/contracts';
+import { ApiMsg } from '@survey-bird/contracts';
 
 export interface PasswordPoolLimits {
   /** Hashes running at once, each on its own thread. */
@@ -78,7 +78,7 @@ export class PasswordPool {
     const free = this.freeSlot();
     if (!free && this.waiting.length >= this.limits.queue) {
       const seconds = Math.max(1, Math.ceil(((this.waiting.length + 1) * this.averageMs) / this.limits.threads / 1000));
-      return Promise.reject(new HttpError(503, Msg.serviceUnavailable, { 'retry-after': String(seconds) }));
+      return Promise.reject(new HttpError(503, ApiMsg.serviceUnavailable, { 'retry-after': String(seconds) }));
     }
     return new Promise<Buffer>((resolve, reject) => {
       const pending = { job, resolve, reject };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Msg, Role } from '@survey-bird/contracts';
+import { ApiMsg, Msg, Role } from '@survey-bird/contracts';
 import { createOrganization, createSurvey } from '../../../test/fixtures.js';
 import { buildTestApp, call, lastMail, tokenFromLink, type TestApp } from '../../../test/helpers.js';
 
@@ -70,7 +70,7 @@ describe('account pre-hijacking', () => {
     const before = (await post('/login', { email: 'self@person.ng', password: 'own-pw-1' })).json().token as string;
     expect((await me(before)).statusCode).toBe(403);
     const confirm = await t.app.inject({ method: 'GET', url: `/api/v1/user/${tokenFromLink((await lastMail(t.app, 'self@person.ng'))?.link)}` });
-    expect(confirm.json()).toEqual({ msg: Msg.accountVerified });
+    expect(confirm.json()).toEqual({ msg: ApiMsg.accountVerified });
     expect((await me(before)).statusCode).toBe(401);
     const after = (await post('/login', { email: 'self@person.ng', password: 'own-pw-1' })).json().token as string;
     expect((await me(after)).statusCode).toBe(200);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Msg } from '@survey-bird/contracts';
+import { ApiMsg, Msg } from '@survey-bird/contracts';
 import { pageOf, pagingReply } from '../../http/paging.js';
 import { HttpError } from '../../http/errors.js';
 import { route } from '../../http/route.js';
@@ -33,7 +33,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
 
   route(app, 'confirmEmail', async (req) => {
     await accounts.confirmEmail(req.params.id);
-    return { msg: Msg.accountVerified };
+    return { msg: ApiMsg.accountVerified };
   });
 
   route(app, 'currentUser', async (req) => ({ user: accounts.current(req.auth.user, req.auth.organizationId) }));
@@ -42,27 +42,27 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     await limit(req.ip, req.body.email);
     const { email } = req.body;
     app.mailer.later(() => accounts.sendResetLink(email));
-    return { msg: Msg.resetLinkSent };
+    return { msg: ApiMsg.resetLinkSent };
   });
 
   route(app, 'resetPassword', async (req) => {
     await limit(req.ip);
     await accounts.resetPassword(req.body.resetToken, req.body.newPassword);
-    return { msg: Msg.passwordReset };
+    return { msg: ApiMsg.passwordReset };
   });
 
   route(app, 'resendVerification', async (req) => {
     await limit(req.ip, req.body.email ?? req.body.id);
     const by = req.body;
     app.mailer.later(() => accounts.resendVerification(by));
-    return { msg: Msg.verificationResent };
+    return { msg: ApiMsg.verificationResent };
   });
 
   route(app, 'changePassword', async (req) => {
     await limit(req.ip, req.auth.user.email);
     const { oldPassword, newPassword, signOutOthers } = req.body;
     await accounts.changePassword(req.auth.user, req.auth.sessionId, oldPassword, newPassword, signOutOthers);
-    return { msg: Msg.passwordChanged };
+    return { msg: ApiMsg.passwordChanged };
   });
 
   route(app, 'signOut', async (req) => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Msg, Role, type CurrentUser, type UserRow as UserListRow, type UserSummary } from '@survey-bird/contracts';
+import { ApiMsg, type CurrentUser, Role, type UserRow as UserListRow, type UserSummary } from '@survey-bird/contracts';
 import { HttpError, badRequest, forbidden } from '../../http/errors.js';
 import type { UserRow } from '../../db/schema.js';
 import type { Page } from '../../http/paging.js';
@@ -47,10 +47,10 @@ export class AccountsService {
       throw err;
     });
     const ok = await verifyPassword(password, user?.password_hash ?? (await this.dummyHash));
-    if (!user || !ok) throw new HttpError(401, Msg.wrongCredentials);
+    if (!user || !ok) throw new HttpError(401, ApiMsg.wrongCredentials);
     const sessionId = await this.repo.createSession(user.id, userAgent, this.config.tokenTtlSeconds * 1000);
     const token = this.app.signToken({ sid: sessionId, sub: user.id });
-    return { user: summary(user), msg: Msg.loginSuccess, token };
+    return { user: summary(user), msg: ApiMsg.loginSuccess, token };
   }
 
   /** True when the e-mail was invited and `invite` is its invitation link's token. */
@@ -113,8 +113,8 @@ export class AccountsService {
   async confirmEmail(token: string): Promise<void> {
     const id = hashLinkToken(token);
     const row = await this.repo.findLinkToken(id, 'verify');
-    if (!row || row.used_at !== null || row.expires_at < Date.now()) throw badRequest(Msg.linkExpired);
-    if (!(await this.repo.consumeLinkToken(id))) throw badRequest(Msg.linkExpired);
+    if (!row || row.used_at !== null || row.expires_at < Date.now()) throw badRequest(ApiMsg.linkExpired);
+    if (!(await this.repo.consumeLinkToken(id))) throw badRequest(ApiMsg.linkExpired);
     await this.repo.setVerified(row.user_id);
     // Sessions from before the mailbox was proven (whoever registered may not be its owner) end.
     await this.repo.revokeSessions(row.user_id);
@@ -148,8 +148,8 @@ export class AccountsService {
   async resetPassword(resetToken: string, newPassword: string): Promise<void> {
     const id = hashLinkToken(resetToken);
     const row = await this.repo.findLinkToken(id, 'reset');
-    if (!row || row.used_at !== null || row.expires_at < Date.now()) throw badRequest(Msg.resetLinkInvalid);
-    if (!(await this.repo.consumeLinkToken(id))) throw badRequest(Msg.resetLinkInvalid);
+    if (!row || row.used_at !== null || row.expires_at < Date.now()) throw badRequest(ApiMsg.resetLinkInvalid);
+    if (!(await this.repo.consumeLinkToken(id))) throw badRequest(ApiMsg.resetLinkInvalid);
     await this.repo.setPassword(row.user_id, await hashPassword(newPassword, this.config.scryptN));
     await this.repo.consumeAllLinkTokens(row.user_id, 'reset');
     // The link proved the mailbox, and whoever knew the old password must be signed out.
@@ -158,14 +158,14 @@ export class AccountsService {
   }
 
   async changePassword(user: UserRow, sessionId: string, oldPassword: string, newPassword: string, signOutOthers: boolean): Promise<void> {
-    if (!(await verifyPassword(oldPassword, user.password_hash))) throw badRequest(Msg.wrongOldPassword);
+    if (!(await verifyPassword(oldPassword, user.password_hash))) throw badRequest(ApiMsg.wrongOldPassword);
     await this.repo.setPassword(user.id, await hashPassword(newPassword, this.config.scryptN));
     await this.repo.consumeAllLinkTokens(user.id, 'reset');
     if (signOutOthers) await this.repo.revokeSessions(user.id, sessionId);
   }
 
   current(user: UserRow, organizationId: string | null): CurrentUser {
-    if (!user.verified) throw forbidden(Msg.checkEmail);
+    if (!user.verified) throw forbidden(ApiMsg.checkEmail);
     return { ...summary(user), _id: user.id, fullName: user.full_name, verified: true, organization_id: organizationId };
   }
 

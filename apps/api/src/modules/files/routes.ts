@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Limits, Msg } from '@survey-bird/contracts';
+import { ApiMsg, Limits, Msg } from '@survey-bird/contracts';
 import { badRequest, notFound } from '../../http/errors.js';
 import { route } from '../../http/route.js';
 import { type ReceivedUpload } from './upload-service.js';
@@ -35,7 +35,7 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
   route(app, 'getImage', async (req, reply) => {
     // Undefined also when the bytes went missing under the row: a 404, not a broken 200.
     const file = await uploads.open(req.params.id);
-    if (!file) throw notFound(Msg.imageNotFound);
+    if (!file) throw notFound(ApiMsg.imageNotFound);
     return reply
       .type(file.mime)
       .header('content-length', file.size)

@@ -4,7 +4,7 @@ import { open, readFile, readdir, stat, unlink, writeFile } from 'node:fs/promis
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import { ClientId, IMAGE_QUESTION_TYPES, Limits, Msg, PhotoMsg, lowerUuid, routes } from '@survey-bird/contracts';
+import { ApiMsg, ClientId, IMAGE_QUESTION_TYPES, Limits, lowerUuid, Msg, PhotoMsg, routes } from '@survey-bird/contracts';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { HttpError, badRequest } from '../../http/errors.js';
@@ -28,9 +28,9 @@ const TEMP_PREFIX = '.tmp-';
 const STALE_TEMP_MS = 60 * 60 * 1000;
 
 const UploadFields = z.object({
-  question: z.string().trim().min(1, Msg.uploadFieldsMissing).max(Limits.maxQuestionText),
-  survey_name: z.string().min(1, Msg.uploadFieldsMissing).max(64).overwrite(lowerUuid),
-  organization_name: z.string().min(1, Msg.uploadFieldsMissing).max(64).overwrite(lowerUuid),
+  question: z.string().trim().min(1, ApiMsg.uploadFieldsMissing).max(Limits.maxQuestionText),
+  survey_name: z.string().min(1, ApiMsg.uploadFieldsMissing).max(64).overwrite(lowerUuid),
+  organization_name: z.string().min(1, ApiMsg.uploadFieldsMissing).max(64).overwrite(lowerUuid),
   clientId: ClientId.optional(),
 });
 
@@ -128,12 +128,12 @@ export class UploadService {
   /** The survey, question and response clientId an upload names, checked against the caller's access. */
   private async target(userId: string, fields: Record<string, string>, fieldname: string | undefined) {
     const parsed = UploadFields.safeParse({ ...fields, question: fields.question ?? fieldname });
-    if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? Msg.uploadFieldsMissing);
+    if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? ApiMsg.uploadFieldsMissing);
     const { question, survey_name: surveyId, organization_name: organizationId } = parsed.data;
     const clientId = parsed.data.clientId ?? randomUUID();
 
     const { survey } = await this.ingest.access(userId, surveyId);
-    if (organizationId !== survey.organizationId) throw badRequest(Msg.organizationMismatch);
+    if (organizationId !== survey.organizationId) throw badRequest(ApiMsg.organizationMismatch);
     const q = survey.questions.get(question);
     if (!q) throw badRequest(`"${question}" is not a question of this survey`);
     if (!IMAGE_QUESTION_TYPES.includes(q.type)) throw badRequest(`"${question}" does not take a photo`);
@@ -141,7 +141,7 @@ export class UploadService {
   }
 
   private async accept(userId: string, { fields, file }: ReceivedUpload): Promise<Record<string, string>> {
-    if (!file) throw badRequest(Msg.uploadFieldsMissing);
+    if (!file) throw badRequest(ApiMsg.uploadFieldsMissing);
     const { survey, question, clientId } = await this.target(userId, fields, file.fieldname);
 
     if (file.truncated || file.size > Limits.maxImageBytes) throw new HttpError(413, Msg.payloadTooLarge);
@@ -151,11 +151,11 @@ export class UploadService {
     const mismatch = placeholder && photoMismatch(placeholder, file.size, file.sha256);
     if (mismatch) throw badRequest(mismatch);
     const image = await imageInfo(file.tempPath);
-    if (!image) throw new HttpError(415, Msg.unsupportedImage);
-    if (image.width * image.height > Limits.maxImagePixels) throw badRequest(Msg.imageTooManyPixels);
+    if (!image) throw new HttpError(415, ApiMsg.unsupportedImage);
+    if (image.width * image.height > Limits.maxImagePixels) throw badRequest(ApiMsg.imageTooManyPixels);
 
     const bytes = await readFile(file.tempPath);
-    if (!hasImageData(bytes, image.mime)) throw new HttpError(415, Msg.unsupportedImage);
+    if (!hasImageData(bytes, image.mime)) throw new HttpError(415, ApiMsg.unsupportedImage);
     const stored = await this.cleaned(file, bytes, image);
     const id = randomBytes(32).toString('base64url');
     const target = { id, path: `uploads/${id}.${image.ext}` };

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Limits, Msg, QuestionType } from '@survey-bird/contracts';
+import { ApiMsg, Limits, Msg, QuestionType } from '@survey-bird/contracts';
 import { addMember, createOrganization, createSurvey, sampleQuestions } from '../../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
 import { sniffImage } from './image-sniff.js';
@@ -145,7 +145,7 @@ describe('POST /files/image', () => {
     for (const [name, data] of cases) {
       const res = await upload(fieldsFor(randomUUID()), { ...jpegPart(), data });
       expect(res.statusCode, name).toBe(415);
-      expect(res.json()).toEqual({ msg: Msg.unsupportedImage });
+      expect(res.json()).toEqual({ msg: ApiMsg.unsupportedImage });
     }
     expect(storedFiles()).toHaveLength(before);
     expect(leftovers()).toEqual([]);
@@ -154,7 +154,7 @@ describe('POST /files/image', () => {
   it('refuses a text file named photo.jpg with 415', async () => {
     const res = await upload(fieldsFor(randomUUID()), { ...jpegPart(), data: Buffer.from('hello, I am not a picture at all') });
     expect(res.statusCode).toBe(415);
-    expect(res.json()).toEqual({ msg: Msg.unsupportedImage });
+    expect(res.json()).toEqual({ msg: ApiMsg.unsupportedImage });
     expect(leftovers()).toEqual([]);
   });
 
@@ -181,10 +181,10 @@ describe('POST /files/image', () => {
   it('refuses pixel floods from the header alone', async () => {
     const png = await upload(fieldsFor(randomUUID()), { ...jpegPart(), data: tinyPng(1, 1, { declaredWidth: 20_000, declaredHeight: 20_000 }) });
     expect(png.statusCode).toBe(400);
-    expect(png.json()).toEqual({ msg: Msg.imageTooManyPixels });
+    expect(png.json()).toEqual({ msg: ApiMsg.imageTooManyPixels });
     const jpeg = await upload(fieldsFor(randomUUID()), jpegPart(tinyJpeg(65_000, 65_000, { headerOnly: true })));
     expect(jpeg.statusCode).toBe(400);
-    expect(jpeg.json()).toEqual({ msg: Msg.imageTooManyPixels });
+    expect(jpeg.json()).toEqual({ msg: ApiMsg.imageTooManyPixels });
   });
 
   it('never uses the client\'s names for paths', async () => {
@@ -206,16 +206,16 @@ describe('POST /files/image', () => {
     const outsider = await addMember(t.app, otherSurvey.id, otherOrg.id);
     const notMember = await upload(fieldsFor(randomUUID()), jpegPart(), outsider.token);
     expect(notMember.statusCode).toBe(404);
-    expect(notMember.json()).toEqual({ msg: Msg.surveyNotFound });
+    expect(notMember.json()).toEqual({ msg: ApiMsg.surveyNotFound });
     const wrongOrg = await upload(fieldsFor(randomUUID(), PHOTO, { organization_name: otherOrg.id }), jpegPart());
     expect(wrongOrg.statusCode).toBe(400);
-    expect(wrongOrg.json()).toEqual({ msg: Msg.organizationMismatch });
+    expect(wrongOrg.json()).toEqual({ msg: ApiMsg.organizationMismatch });
     const textQuestion = await upload(fieldsFor(randomUUID(), 'Name of outlet'), jpegPart(tinyJpeg(), 'Name of outlet'));
     expect(textQuestion.statusCode).toBe(400);
     expect(textQuestion.json()).toEqual({ msg: '"Name of outlet" does not take a photo' });
     const noFile = await upload(fieldsFor(randomUUID()));
     expect(noFile.statusCode).toBe(400);
-    expect(noFile.json()).toEqual({ msg: Msg.uploadFieldsMissing });
+    expect(noFile.json()).toEqual({ msg: ApiMsg.uploadFieldsMissing });
     const organization = await upload(fieldsFor(randomUUID()), jpegPart(), org.token);
     expect(organization.statusCode).toBe(403);
     const json = await call(t.app, member.token, { method: 'POST', url: '/api/v1/files/image', payload: { question: PHOTO } });
@@ -236,7 +236,7 @@ describe('GET /files/image/:id', () => {
     for (const id of ['A'.repeat(43), '..%2F..%2Fsurvey-bird.sqlite', 'abc']) {
       const res = await t.app.inject({ method: 'GET', url: `/api/v1/files/image/${id}` });
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ msg: Msg.imageNotFound });
+      expect(res.json()).toEqual({ msg: ApiMsg.imageNotFound });
     }
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Agent, request, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Msg } from '@survey-bird/contracts';
+import { ApiMsg } from '@survey-bird/contracts';
 import { addMember, createOrganization, createSurvey } from '../../../test/fixtures.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { openDb } from '../../db/database.js';
@@ -36,7 +36,7 @@ describe('GET /healthz and /readyz', () => {
     try {
       const res = await t.app.inject({ method: 'GET', url: '/readyz' });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ msg: Msg.notReadyMigrations });
+      expect(res.json()).toEqual({ msg: ApiMsg.notReadyMigrations });
     } finally {
       await k.insertInto('kysely_migration' as never).values(last).execute();
     }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Msg } from '@survey-bird/contracts';
+import { ApiMsg } from '@survey-bird/contracts';
 import { migrationNames } from '../../db/database.js';
 import { HttpError } from '../../http/errors.js';
 import { route } from '../../http/route.js';
@@ -16,16 +16,16 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
 
   route(app, 'readyz', async (_req, reply) => {
     reply.header('cache-control', 'no-store');
-    if (app.lifecycle.state === 'starting') throw new HttpError(503, Msg.notReadyStarting);
-    if (app.lifecycle.state === 'draining') throw new HttpError(503, Msg.notReadyDraining);
+    if (app.lifecycle.state === 'starting') throw new HttpError(503, ApiMsg.notReadyStarting);
+    if (app.lifecycle.state === 'draining') throw new HttpError(503, ApiMsg.notReadyDraining);
     let timer: NodeJS.Timeout | undefined;
     const applied = await Promise.race([
       repo.appliedCount(expected),
       new Promise<never>((_resolve, reject) => { timer = setTimeout(() => reject(new Error('timeout')), DB_TIMEOUT_MS); }),
     ]).catch(() => {
-      throw new HttpError(503, Msg.notReadyDatabase);
+      throw new HttpError(503, ApiMsg.notReadyDatabase);
     }).finally(() => clearTimeout(timer));
-    if (applied !== expected.length) throw new HttpError(503, Msg.notReadyMigrations);
+    if (applied !== expected.length) throw new HttpError(503, ApiMsg.notReadyMigrations);
     return { status: 'ready' as const, engine: app.db.engine };
   });
 }

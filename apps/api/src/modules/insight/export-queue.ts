@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Msg } from '@survey-bird/contracts';
+import { ApiMsg } from '@survey-bird/contracts';
 import type { LeaseStore } from '../../counters/index.js';
 import { HttpError } from '../../http/errors.js';
 
@@ -64,10 +64,10 @@ export class ExportQueue {
     if (!leases) return this.local(userId, gone);
     const holder = randomUUID();
     const userKey = `export-user:${userId}`;
-    if (this.users.has(userId)) throw new HttpError(429, Msg.exportInProgress);
+    if (this.users.has(userId)) throw new HttpError(429, ApiMsg.exportInProgress);
     let left = false;
     gone(() => (left = true));
-    if (!(await leases.acquire(userKey, holder, LEASE_TTL_MS))) throw new HttpError(429, Msg.exportInProgress);
+    if (!(await leases.acquire(userKey, holder, LEASE_TTL_MS))) throw new HttpError(429, ApiMsg.exportInProgress);
     const held = [userKey];
     const releaseLeases = () => {
       for (const key of held.splice(0)) leases.release(key, holder).catch(() => undefined);
@@ -118,9 +118,9 @@ export class ExportQueue {
    * `gone` fires when the client hangs up while waiting: its place is given up.
    */
   local(userId: string, gone: (listener: () => void) => void): Promise<() => void> {
-    if (this.users.has(userId)) return Promise.reject(new HttpError(429, Msg.exportInProgress));
+    if (this.users.has(userId)) return Promise.reject(new HttpError(429, ApiMsg.exportInProgress));
     if (this.running >= this.limits.concurrency && this.waiting.length >= this.limits.queue) {
-      return Promise.reject(new HttpError(503, Msg.serviceUnavailable, { 'retry-after': '30' }));
+      return Promise.reject(new HttpError(503, ApiMsg.serviceUnavailable, { 'retry-after': '30' }));
     }
     this.users.add(userId);
     let released = false;

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { Limits, Msg, WeekDay, withQuestionIds, type ByWeeksReply, type ResponseListReply, type ResponseStatus, type ResponseRow, type StoredQuestion, type TopPerformerReply } from '@survey-bird/contracts';
+import { ApiMsg, type ByWeeksReply, Limits, type ResponseListReply, type ResponseRow, type ResponseStatus, type StoredQuestion, type TopPerformerReply, WeekDay, withQuestionIds } from '@survey-bird/contracts';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { FlagsService } from '../flags/service.js';
 import { pageOf, pagingReply } from '../../http/paging.js';
@@ -21,13 +21,13 @@ export class InsightService {
 
   async organizationSurvey(surveyId: string, organizationId: string | null): Promise<ScopedSurvey> {
     const survey = organizationId ? await this.repo.findOrganizationSurvey(surveyId, organizationId) : undefined;
-    if (!survey) throw notFound(Msg.surveyNotFound);
+    if (!survey) throw notFound(ApiMsg.surveyNotFound);
     return survey;
   }
 
   async supervisorSurvey(surveyId: string, userId: string): Promise<ScopedSurvey> {
     const survey = await this.repo.findSupervisorSurvey(surveyId, userId);
-    if (!survey) throw notFound(Msg.surveyNotFound);
+    if (!survey) throw notFound(ApiMsg.surveyNotFound);
     return survey;
   }
 
@@ -58,8 +58,8 @@ export class InsightService {
   async week(scope: Scope, startDate: string, endDate: string): Promise<ByWeeksReply> {
     const start = Date.parse(startDate);
     const end = Date.parse(endDate);
-    if (end <= start) throw badRequest(Msg.weekRangeOrder);
-    if (end - start > MAX_WEEK_MS) throw badRequest(Msg.weekRangeTooLong);
+    if (end <= start) throw badRequest(ApiMsg.weekRangeOrder);
+    if (end - start > MAX_WEEK_MS) throw badRequest(ApiMsg.weekRangeTooLong);
     const days = WeekDay.options.map((day) => ({ day, value: 0, amount: 0 }));
     for (const slot of await this.repo.totalsByDay(scope.surveyId, start, end)) {
       // The 25-hour DST week puts its last hour in slot 7: it still belongs to Saturday.

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Msg } from '@survey-bird/contracts';
+import { ApiMsg, Msg } from '@survey-bird/contracts';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 
 /** A real SMTP server in this process: the app sends through nodemailer and we read the link back. */
@@ -43,7 +43,7 @@ it('sends the verification mail over SMTP, and the link in it confirms the accou
   const link = /http:\/\/sb\.test\/confirm-email\/([\w-]+)/.exec(body);
   expect(link).not.toBeNull();
   const confirm = await t.app.inject({ method: 'GET', url: `/api/v1/user/${link![1]}` });
-  expect(confirm.json()).toEqual({ msg: Msg.accountVerified });
+  expect(confirm.json()).toEqual({ msg: ApiMsg.accountVerified });
 
   const outbox = await t.app.db.kysely.selectFrom('mail_outbox').selectAll().where('to_email', '=', 'smtp@person.ng').executeTakeFirstOrThrow();
   expect(outbox.sent_at).not.toBeNull();

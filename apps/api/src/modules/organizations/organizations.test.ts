@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Limits, Msg, Role } from '@survey-bird/contracts';
+import { ApiMsg, Limits, Role } from '@survey-bird/contracts';
 import { buildTestApp, call, createUser, lastMail, login, type TestApp } from '../../../test/helpers.js';
 import { addMember, createOrganization, createSurvey } from '../../../test/fixtures.js';
 
@@ -18,11 +18,11 @@ const sendMail = (payload: unknown, token = admin) => call(t.app, token, { metho
 describe('POST /organization', () => {
   it('validates the name, then the e-mail, with the words of the spec', async () => {
     for (const [body, msg] of [
-      [{ email: 'a@b.ng' }, Msg.organizationNameShort],
-      [{ organizationName: 'ab', email: 'a@b.ng' }, Msg.organizationNameShort],
-      [{ organizationName: '  ab  ', email: 'a@b.ng' }, Msg.organizationNameShort],
-      [{ organizationName: 'Acme' }, Msg.invalidEmail],
-      [{ organizationName: 'Acme', email: 'not-an-email' }, Msg.invalidEmail],
+      [{ email: 'a@b.ng' }, ApiMsg.organizationNameShort],
+      [{ organizationName: 'ab', email: 'a@b.ng' }, ApiMsg.organizationNameShort],
+      [{ organizationName: '  ab  ', email: 'a@b.ng' }, ApiMsg.organizationNameShort],
+      [{ organizationName: 'Acme' }, ApiMsg.invalidEmail],
+      [{ organizationName: 'Acme', email: 'not-an-email' }, ApiMsg.invalidEmail],
     ] as const) {
       const res = await add(body);
       expect(res.statusCode).toBe(400);
@@ -34,7 +34,7 @@ describe('POST /organization', () => {
     const res = await add({ organizationName: 'Lagos Polls', email: ' Owner@LagosPolls.ng ' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body.msg).toBe(Msg.organizationCreated);
+    expect(body.msg).toBe(ApiMsg.organizationCreated);
     expect(body.organization).toMatchObject({ organization_name: 'Lagos Polls', email: 'owner@lagospolls.ng' });
     expect(new Date(body.organization.createdAt).getTime()).toBeGreaterThan(0);
     const mail = await lastMail(t.app, 'owner@lagospolls.ng');
@@ -52,14 +52,14 @@ describe('POST /organization', () => {
     expect((await add({ organizationName: 'First Co', email: 'dup@org.ng' })).statusCode).toBe(200);
     const res = await add({ organizationName: 'Second Co', email: 'DUP@org.ng' });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ msg: Msg.organizationExists });
+    expect(res.json()).toEqual({ msg: ApiMsg.organizationExists });
   });
 
   it('answers concurrent duplicates with one success and 409s, never a 500', async () => {
     const results = await Promise.all([1, 2, 3, 4].map(() => add({ organizationName: 'Race Co', email: 'race@org.ng' })));
     const codes = results.map((r) => r.statusCode).sort();
     expect(codes).toEqual([200, 409, 409, 409]);
-    for (const r of results.filter((x) => x.statusCode === 409)) expect(r.json()).toEqual({ msg: Msg.organizationExists });
+    for (const r of results.filter((x) => x.statusCode === 409)) expect(r.json()).toEqual({ msg: ApiMsg.organizationExists });
     const rows = await t.app.db.kysely.selectFrom('organizations').select('id').where('email', '=', 'race@org.ng').execute();
     expect(rows).toHaveLength(1);
   });
@@ -79,7 +79,7 @@ describe('POST /organization', () => {
     await createUser(t.app, 'worker@org.ng', Role.fieldUser);
     const res = await add({ organizationName: 'Worker Org', email: 'worker@org.ng' });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ msg: Msg.emailHasOtherRole });
+    expect(res.json()).toEqual({ msg: ApiMsg.emailHasOtherRole });
 
     const other = await createOrganization(t.app, 'Other');
     const survey = await createSurvey(t.app, other.id);
@@ -95,7 +95,7 @@ describe('POST /organization', () => {
     const org = await createOrganization(t.app, 'Not Admin');
     const res = await add({ organizationName: 'Sneaky', email: 'sneaky@org.ng' }, org.token);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ msg: Msg.forbidden });
+    expect(res.json()).toEqual({ msg: ApiMsg.forbidden });
   });
 });
 
@@ -172,7 +172,7 @@ describe('POST /organization/mail', () => {
     const org = await createOrganization(t.app, 'Mail One');
     const res = await sendMail({ organization_id: org.id, subject: 'Maintenance', body: 'We will be down on Sunday.' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ msg: Msg.mailSent, recipients: 1 });
+    expect(res.json()).toEqual({ msg: ApiMsg.mailSent, recipients: 1 });
     const mail = await lastMail(t.app, org.email);
     expect(mail).toMatchObject({ subject: 'Maintenance', text: 'We will be down on Sunday.' });
   });
@@ -181,7 +181,7 @@ describe('POST /organization/mail', () => {
     const total = await t.app.db.kysely.selectFrom('organizations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const res = await sendMail({ subject: 'News', body: 'Hello all' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ msg: Msg.mailSent, recipients: Number(total.n) });
+    expect(res.json()).toEqual({ msg: ApiMsg.mailSent, recipients: Number(total.n) });
     const sent = await t.app.db.kysely.selectFrom('mail_outbox').select('to_email').where('subject', '=', 'News').execute();
     expect(sent).toHaveLength(Number(total.n));
   });
@@ -189,7 +189,7 @@ describe('POST /organization/mail', () => {
   it('404s an unknown organization and validates subject and body', async () => {
     const unknown = await sendMail({ organization_id: 'no-such-org', subject: 'x', body: 'y' });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ msg: Msg.notFound });
+    expect(unknown.json()).toEqual({ msg: ApiMsg.notFound });
     expect((await sendMail({ body: 'y' })).json()).toEqual({ msg: 'Provide a subject' });
     expect((await sendMail({ subject: 'x', body: '  ' })).json()).toEqual({ msg: 'Provide a message' });
   });

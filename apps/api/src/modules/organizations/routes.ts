@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Msg } from '@survey-bird/contracts';
+import { ApiMsg } from '@survey-bird/contracts';
 import { pageOf, pagingReply } from '../../http/paging.js';
 import { route } from '../../http/route.js';
 
@@ -16,7 +16,7 @@ export async function organizationRoutes(app: FastifyInstance): Promise<void> {
     return { organizations: list, ...pagingReply(page, total) };
   });
 
-  route(app, 'createOrganization', async (req) => ({ msg: Msg.organizationCreated, organization: await organizations.create(req.body) }));
+  route(app, 'createOrganization', async (req) => ({ msg: ApiMsg.organizationCreated, organization: await organizations.create(req.body) }));
 
-  route(app, 'sendMail', async (req) => ({ msg: Msg.mailSent, recipients: await organizations.sendMail(req.body) }));
+  route(app, 'sendMail', async (req) => ({ msg: ApiMsg.mailSent, recipients: await organizations.sendMail(req.body) }));
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { DEFAULT_STALE_SYNC_DAYS, Msg, Role, type CreateOrganizationBody, type Organization, type OrganizationSettingsBody, type SendMailBody } from '@survey-bird/contracts';
+import { ApiMsg, type CreateOrganizationBody, DEFAULT_STALE_SYNC_DAYS, type Organization, type OrganizationSettingsBody, Role, type SendMailBody } from '@survey-bird/contracts';
 import type { NewOrganization, OrganizationRow } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { Page } from '../../http/paging.js';
@@ -35,7 +35,7 @@ export class OrganizationsService {
 
   /** Adds the organization and invites its owner; the e-mail is unique among organizations. */
   async create(body: CreateOrganizationBody): Promise<Organization> {
-    if (await this.repo.findByEmail(body.email)) throw conflict(Msg.organizationExists);
+    if (await this.repo.findByEmail(body.email)) throw conflict(ApiMsg.organizationExists);
     const row: NewOrganization = { id: randomUUID(), name: body.organizationName, email: body.email, created_at: Date.now() };
     let userId: string | null;
     try {
@@ -46,7 +46,7 @@ export class OrganizationsService {
       });
     } catch (err) {
       // A concurrent request added the same e-mail between the check and the insert.
-      if (isUniqueViolation(err)) throw conflict(Msg.organizationExists);
+      if (isUniqueViolation(err)) throw conflict(ApiMsg.organizationExists);
       throw err;
     }
     await mailInvitation(this.app, { email: body.email, role: Role.organization, hasAccount: userId !== null, where: body.organizationName });

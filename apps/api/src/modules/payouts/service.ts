@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { Limits, Msg, PayoutStatus, Role, bankCodeOf, type CreatePayoutBody, type CreatePayoutReply, type Payout, type PayoutDetail, type PayoutListReply, type SkippedFieldUser } from '@survey-bird/contracts';
+import { ApiMsg, bankCodeOf, type CreatePayoutBody, type CreatePayoutReply, Limits, type Payout, type PayoutDetail, type PayoutListReply, PayoutStatus, Role, type SkippedFieldUser } from '@survey-bird/contracts';
 import type { PayoutLinesTable, PayoutsTable } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { pageOf, pagingReply } from '../../http/paging.js';
@@ -59,7 +59,7 @@ export class PayoutsService {
   async create(auth: AuthContext, body: CreatePayoutBody): Promise<CreatePayoutReply> {
     const organizationId = auth.organizationId ?? '';
     const survey = await this.repo.surveyOfOrganization(body.survey_id, organizationId);
-    if (!survey) throw notFound(Msg.surveyNotFound);
+    if (!survey) throw notFound(ApiMsg.surveyNotFound);
     const fieldUserIds = body.fieldUserIds ? [...new Set(body.fieldUserIds)] : undefined;
     const [members, owed] = await Promise.all([this.repo.members(survey.id, fieldUserIds), this.repo.owed(survey.id)]);
     if (fieldUserIds && members.length !== fieldUserIds.length) throw badRequest(PayoutMsg.notFieldUser);
@@ -154,11 +154,11 @@ export class PayoutsService {
   /** undefined: every line (the organization, once its survey is checked); else the supervisor's field users. */
   private async scope(viewer: Viewer, surveyId: string): Promise<string[] | undefined> {
     if (viewer.organizationId !== null) {
-      if (!(await this.repo.surveyOfOrganization(surveyId, viewer.organizationId))) throw notFound(Msg.surveyNotFound);
+      if (!(await this.repo.surveyOfOrganization(surveyId, viewer.organizationId))) throw notFound(ApiMsg.surveyNotFound);
       return undefined;
     }
     const supervisorIds = await this.repo.supervisorRows(surveyId, viewer.supervisorUserId ?? '');
-    if (supervisorIds.length === 0) throw notFound(Msg.surveyNotFound);
+    if (supervisorIds.length === 0) throw notFound(ApiMsg.surveyNotFound);
     return this.repo.fieldUsersOf(supervisorIds);
   }
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Limits, Msg } from '@survey-bird/contracts';
+import { ApiMsg, Limits } from '@survey-bird/contracts';
 import { badRequest } from '../../http/errors.js';
 import { route } from '../../http/route.js';
 import { hasMoreKeysThan } from './ingest-service.js';
@@ -11,7 +11,7 @@ export async function responseIngestRoutes(app: FastifyInstance): Promise<void> 
   route(app, 'respond', async (req) => ingest.respond(req.auth.user.id, req.body), {
     // Before the schema walks every answer: no survey has more than Limits.maxQuestions questions.
     beforeValidation: (req) => {
-      if (hasMoreKeysThan((req.body as { answers?: unknown } | null)?.answers, Limits.maxQuestions)) throw badRequest(Msg.tooManyAnswers);
+      if (hasMoreKeysThan((req.body as { answers?: unknown } | null)?.answers, Limits.maxQuestions)) throw badRequest(ApiMsg.tooManyAnswers);
     },
   });
 

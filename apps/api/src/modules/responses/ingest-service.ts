@@ -1,21 +1,5 @@
 import { hash } from 'node:crypto';
-import {
-  Limits,
-  Msg,
-  PhotoMsg,
-  NO_ANSWER_QUESTION_TYPES,
-  QuestionType,
-  RuleMsg,
-  ResponseStatus,
-  SyncItem,
-  answerOf,
-  answerProblem,
-  isAnswered,
-  normaliseAnswer,
-  visibleQuestions,
-  type Answer,
-  type Answers,
-  type RuleQuestion, type RespondBody, type RespondReply, type SyncResult } from '@survey-bird/contracts';
+import { type Answer, answerOf, answerProblem, type Answers, ApiMsg, isAnswered, Limits, Msg, NO_ANSWER_QUESTION_TYPES, normaliseAnswer, PhotoMsg, QuestionType, type RespondBody, type RespondReply, ResponseStatus, RuleMsg, type RuleQuestion, SyncItem, type SyncResult, visibleQuestions } from '@survey-bird/contracts';
 import { uuidv7 } from '@survey-bird/contracts/ids';
 import type { Db } from '../../db/database.js';
 import { RowCache } from '../../db/row-cache.js';
@@ -79,7 +63,7 @@ const LATEST_ZONE_MS = 14 * 3_600_000;
  */
 export function answersProblem(survey: IngestForm, answers: Answers, now = Date.now()): string | null {
   // Before any per-key work: more keys than questions cannot all be answers (400,000 keys stalled the server).
-  if (hasMoreKeysThan(answers, survey.questions.size)) return Msg.tooManyAnswers;
+  if (hasMoreKeysThan(answers, survey.questions.size)) return ApiMsg.tooManyAnswers;
   const answerFor = (q: RuleQuestion) => answerOf(answers, q.text);
   const visible = survey.hasShowIf ? visibleQuestions(survey.ordered, answerFor) : null;
   // Spec: only the presence of the key is checked, not whether the answer is empty; a hidden question is never compulsory.
@@ -121,7 +105,7 @@ export function normaliseAnswers(survey: IngestForm, answers: Answers): Answers 
 
 const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const NOT_AN_OBJECT = { success: false as const, error: { issues: [{ path: [] as PropertyKey[], message: 'Each queued response must be an object' }] } };
-const tooManyAnswers = { success: false as const, error: { issues: [{ path: [] as PropertyKey[], message: Msg.tooManyAnswers }] } };
+const tooManyAnswers = { success: false as const, error: { issues: [{ path: [] as PropertyKey[], message: ApiMsg.tooManyAnswers }] } };
 
 type Prepared = { clientId: string; row: ResponseInsert; revisionOf?: string; actorName: string } | { clientId: string; error: HttpError };
 type Access = { member: IngestMember; survey: IngestSurvey };
@@ -156,8 +140,8 @@ export class IngestService {
       return row && Object.freeze(row);
     });
     const survey = member && (await this.surveys.get(surveyId));
-    if (!member || !survey) throw notFound(Msg.surveyNotFound);
-    if (member.withdrawn) throw forbidden(Msg.withdrawnFromSurvey);
+    if (!member || !survey) throw notFound(ApiMsg.surveyNotFound);
+    if (member.withdrawn) throw forbidden(ApiMsg.withdrawnFromSurvey);
     return { member, survey };
   }
 
@@ -216,9 +200,9 @@ export class IngestService {
     const outcome: ReviseOutcome = await this.revisions.revise({ row: p.row, responseId: p.revisionOf!, actorName: p.actorName });
     switch (outcome.kind) {
       case 'ok': return { status: 200, msg: Msg.responseSent, _id: outcome.id };
-      case 'conflict': return { status: 409, msg: Msg.responseConflict };
-      case 'notFound': return { status: 404, msg: Msg.revisionNotFound };
-      case 'notReturned': return { status: 409, msg: Msg.revisionNotReturned };
+      case 'conflict': return { status: 409, msg: ApiMsg.responseConflict };
+      case 'notFound': return { status: 404, msg: ApiMsg.revisionNotFound };
+      case 'notReturned': return { status: 409, msg: ApiMsg.revisionNotReturned };
     }
   }
 
@@ -230,9 +214,9 @@ export class IngestService {
     const clientId = body.clientId ?? uuidv7(now);
     if (access instanceof HttpError) return { clientId, error: access };
     const { member, survey } = access;
-    if (body.organization_id !== survey.organizationId) return { clientId, error: badRequest(Msg.organizationMismatch) };
+    if (body.organization_id !== survey.organizationId) return { clientId, error: badRequest(ApiMsg.organizationMismatch) };
     if (refusedAsClosed(survey, body.clientId)) return { clientId, error: forbidden(Msg.surveyClosed) };
-    if (!form) return { clientId, error: badRequest(Msg.unknownSurveyVersion) };
+    if (!form) return { clientId, error: badRequest(ApiMsg.unknownSurveyVersion) };
     if (body.photos?.length && body.revisionOf !== undefined) return { clientId, error: badRequest(PhotoMsg.withRevision) };
     const placed = takePlaceholders(form, body.answers, body.photos);
     if ('problem' in placed) return { clientId, error: badRequest(placed.problem) };
@@ -269,7 +253,7 @@ export class IngestService {
 function verdict(row: ResponseInsert, stored: Map<string, StoredRef>): { status: number; msg: string; _id?: string } {
   const holder = stored.get(keyOf(row.survey_id, row.client_id));
   if (holder && holder.userId === row.user_id && holder.bodyHash === row.body_hash) return { status: 200, msg: Msg.responseSent, _id: holder.id };
-  return { status: 409, msg: Msg.responseConflict };
+  return { status: 409, msg: ApiMsg.responseConflict };
 }
 
 /** A zod issue as the field user's screen shows it: naming the field unless the message already does. */

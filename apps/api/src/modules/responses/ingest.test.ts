@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Limits, Msg } from '@survey-bird/contracts';
+import { ApiMsg, Limits, Msg } from '@survey-bird/contracts';
 import { addMember, createOrganization, createSurvey } from '../../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
 
@@ -70,7 +70,7 @@ describe('POST /survey/respond', () => {
     expect((await respond(sent)).statusCode).toBe(200);
     const res = await respond({ ...sent, answers: { ...answers, 'Outlet type': 'Supermarket' } });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ msg: Msg.responseConflict });
+    expect(res.json()).toEqual({ msg: ApiMsg.responseConflict });
     const rows = await rowsOf(sent.clientId);
     expect(rows).toHaveLength(1);
     expect(JSON.parse(rows[0]!.answers)['Outlet type']).toBe('Kiosk');
@@ -82,7 +82,7 @@ describe('POST /survey/respond', () => {
     expect((await respond(sent)).statusCode).toBe(200);
     const res = await respond(sent, other.token);
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ msg: Msg.responseConflict });
+    expect(res.json()).toEqual({ msg: ApiMsg.responseConflict });
   });
 
   it('keeps one row when 50 identical posts race', async () => {
@@ -133,18 +133,18 @@ describe('POST /survey/respond', () => {
     const outsider = await addMember(t.app, otherSurvey.id, otherOrg.id);
     const notMember = await respond(body(), outsider.token);
     expect(notMember.statusCode).toBe(404);
-    expect(notMember.json()).toEqual({ msg: Msg.surveyNotFound });
+    expect(notMember.json()).toEqual({ msg: ApiMsg.surveyNotFound });
     const foreign = await respond(body({ survey_id: otherSurvey.id, organization_id: otherOrg.id }));
     expect(foreign.statusCode).toBe(404);
-    expect(foreign.json()).toEqual({ msg: Msg.surveyNotFound });
+    expect(foreign.json()).toEqual({ msg: ApiMsg.surveyNotFound });
     const missing = await respond(body({ survey_id: randomUUID() }));
-    expect(missing.json()).toEqual({ msg: Msg.surveyNotFound });
+    expect(missing.json()).toEqual({ msg: ApiMsg.surveyNotFound });
   });
 
   it('refuses an organization_id that is not the survey\'s', async () => {
     const res = await respond(body({ organization_id: randomUUID() }));
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ msg: Msg.organizationMismatch });
+    expect(res.json()).toEqual({ msg: ApiMsg.organizationMismatch });
   });
 
   it('ignores who and what the body claims about the submitter and the pay', async () => {
@@ -193,9 +193,9 @@ describe('POST /sync/responses', () => {
     const { results } = res.json();
     expect(results.map((r: { status: number }) => r.status)).toEqual([200, 200, 409, 400, 404, 400, 200, 200]);
     expect(results[0]).toEqual({ clientId: good.clientId, status: 200, msg: Msg.responseSent, _id: expect.any(String) });
-    expect(results[2]).toEqual({ clientId: stored.clientId, status: 409, msg: Msg.responseConflict });
+    expect(results[2]).toEqual({ clientId: stored.clientId, status: 409, msg: ApiMsg.responseConflict });
     expect(results[3]).toEqual({ clientId: compulsory.clientId, status: 400, msg: Msg.fillCompulsory });
-    expect(results[4]).toEqual({ clientId: foreign.clientId, status: 404, msg: Msg.surveyNotFound });
+    expect(results[4]).toEqual({ clientId: foreign.clientId, status: 404, msg: ApiMsg.surveyNotFound });
     expect(results[5]).toEqual({ clientId: 'abc', status: 400, msg: 'answers.x: An answer must be text or a list of texts' });
     expect(results[6]._id).toBe(results[7]._id);
     expect(await rowsOf(good.clientId)).toHaveLength(1);
@@ -225,7 +225,7 @@ describe('POST /sync/responses', () => {
     expect(await rowsOf(good.clientId)).toHaveLength(1);
     const allBad = await sync([null, body({ organization_id: randomUUID() })]);
     expect(allBad.statusCode).toBe(200);
-    expect(allBad.json().results).toEqual([notObject, { clientId: expect.any(String), status: 400, msg: Msg.organizationMismatch }]);
+    expect(allBad.json().results).toEqual([notObject, { clientId: expect.any(String), status: 400, msg: ApiMsg.organizationMismatch }]);
   });
 
   it('stores the same clientId in upper and lower case once, answering with the lower-case id', async () => {

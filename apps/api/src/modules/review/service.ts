@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Limits, Msg, ResponseStatus, type ResponseDetailReply, ReviewBody, type ReviewResult } from '@survey-bird/contracts';
+import { ApiMsg, Limits, type ResponseDetailReply, ResponseStatus, ReviewBody, type ReviewResult } from '@survey-bird/contracts';
 import type { z } from 'zod';
 import type { AuthContext } from '../../plugins/auth.js';
 import { notFound } from '../../http/errors.js';
@@ -36,7 +36,7 @@ export class ReviewService {
   async review(reviewer: Reviewer, body: Review, now = Date.now()): Promise<ReviewResult[]> {
     let ids = body.responseIds ? [...new Set(body.responseIds)] : [];
     if (body.survey_id !== undefined) {
-      if (!(await this.repo.canSeeSurvey(reviewer, body.survey_id))) throw notFound(Msg.surveyNotFound);
+      if (!(await this.repo.canSeeSurvey(reviewer, body.survey_id))) throw notFound(ApiMsg.surveyNotFound);
       ids = await this.repo.pendingMatching(reviewer, body.survey_id, body.searchQuery ?? '', Limits.maxReviewBySearch);
     }
     const to = body.status;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Limits, Msg, QuestionType, Role } from '@survey-bird/contracts';
+import { ApiMsg, Limits, QuestionType, Role } from '@survey-bird/contracts';
 import { buildTestApp, call, createUser, login, type TestApp } from '../../../test/helpers.js';
 import { addMember, createOrganization, createSurvey } from '../../../test/fixtures.js';
 
@@ -100,7 +100,7 @@ describe('GET /survey/large-dataset', () => {
     for (const token of [other.token, outsider]) {
       const res = await byId('yaba', token);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ msg: Msg.notFound });
+      expect(res.json()).toEqual({ msg: ApiMsg.notFound });
     }
     const byTitle = await search({ organization_id: org.id, title: 'Polling units', question: 'Unit', searchQuery: 'yaba' }, other.token);
     expect(byTitle.statusCode).toBe(404);

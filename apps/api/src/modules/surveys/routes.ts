@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Msg } from '@survey-bird/contracts';
+import { ApiMsg, Msg } from '@survey-bird/contracts';
 import { pageOf, pagingReply } from '../../http/paging.js';
 import { route } from '../../http/route.js';
 import type { AuthContext } from '../../plugins/auth.js';
@@ -24,7 +24,7 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
     });
   }
 
-  route(app, 'updateSurvey', async (req) => ({ msg: Msg.newVersionPublished, survey: await surveys.update(req.params.id, req.auth.organizationId, req.body) }));
+  route(app, 'updateSurvey', async (req) => ({ msg: ApiMsg.newVersionPublished, survey: await surveys.update(req.params.id, req.auth.organizationId, req.body) }));
 
   route(app, 'surveyVersions', async (req) => {
     const page = pageOf(req.query.page);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { Limits, Msg, OPTION_QUESTION_TYPES, QuestionType, withQuestionIds, type CreateSurveyBody, type LargeDatasetQuery, type StoredQuestion, type Survey, type SurveySettingsBody } from '@survey-bird/contracts';
+import { ApiMsg, type CreateSurveyBody, type LargeDatasetQuery, Limits, OPTION_QUESTION_TYPES, QuestionType, type StoredQuestion, type Survey, type SurveySettingsBody, withQuestionIds } from '@survey-bird/contracts';
 import type { z } from 'zod';
 import type { SurveyRow } from '../../db/schema.js';
 import { badRequest, notFound } from '../../http/errors.js';
@@ -46,16 +46,16 @@ export class SurveysService {
    */
   async update(surveyId: string, organizationId: string, body: CreateSurvey): Promise<Survey> {
     const current = await this.repo.findOwn(surveyId, organizationId);
-    if (!current) throw notFound(Msg.surveyNotFound);
+    if (!current) throw notFound(ApiMsg.surveyNotFound);
     const { questions, datasets } = storedQuestions(idsForNextVersion(body.questions, withQuestionIds(JSON.parse(current.questions) as StoredQuestion[])));
     const next = { title: body.title, description: body.description, expected_response_count: body.expectedResponseCount ?? null, questions: JSON.stringify(questions) };
     const row = await this.repo.publishVersion(surveyId, organizationId, next, datasets, Date.now());
-    if (!row) throw notFound(Msg.surveyNotFound);
+    if (!row) throw notFound(ApiMsg.surveyNotFound);
     return toSurvey(row);
   }
 
   async versions(surveyId: string, organizationId: string, page: Page) {
-    if (!(await this.repo.findOwn(surveyId, organizationId))) throw notFound(Msg.surveyNotFound);
+    if (!(await this.repo.findOwn(surveyId, organizationId))) throw notFound(ApiMsg.surveyNotFound);
     const { rows, total } = await this.repo.listVersions(surveyId, page);
     return {
       rows: rows.map((r) => ({ version: Number(r.version), title: r.title, description: r.description, questions: JSON.parse(r.questions) as StoredQuestion[], createdAt: new Date(Number(r.created_at)).toISOString() })),
@@ -66,7 +66,7 @@ export class SurveysService {
   /** Only the caller's organization's survey; another's is simply not found. */
   async setSettings(surveyId: string, organizationId: string, settings: SurveySettingsBody): Promise<{ payAfterReview: boolean; closed: boolean; minDurationSeconds: number | null; maxAccuracyMeters: number | null }> {
     const row = await this.repo.setSettings(surveyId, organizationId, settings, Date.now());
-    if (!row) throw notFound(Msg.surveyNotFound);
+    if (!row) throw notFound(ApiMsg.surveyNotFound);
     const orNull = (v: number | null) => (v === null ? null : Number(v));
     return { payAfterReview: Number(row.pay_after_review) === 1, closed: row.closed_at !== null, minDurationSeconds: orNull(row.min_duration_s), maxAccuracyMeters: orNull(row.max_accuracy_m) };
   }

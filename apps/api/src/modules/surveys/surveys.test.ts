@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Limits, Msg, QuestionType, Role } from '@survey-bird/contracts';
+import { ApiMsg, Limits, Msg, QuestionType, Role } from '@survey-bird/contracts';
 import { buildTestApp, call, createUser, login, type TestApp } from '../../../test/helpers.js';
 import { addMember, createOrganization, createSurvey } from '../../../test/fixtures.js';
 
@@ -20,10 +20,10 @@ describe('POST /survey/create: validation', () => {
     ['no title', { questions: [text('Q')] }, Msg.provideFormTitle],
     ['a blank title', { title: '   ', questions: [text('Q')] }, Msg.provideFormTitle],
     ['a too long title', { title: 'x'.repeat(Limits.maxTitle + 1), questions: [text('Q')] }, `Title is too long (max ${Limits.maxTitle})`],
-    ['a blank question', { title: 'T', questions: [text('   ')] }, Msg.questionTextEmpty],
+    ['a blank question', { title: 'T', questions: [text('   ')] }, ApiMsg.questionTextEmpty],
     ['a too long question', { title: 'T', questions: [text('q'.repeat(Limits.maxQuestionText + 1))] }, `Question text is too long (max ${Limits.maxQuestionText})`],
-    ['a select with one option', { title: 'T', questions: [{ text: 'Pick', type: QuestionType.select, options: ['One'] }] }, Msg.optionsMinimum],
-    ['a checkbox whose second option is blank', { title: 'T', questions: [{ text: 'Tick', type: QuestionType.checkbox, options: ['One', '  ', ''] }] }, Msg.optionsMinimum],
+    ['a select with one option', { title: 'T', questions: [{ text: 'Pick', type: QuestionType.select, options: ['One'] }] }, ApiMsg.optionsMinimum],
+    ['a checkbox whose second option is blank', { title: 'T', questions: [{ text: 'Tick', type: QuestionType.checkbox, options: ['One', '  ', ''] }] }, ApiMsg.optionsMinimum],
     ['a files question', { title: 'T', questions: [{ text: 'Upload', type: QuestionType.files }] }, '"files" questions are not available yet'],
     ['two questions with the same text', { title: 'T', questions: [text('Your name'), text(' your NAME ')] }, Msg.duplicateQuestion],
     ['no questions', { title: 'T', questions: [] }, 'Add at least one question'],

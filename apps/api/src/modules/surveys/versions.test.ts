@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Msg, QuestionType, Role } from '@survey-bird/contracts';
+import { ApiMsg, Msg, QuestionType, Role } from '@survey-bird/contracts';
 import { uuidv7 } from '@survey-bird/contracts/ids';
 import { addMember, createOrganization } from '../../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
@@ -41,7 +41,7 @@ describe('PUT /survey/:id publishes the next version', () => {
     expect(survey).toMatchObject({ version: 1, closed: false });
     const res = await put(survey._id, { title: 'Outlets (fixed)', description: 'Now with phones', questions: v2 });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ msg: Msg.newVersionPublished, survey: { _id: survey._id, title: 'Outlets (fixed)', version: 2, closed: false } });
+    expect(res.json()).toMatchObject({ msg: ApiMsg.newVersionPublished, survey: { _id: survey._id, title: 'Outlets (fixed)', version: 2, closed: false } });
     expect(res.json().survey.questions.map((q: { text: string }) => q.text)).toEqual(['Outlet type', 'Name of outlet', 'Owner phone']);
     const third = await put(survey._id, { title: 'Outlets (fixed)', questions: v2.slice(0, 2) });
     expect(third.json().survey.version).toBe(3);
@@ -60,7 +60,7 @@ describe('PUT /survey/:id publishes the next version', () => {
     const fu = await fieldUser(survey._id);
     const body = { title: 'Hijacked', questions: v2 };
     expect((await put(survey._id, body, other.token)).statusCode).toBe(404);
-    expect((await put(survey._id, body, other.token)).json()).toEqual({ msg: Msg.surveyNotFound });
+    expect((await put(survey._id, body, other.token)).json()).toEqual({ msg: ApiMsg.surveyNotFound });
     expect((await put(survey._id, body, sup.token!)).statusCode).toBe(403);
     expect((await put(survey._id, body, fu.token!)).statusCode).toBe(403);
     expect((await call(t.app, other.token, { method: 'GET', url: `/api/v1/survey/${survey._id}/versions` })).statusCode).toBe(404);
@@ -91,7 +91,7 @@ describe('responses on older versions', () => {
     expect(batch.json().results.map((r: { status: number; msg: string }) => [r.status, r.msg])).toEqual([
       [200, Msg.responseSent],
       [400, '"Fridge count" is not a question of this survey'],
-      [400, Msg.unknownSurveyVersion],
+      [400, ApiMsg.unknownSurveyVersion],
     ]);
     // No version = 1 (a phone from before versions): version 1's rules still apply.
     const bare = await respond(fu.token!, { survey_id: survey._id, organization_id: org.id, answers: { 'Name of outlet': 'Bare', 'Fridge count': '1' } });

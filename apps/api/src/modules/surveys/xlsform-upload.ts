@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { Limits, Msg } from '@survey-bird/contracts';
+import { ApiMsg, Limits, Msg } from '@survey-bird/contracts';
 import { HttpError, badRequest } from '../../http/errors.js';
 
 /**
@@ -13,9 +13,9 @@ export async function receiveXlsform(req: FastifyRequest): Promise<[Buffer, stri
     part = await req.file({ limits: { fileSize: Limits.maxXlsformBytes, files: 1 }, throwFileSizeLimit: false });
   } catch (err) {
     if (err instanceof HttpError) throw err;
-    throw badRequest(Msg.xlsformMissing);
+    throw badRequest(ApiMsg.xlsformMissing);
   }
-  if (!part) throw badRequest(Msg.xlsformMissing);
+  if (!part) throw badRequest(ApiMsg.xlsformMissing);
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -26,7 +26,7 @@ export async function receiveXlsform(req: FastifyRequest): Promise<[Buffer, stri
   } catch {
     throw badRequest(Msg.uploadIncomplete);
   }
-  if (part.file.truncated || size > Limits.maxXlsformBytes) throw new HttpError(413, Msg.xlsformTooLarge);
-  if (size === 0) throw badRequest(Msg.xlsformMissing);
+  if (part.file.truncated || size > Limits.maxXlsformBytes) throw new HttpError(413, ApiMsg.xlsformTooLarge);
+  if (size === 0) throw badRequest(ApiMsg.xlsformMissing);
   return [Buffer.concat(chunks), part.filename || 'Imported form'];
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CreateSurveyBody, Limits, Msg, QuestionType, Role } from '@survey-bird/contracts';
+import { ApiMsg, CreateSurveyBody, Limits, QuestionType, Role } from '@survey-bird/contracts';
 import { addMember, createOrganization, createSurvey } from '../../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
 import { householdSurvey, marketPriceForm, unsupportedForm, workbook } from '../../../test/xlsforms.js';
@@ -119,13 +119,13 @@ describe('POST /survey/import-xlsform', () => {
     expect(noType.json()).toEqual({ msg: 'The "survey" sheet needs a "type" and a "name" column in its first row' });
     const json = await call(t.app, org.token, { method: 'POST', url: '/api/v1/survey/import-xlsform', payload: { file: 'x' } });
     expect(json.statusCode).toBe(400);
-    expect(json.json()).toEqual({ msg: Msg.xlsformMissing });
+    expect(json.json()).toEqual({ msg: ApiMsg.xlsformMissing });
   });
 
   it('refuses an 11 MB upload with 413 and says why', async () => {
     const res = await importForm(Buffer.alloc(11 * 1024 * 1024, 0x41));
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ msg: Msg.xlsformTooLarge });
+    expect(res.json()).toEqual({ msg: ApiMsg.xlsformTooLarge });
     expect(Limits.maxXlsformBytes).toBe(10 * 1024 * 1024);
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Msg, Role } from '@survey-bird/contracts';
+import { ApiMsg, Msg, Role } from '@survey-bird/contracts';
 import { buildTestApp, call, createUser, lastMail, login, type TestApp } from '../../../test/helpers.js';
 import { addMember, createOrganization, createSurvey } from '../../../test/fixtures.js';
 
@@ -23,10 +23,10 @@ describe('POST /field-user: validation', () => {
   const cases: [string, Record<string, unknown>, string][] = [
     ['no active survey', { survey_id: undefined }, Msg.noActiveSurvey],
     ['an empty survey id', { survey_id: '' }, Msg.noActiveSurvey],
-    ['a short name', { fullName: 'Al' }, Msg.fullNameShort],
-    ['a missing name', { fullName: undefined }, Msg.fullNameShort],
-    ['a bad e-mail', { email: 'ngozi@' }, Msg.invalidEmail],
-    ['no phone', { phoneNumber: ' ' }, Msg.providePhone],
+    ['a short name', { fullName: 'Al' }, ApiMsg.fullNameShort],
+    ['a missing name', { fullName: undefined }, ApiMsg.fullNameShort],
+    ['a bad e-mail', { email: 'ngozi@' }, ApiMsg.invalidEmail],
+    ['no phone', { phoneNumber: ' ' }, ApiMsg.providePhone],
     ['a negative rate', { rate: -5 }, 'Rate cannot be negative'],
     ['a fractional rate', { rate: 10.5 }, 'Rate must be a whole number of naira'],
   ];
@@ -42,13 +42,13 @@ describe('POST /field-user: validation', () => {
 describe('POST /supervisor: validation', () => {
   const cases: [string, Record<string, unknown>, string][] = [
     ['no active survey', { survey_id: undefined }, Msg.noActiveSurvey],
-    ['a short name', { fullName: 'Al' }, Msg.fullNameShort],
-    ['a bad e-mail', { email: 'no-at-sign' }, Msg.invalidEmail],
-    ['no phone', { phoneNumber: '' }, Msg.providePhone],
-    ['no account number', { accountNumber: undefined }, Msg.invalidAccountNumber],
-    ['a 9-character account number', { accountNumber: '012345678' }, Msg.invalidAccountNumber],
-    ['an 11-character account number', { accountNumber: '01234567890' }, Msg.invalidAccountNumber],
-    ['no account name', { accountName: '  ' }, Msg.provideAccountName],
+    ['a short name', { fullName: 'Al' }, ApiMsg.fullNameShort],
+    ['a bad e-mail', { email: 'no-at-sign' }, ApiMsg.invalidEmail],
+    ['no phone', { phoneNumber: '' }, ApiMsg.providePhone],
+    ['no account number', { accountNumber: undefined }, ApiMsg.invalidAccountNumber],
+    ['a 9-character account number', { accountNumber: '012345678' }, ApiMsg.invalidAccountNumber],
+    ['an 11-character account number', { accountNumber: '01234567890' }, ApiMsg.invalidAccountNumber],
+    ['no account name', { accountName: '  ' }, ApiMsg.provideAccountName],
   ];
   for (const [name, body, msg] of cases) {
     it(`refuses ${name}: '${msg}'`, async () => {
@@ -64,7 +64,7 @@ describe('inviting', () => {
     const res = await inviteFieldUser({ ...person(' New.Person@Team.ng '), bank: 'GTBank' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body.msg).toBe(Msg.fieldUserInvited);
+    expect(body.msg).toBe(ApiMsg.fieldUserInvited);
     expect(body.fieldsUser).toEqual({
       _id: expect.any(String), fullName: 'Ngozi Eze', phoneNumber: '08031234567', email: 'new.person@team.ng', bank: 'GTBank', accountNumber: '', accountName: '',
       rate: 0, responses: 0, outstanding: 0, awaitingReview: 0, supervisorId: null, supervisorName: null,
@@ -104,7 +104,7 @@ describe('inviting', () => {
     await createUser(t.app, 'newcomer@team.ng', Role.nothing);
     const res = await inviteSupervisor(supervisorPerson('newcomer@team.ng'));
     expect(res.statusCode).toBe(200);
-    expect(res.json().msg).toBe(Msg.supervisorInvited);
+    expect(res.json().msg).toBe(ApiMsg.supervisorInvited);
     expect(res.json().fieldsUser).toEqual({
       _id: expect.any(String), fullName: 'Ngozi Eze', phoneNumber: '08031234567', email: 'newcomer@team.ng', bank: 'Access Bank', accountNumber: '0123456789', accountName: 'Ngozi Eze',
       outstanding: 0, awaitingReview: 0, fieldUserCount: 0,
@@ -121,14 +121,14 @@ describe('inviting', () => {
     await createUser(t.app, 'boss@team.ng', Role.supervisor);
     const res = await inviteFieldUser(person('boss@team.ng'));
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ msg: Msg.emailHasOtherRole });
+    expect(res.json()).toEqual({ msg: ApiMsg.emailHasOtherRole });
     expect(await member('boss@team.ng')).toBeUndefined();
 
     expect((await inviteFieldUser(person('pending-fu@team.ng'))).statusCode).toBe(200);
     const other = await createSurvey(t.app, org.id, { title: 'Another' });
     const pending = await inviteSupervisor({ ...supervisorPerson('pending-fu@team.ng'), survey_id: other.id });
     expect(pending.statusCode).toBe(409);
-    expect(pending.json()).toEqual({ msg: Msg.emailHasOtherRole });
+    expect(pending.json()).toEqual({ msg: ApiMsg.emailHasOtherRole });
   });
 
   it('never tells an organization that an e-mail is an admin or an owner: the invitation is accepted and stays inert', async () => {
@@ -155,20 +155,20 @@ describe('inviting', () => {
     // Within one organization a pending invitation of another role still answers 409.
     const again = await inviteFieldUser({ ...person('shared-person@team.ng'), survey_id: (await createSurvey(t.app, org.id)).id });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ msg: Msg.emailHasOtherRole });
+    expect(again.json()).toEqual({ msg: ApiMsg.emailHasOtherRole });
   });
 
   it('refuses the same e-mail twice on one survey (409)', async () => {
     expect((await inviteFieldUser(person('twice@team.ng'))).statusCode).toBe(200);
     const res = await inviteFieldUser({ ...person('TWICE@team.ng'), fullName: 'Someone Else' });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ msg: Msg.alreadyInvited });
+    expect(res.json()).toEqual({ msg: ApiMsg.alreadyInvited });
   });
 
   it('answers concurrent invitations of one e-mail with one success and 409s', async () => {
     const results = await Promise.all([1, 2, 3].map(() => inviteFieldUser(person('racer@team.ng'))));
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
-    for (const r of results.filter((x) => x.statusCode === 409)) expect(r.json()).toEqual({ msg: Msg.alreadyInvited });
+    for (const r of results.filter((x) => x.statusCode === 409)) expect(r.json()).toEqual({ msg: ApiMsg.alreadyInvited });
     const rows = await t.app.db.kysely.selectFrom('members').select('id').where('email', '=', 'racer@team.ng').execute();
     expect(rows).toHaveLength(1);
   });
@@ -181,7 +181,7 @@ describe('inviting', () => {
       await inviteFieldUser({ ...person('spy@team.ng'), survey_id: 'no-such-survey' }),
     ]) {
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ msg: Msg.notFound });
+      expect(res.json()).toEqual({ msg: ApiMsg.notFound });
     }
     expect(await t.app.db.kysely.selectFrom('members').select('id').where('email', '=', 'spy@team.ng').execute()).toEqual([]);
     expect(await lastMail(t.app, 'spy@team.ng')).toBeUndefined();

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { Msg, Role } from '@survey-bird/contracts';
+import { ApiMsg, Role } from '@survey-bird/contracts';
 import type { Database } from '../../db/schema.js';
 import { conflict } from '../../http/errors.js';
 import { invitationToken } from '../accounts/links.js';
@@ -37,12 +37,12 @@ export async function claimAccount(db: Kysely<Database>, email: string, role: In
   if (user) {
     if (user.role === role) return user.id;
     if (isMemberRole && (user.role === Role.masterAdmin || user.role === Role.organization)) return null;
-    if (user.role !== Role.nothing) throw conflict(Msg.emailHasOtherRole);
-    if (!(await repo.upgradeRole(user.id, role))) throw conflict(Msg.emailHasOtherRole);
+    if (user.role !== Role.nothing) throw conflict(ApiMsg.emailHasOtherRole);
+    if (!(await repo.upgradeRole(user.id, role))) throw conflict(ApiMsg.emailHasOtherRole);
     return user.id;
   }
   if (isMemberRole && organizationId) {
-    if (await repo.hasOtherRoleInvitation(email, organizationId, role)) throw conflict(Msg.emailHasOtherRole);
+    if (await repo.hasOtherRoleInvitation(email, organizationId, role)) throw conflict(ApiMsg.emailHasOtherRole);
   }
   return null;
 }

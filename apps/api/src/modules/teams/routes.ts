@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { Msg } from '@survey-bird/contracts';
+import { ApiMsg } from '@survey-bird/contracts';
 import { pageOf, pagingReply } from '../../http/paging.js';
 import { route } from '../../http/route.js';
 
 export async function teamRoutes(app: FastifyInstance): Promise<void> {
   const { teams } = app.services;
 
-  route(app, 'inviteFieldUser', async (req) => ({ msg: Msg.fieldUserInvited, fieldsUser: await teams.inviteFieldUser(req.auth.organizationId, req.body) }));
+  route(app, 'inviteFieldUser', async (req) => ({ msg: ApiMsg.fieldUserInvited, fieldsUser: await teams.inviteFieldUser(req.auth.organizationId, req.body) }));
 
-  route(app, 'inviteSupervisor', async (req) => ({ msg: Msg.supervisorInvited, fieldsUser: await teams.inviteSupervisor(req.auth.organizationId, req.body) }));
+  route(app, 'inviteSupervisor', async (req) => ({ msg: ApiMsg.supervisorInvited, fieldsUser: await teams.inviteSupervisor(req.auth.organizationId, req.body) }));
 
   route(app, 'fieldUsers', async (req) => {
     const page = pageOf(req.query.page);
@@ -24,10 +24,10 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
 
   route(app, 'withdrawMember', async (req) => {
     await teams.withdraw(req.auth.organizationId, req.params.surveyId, req.params.memberId);
-    return { msg: Msg.memberWithdrawn };
+    return { msg: ApiMsg.memberWithdrawn };
   });
 
-  route(app, 'assignSupervisor', async (req) => ({ msg: Msg.supervisorAssigned, data: await teams.assign(req.auth.organizationId, req.body) }));
+  route(app, 'assignSupervisor', async (req) => ({ msg: ApiMsg.supervisorAssigned, data: await teams.assign(req.auth.organizationId, req.body) }));
 
   route(app, 'supervisorFieldUsers', async (req) => {
     const page = pageOf(req.query.page);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import { Msg, Role, type DeviceSummary, type FieldUser, type FieldUserAcrossRow, type InviteFieldUserBody, type InviteSupervisorBody, type Supervisor } from '@survey-bird/contracts';
+import { ApiMsg, type DeviceSummary, type FieldUser, type FieldUserAcrossRow, type InviteFieldUserBody, type InviteSupervisorBody, Role, type Supervisor } from '@survey-bird/contracts';
 import type { DeviceStatusTable, MemberRow } from '../../db/schema.js';
 import type { FlagsService } from '../flags/service.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
@@ -47,9 +47,9 @@ export class TeamsService {
   private async invite(organizationId: string, role: InvitedRole, body: FieldUserInvite | SupervisorInvite, rate: number) {
     const survey = await this.ownSurvey(body.survey_id, organizationId);
     const earlier = await this.repo.findInvitation(survey.id, body.email);
-    if (earlier && earlier.withdrawn_at === null) throw conflict(Msg.alreadyInvited);
+    if (earlier && earlier.withdrawn_at === null) throw conflict(ApiMsg.alreadyInvited);
     // The row keeps its responses, so a withdrawn field user cannot come back as a supervisor of the same survey.
-    if (earlier && earlier.role !== role) throw conflict(Msg.emailHasOtherRole);
+    if (earlier && earlier.role !== role) throw conflict(ApiMsg.emailHasOtherRole);
     const row: MemberRow = {
       id: randomUUID(),
       survey_id: survey.id,
@@ -78,7 +78,7 @@ export class TeamsService {
       });
     } catch (err) {
       // A concurrent invitation of the same e-mail to this survey won the unique constraint.
-      if (isUniqueViolation(err)) throw conflict(Msg.alreadyInvited);
+      if (isUniqueViolation(err)) throw conflict(ApiMsg.alreadyInvited);
       throw err;
     }
     await mailInvitation(this.app, { email: body.email, role, hasAccount: row.user_id !== null, where: `survey "${survey.title}"` });

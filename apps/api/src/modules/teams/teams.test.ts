@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Limits, Msg, Role } from '@survey-bird/contracts';
+import { ApiMsg, Limits, Role } from '@survey-bird/contracts';
 import { buildTestApp, call, createUser, login, type TestApp } from '../../../test/helpers.js';
 import { addMember, addResponse, createOrganization, createSurvey } from '../../../test/fixtures.js';
 
@@ -76,7 +76,7 @@ describe('GET /field-user/:surveyId', () => {
     for (const [url, token] of [[`/api/v1/field-user/${surveyId}`, intruder.token], ['/api/v1/field-user/no-such-survey', org.token]] as const) {
       const res = await get(url, token);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ msg: Msg.notFound });
+      expect(res.json()).toEqual({ msg: ApiMsg.notFound });
     }
   });
 
@@ -138,7 +138,7 @@ describe('GET /supervisor/:surveyId', () => {
     expect((await get(`/api/v1/supervisor/${surveyId}?searchQuery=zzz`, org.token)).json()).toEqual({ supervisors: [], page: 1, totalCount: 0, hasNextPage: false, hasPreviousPage: false });
     const other = await get(`/api/v1/supervisor/${surveyId}`, intruder.token);
     expect(other.statusCode).toBe(404);
-    expect(other.json()).toEqual({ msg: Msg.notFound });
+    expect(other.json()).toEqual({ msg: ApiMsg.notFound });
   });
 });
 
@@ -151,7 +151,7 @@ describe('POST /supervisor/assign', () => {
     const first = await assign({ supervisorId: supTwo.id, fieldUserId: fresh.id, survey_id: surveyId });
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({
-      msg: Msg.supervisorAssigned,
+      msg: ApiMsg.supervisorAssigned,
       data: expect.objectContaining({ _id: fresh.id, fullName: 'Dayo New', supervisorId: supTwo.id, supervisorName: 'Sup Two', responses: 1, outstanding: 20 }),
     });
     const again = await assign({ supervisorId: supOne.id, fieldUserId: fresh.id, survey_id: surveyId });
@@ -179,7 +179,7 @@ describe('POST /supervisor/assign', () => {
     expect(viaOther.statusCode).toBe(404);
     const stolen = await assign({ supervisorId: supTwo.id, fieldUserId: ada.id, survey_id: surveyId }, intruder.token);
     expect(stolen.statusCode).toBe(404);
-    expect(stolen.json()).toEqual({ msg: Msg.notFound });
+    expect(stolen.json()).toEqual({ msg: ApiMsg.notFound });
     const row = await t.app.db.kysely.selectFrom('members').select('supervisor_id').where('id', '=', ada.id).executeTakeFirstOrThrow();
     expect(row.supervisor_id).toBe(supOne.id);
   });
@@ -213,7 +213,7 @@ describe('GET /supervisor/field-user/:surveyId', () => {
     const stranger = await addMember(t.app, otherSurvey.id, other.id, { role: Role.supervisor });
     const res = await get(`/api/v1/supervisor/field-user/${surveyId}`, stranger.token);
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ msg: Msg.notFound });
+    expect(res.json()).toEqual({ msg: ApiMsg.notFound });
     expect((await get(`/api/v1/supervisor/field-user/${surveyId}`, org.token)).statusCode).toBe(403);
   });
 });

@@ -2,7 +2,7 @@ import { answerOf, type Survey } from '@survey-bird/contracts';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Suspense, lazy, memo, useCallback, useEffect, useRef } from 'react';
 import { api } from '../../api';
-import { cacheFieldUserSurveys, getCachedSurveys, searchDataset } from '../../offline';
+import { getCachedSurveys, searchDataset } from '../../offline';
 import { whenIdle } from '../../ui/idle';
 import { PageLoading } from '../../ui/Spinner';
 import { useOnline } from '../../ui/useOnline';
@@ -48,7 +48,9 @@ function FieldUserQuestions({ account, email }: { account: string; email: string
       if (!token) return;
       const known = activeSurveys.peek(account);
       const fresh = known.fetchedAt !== null && Date.now() - known.fetchedAt < LIST_REUSE_MS && known.surveys.length >= known.totalCount;
-      cacheFieldUserSurveys(email, token, { listed: fresh ? known.surveys : undefined }).catch((err: unknown) => console.warn('survey-bird: surveys not cached', err));
+      import('../../offline/surveys-cache-refresh')
+        .then((m) => m.cacheFieldUserSurveys(email, token, { listed: fresh ? known.surveys : undefined }))
+        .catch((err: unknown) => console.warn('survey-bird: surveys not cached', err));
     });
   }, [account, email, online]);
 

@@ -1,4 +1,4 @@
-import { Msg, QuestionType, type Question } from '@survey-bird/contracts';
+import { ApiMsg, Msg, type Question, QuestionType } from '@survey-bird/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   builderReducer,
@@ -56,13 +56,13 @@ describe('validation messages', () => {
   const state = (change: Partial<typeof EMPTY_FORM>, questions: Question[] = []): BuilderState => ({ ...EMPTY_BUILDER, questions, form: { ...EMPTY_FORM, ...change } });
 
   it('refuses empty question text', () => {
-    expect(commitProblem(state({ text: '   ' }))).toBe(Msg.questionTextEmpty);
+    expect(commitProblem(state({ text: '   ' }))).toBe(ApiMsg.questionTextEmpty);
     expect(run(form({ text: '  ' }), commit).questions).toEqual([]);
   });
 
   it('needs two non-empty options for select and checkbox', () => {
-    expect(commitProblem(state({ text: 'Pick', type: QuestionType.select, options: 'only, , ' }))).toBe(Msg.optionsMinimum);
-    expect(commitProblem(state({ text: 'Pick', type: QuestionType.checkbox, options: '' }))).toBe(Msg.optionsMinimum);
+    expect(commitProblem(state({ text: 'Pick', type: QuestionType.select, options: 'only, , ' }))).toBe(ApiMsg.optionsMinimum);
+    expect(commitProblem(state({ text: 'Pick', type: QuestionType.checkbox, options: '' }))).toBe(ApiMsg.optionsMinimum);
     expect(commitProblem(state({ text: 'Pick', type: QuestionType.select, options: 'a,b' }))).toBeNull();
   });
 

@@ -1,4 +1,4 @@
-import { Msg } from '@survey-bird/contracts';
+import { ApiMsg, Msg } from '@survey-bird/contracts';
 import { describe, expect, it } from 'vitest';
 import { checkInvite, EMPTY_INVITE, type InviteForm } from './invite';
 
@@ -10,11 +10,11 @@ describe('checkInvite (field user)', () => {
     expect(msgOf(checkInvite('fieldUser', null, EMPTY_INVITE))).toBe(Msg.noActiveSurvey);
   });
   it('checks in the spec order: name, e-mail, phone', () => {
-    expect(msgOf(checkInvite('fieldUser', 's1', EMPTY_INVITE))).toBe(Msg.fullNameShort);
-    expect(msgOf(checkInvite('fieldUser', 's1', { ...EMPTY_INVITE, fullName: 'Ab' }))).toBe(Msg.fullNameShort);
-    expect(msgOf(checkInvite('fieldUser', 's1', { ...EMPTY_INVITE, fullName: 'Abe' }))).toBe(Msg.invalidEmail);
-    expect(msgOf(checkInvite('fieldUser', 's1', { ...EMPTY_INVITE, fullName: 'Abe', email: 'abe@' }))).toBe(Msg.invalidEmail);
-    expect(msgOf(checkInvite('fieldUser', 's1', { ...EMPTY_INVITE, fullName: 'Abe', email: 'abe@x.ng' }))).toBe(Msg.providePhone);
+    expect(msgOf(checkInvite('fieldUser', 's1', EMPTY_INVITE))).toBe(ApiMsg.fullNameShort);
+    expect(msgOf(checkInvite('fieldUser', 's1', { ...EMPTY_INVITE, fullName: 'Ab' }))).toBe(ApiMsg.fullNameShort);
+    expect(msgOf(checkInvite('fieldUser', 's1', { ...EMPTY_INVITE, fullName: 'Abe' }))).toBe(ApiMsg.invalidEmail);
+    expect(msgOf(checkInvite('fieldUser', 's1', { ...EMPTY_INVITE, fullName: 'Abe', email: 'abe@' }))).toBe(ApiMsg.invalidEmail);
+    expect(msgOf(checkInvite('fieldUser', 's1', { ...EMPTY_INVITE, fullName: 'Abe', email: 'abe@x.ng' }))).toBe(ApiMsg.providePhone);
   });
   it('does not check bank, account number or account name', () => {
     const r = checkInvite('fieldUser', 's1', { ...EMPTY_INVITE, fullName: 'Abe', email: 'Abe@X.ng', phoneNumber: '0803' });
@@ -29,12 +29,12 @@ describe('checkInvite (field user)', () => {
 describe('checkInvite (supervisor)', () => {
   const base = { ...good, rate: '' };
   it('also needs a 10-character account number, then an account name', () => {
-    expect(msgOf(checkInvite('supervisor', 's1', { ...base, accountNumber: '12345' }))).toBe(Msg.invalidAccountNumber);
-    expect(msgOf(checkInvite('supervisor', 's1', { ...base, accountNumber: '' }))).toBe(Msg.invalidAccountNumber);
-    expect(msgOf(checkInvite('supervisor', 's1', { ...base, accountName: ' ' }))).toBe(Msg.provideAccountName);
+    expect(msgOf(checkInvite('supervisor', 's1', { ...base, accountNumber: '12345' }))).toBe(ApiMsg.invalidAccountNumber);
+    expect(msgOf(checkInvite('supervisor', 's1', { ...base, accountNumber: '' }))).toBe(ApiMsg.invalidAccountNumber);
+    expect(msgOf(checkInvite('supervisor', 's1', { ...base, accountName: ' ' }))).toBe(ApiMsg.provideAccountName);
   });
   it('checks the phone before the account', () => {
-    expect(msgOf(checkInvite('supervisor', 's1', { ...base, phoneNumber: '', accountNumber: '' }))).toBe(Msg.providePhone);
+    expect(msgOf(checkInvite('supervisor', 's1', { ...base, phoneNumber: '', accountNumber: '' }))).toBe(ApiMsg.providePhone);
   });
   it('accepts a complete form without a rate', () => {
     const r = checkInvite('supervisor', 's1', base);
