@@ -10,6 +10,7 @@ import {
 } from '@survey-bird/contracts';
 import type { z } from 'zod';
 import type { RouteTable } from './slim-routes';
+import { msgOf, send } from './transport';
 
 /**
  * One typed client for every route of the contracts table: `api.call('login', { body })`.
@@ -75,38 +76,7 @@ export function classifyFailure(route: RouteName, status: number, msg: string): 
   return 'toast';
 }
 
-/** A path, query or header value as text: numbers and booleans as written, anything else as JSON. */
-const scalar = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v));
-
-/** '/api/v1/field-user/:surveyId' + { surveyId: 'a b' } -> '/api/v1/field-user/a%20b'. */
-export function fillPath(path: string, params: Record<string, unknown> | undefined): string {
-  return path.replace(/:([A-Za-z_]\w*)/g, (_, key: string) => {
-    const value = params?.[key];
-    if (value === undefined || value === null || value === '') throw new Error(`Missing path parameter "${key}" for ${path}`);
-    return encodeURIComponent(scalar(value));
-  });
-}
-
-export function withQuery(path: string, query: Record<string, unknown> | undefined): string {
-  if (!query) return path;
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value === undefined || value === null) continue;
-    search.set(key, scalar(value));
-  }
-  const qs = search.toString();
-  return qs ? `${path}?${qs}` : path;
-}
-
-async function readMsg(res: Response): Promise<string> {
-  try {
-    const data: unknown = await res.json();
-    const msg = (data as { msg?: unknown } | null)?.msg;
-    return typeof msg === 'string' && msg !== '' ? msg : Msg.unexpectedError;
-  } catch {
-    return Msg.unexpectedError;
-  }
-}
+export { fillPath, withQuery } from './transport';
 
 /** The arguments as the implementation sees them, once the per-route typing has done its job. */
 interface RawArgs extends CallOptions {
@@ -134,7 +104,9 @@ const defaultFetch: typeof fetch = (input, init) => fetch(input, init);
  */
 const inFlight = new WeakMap<typeof fetch, Map<string, Promise<Response>>>();
 
-function sharedGet(doFetch: typeof fetch, url: string, init: RequestInit & { headers: Record<string, string> }): Promise<Response> {
+type SharedInit = RequestInit & { headers: Record<string, string> };
+
+function sharedGet(doFetch: typeof fetch, url: string, init: SharedInit): Promise<Response> {
   let pending = inFlight.get(doFetch);
   if (!pending) inFlight.set(doFetch, (pending = new Map<string, Promise<Response>>()));
   const key = `${url}\n${init.headers.authorization ?? ''}`;
@@ -155,40 +127,25 @@ export function createApiClient(deps: ClientDeps) {
   async function call<N extends RouteName>(name: N, ...[maybeArgs]: ArgsTuple<N>): Promise<RouteReply<N>> {
     const args = (maybeArgs ?? {}) as RawArgs;
     const def = deps.table[name];
-    const url = (deps.baseUrl ?? '') + withQuery(fillPath(def.path, args.params), args.query);
-
-    const headers: Record<string, string> = { accept: 'application/json' };
-    for (const [k, v] of Object.entries(args.headers ?? {})) if (v !== undefined && v !== null) headers[k] = scalar(v);
-    const token = args.token ?? (def.public ? undefined : deps.getToken());
-    if (token) headers.authorization = `Bearer ${token}`;
-    let body: BodyInit | undefined;
-    if (args.form) body = args.form;
-    else if (args.body !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(args.body);
-    }
-
     const fail = (status: number, msg: string): never => {
       const failure: Failure = { route: name, status, msg, kind: classifyFailure(name, status, msg), args };
       if (args.handleErrors !== false) deps.onFailure(failure);
       throw new ApiError(failure);
     };
-
-    let res: Response;
-    try {
-      const init = { method: def.method, headers, body, signal: args.signal };
-      res = await (def.method === 'GET' && !def.binary && !args.signal ? sharedGet(doFetch, url, init) : doFetch(url, init));
-    } catch (err) {
-      if ((err as Error).name === 'AbortError') throw err;
+    const token = args.token ?? (def.public ? undefined : deps.getToken());
+    const shared = def.method === 'GET' && !def.binary && !args.signal;
+    const sent = await send(name, { params: args.params, query: args.query, headers: args.headers, token, json: args.body, form: args.form, signal: args.signal }, {
+      table: deps.table,
+      baseUrl: deps.baseUrl,
+      fetch: shared ? (url, init) => sharedGet(doFetch, String(url), init as SharedInit) : doFetch,
+    });
+    if (!sent.answered) {
+      if ((sent.error as Error | undefined)?.name === 'AbortError') throw sent.error;
       return fail(0, Msg.unexpectedError);
     }
-    if (!res.ok) return fail(res.status, await readMsg(res));
-    if (def.binary) return (await res.blob()) as RouteReply<N>;
-    try {
-      return (await res.json()) as RouteReply<N>;
-    } catch {
-      return fail(res.status, Msg.unexpectedError);
-    }
+    if (!sent.ok) return fail(sent.status, msgOf(sent.body));
+    if (sent.body === undefined) return fail(sent.status, Msg.unexpectedError);
+    return sent.body;
   }
 
   return { call };

@@ -1,4 +1,4 @@
-import { Limits, Msg, PHOTO_FILE_NAME, uuidv7, type ChangesReply, type PhotoPlaceholder, type CurrentUserReply, type EarningsReply, type RespondBody, type RespondReply, type SyncItem, type SyncResponsesReply, type UploadImageReply } from '@survey-bird/contracts';
+import { Limits, Msg, PHOTO_FILE_NAME, type RouteName, uuidv7, type ChangesReply, type PhotoPlaceholder, type CurrentUserReply, type EarningsReply, type RespondBody, type RespondReply, type SyncItem, type SyncResponsesReply, type UploadImageReply } from '@survey-bird/contracts';
 import { rejectToken, isTokenRejected } from './accounts';
 import { accountKey, type OutboxRecord } from './db';
 import { LEASE_MS, withSyncLock, type SyncLock } from './lock';
@@ -9,6 +9,7 @@ import { PhotoUnreadableError, readPhoto } from './photo-store';
 import { applyChanges, changesCursor, saveEarnings } from './statuses';
 import { deviceReport, type DeviceInfo } from './device-report';
 import table from '../api/route-table';
+import { msgOf, send, type SendArgs } from '../api/transport';
 import { classify, classifyError, NO_ANSWER, type Verdict } from './retry-policy';
 
 /**
@@ -214,15 +215,14 @@ async function pullStatuses(ctx: Ctx): Promise<void> {
   for (let page = 0; page < 1000; page++) {
     if (!(await ctx.lock.renew(ctx.now()))) return;
     const since = await changesCursor(ctx.account);
-    const query = since ? `?since=${encodeURIComponent(since)}` : '';
-    const { verdict, body } = await request(ctx, { method: table.myResponseChanges.method, path: table.myResponseChanges.path + query }, {}, REQUEST_TIMEOUT_MS);
+    const { verdict, body } = await request(ctx, 'myResponseChanges', { query: { since: since || undefined } }, REQUEST_TIMEOUT_MS);
     if (verdict.kind !== 'ok') return;
     const reply = body as Partial<ChangesReply> | undefined;
     if (!reply || !Array.isArray(reply.changes) || typeof reply.cursor !== 'string') return;
     await applyChanges(ctx.account, reply as ChangesReply);
     if (!reply.hasMore) break;
   }
-  const { verdict, body } = await request(ctx, table.myEarnings, {}, REQUEST_TIMEOUT_MS);
+  const { verdict, body } = await request(ctx, 'myEarnings', {}, REQUEST_TIMEOUT_MS);
   const earnings = body as Partial<EarningsReply> | undefined;
   if (verdict.kind === 'ok' && earnings?.owed && earnings.paid && earnings.awaitingReview && earnings.returned && earnings.rejected) await saveEarnings(ctx.account, earnings as EarningsReply, ctx.now());
 }
@@ -230,7 +230,7 @@ async function pullStatuses(ctx: Ctx): Promise<void> {
 /** Tells the office what is still on this phone; a failure is left for the next run to retry. */
 async function reportDevice(ctx: Ctx, device: DeviceInfo): Promise<void> {
   const body = await deviceReport(ctx.account, device, ctx.now());
-  await request(ctx, table.reportDevice, { json: body }, REQUEST_TIMEOUT_MS);
+  await request(ctx, 'reportDevice', { json: body }, REQUEST_TIMEOUT_MS);
 }
 
 async function keepAlive(ctx: Ctx): Promise<boolean> {
@@ -240,30 +240,14 @@ async function keepAlive(ctx: Ctx): Promise<boolean> {
   return true;
 }
 
-async function request(ctx: Ctx, def: { method: string; path: string }, body: { json?: unknown; form?: FormData }, timeoutMs: number): Promise<Outcome> {
-  const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${ctx.token}` };
-  let payload: BodyInit | undefined;
-  if (body.form) payload = body.form;
-  else if (body.json !== undefined) {
-    headers['content-type'] = 'application/json';
-    payload = JSON.stringify(body.json);
-  }
+/** One request through the app's transport (api/transport.ts), its outcome classified for the retry policy. */
+async function request(ctx: Ctx, route: RouteName, args: Pick<SendArgs, 'json' | 'form' | 'query'>, timeoutMs: number): Promise<Outcome> {
   const signal = typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(timeoutMs) : undefined;
-  let res: Response;
-  try {
-    res = await ctx.fetch(ctx.baseUrl + def.path, { method: def.method, headers, body: payload, signal });
-  } catch (err) {
-    return { verdict: classifyError(err), body: undefined };
-  }
-  let parsed: unknown;
-  try {
-    parsed = await res.json();
-  } catch (err) {
-    // A success whose reply was cut off is not a success: try again (the server is idempotent).
-    if (res.ok) return { verdict: classifyError(err), body: undefined };
-  }
-  const msg = (parsed as { msg?: unknown } | undefined)?.msg;
-  return { verdict: classify(res.status, typeof msg === 'string' && msg !== '' ? msg : Msg.unexpectedError, res.headers.get('retry-after'), ctx.now()), body: parsed };
+  const sent = await send(route, { ...args, token: ctx.token, signal }, { table, fetch: ctx.fetch, baseUrl: ctx.baseUrl });
+  if (!sent.answered) return { verdict: classifyError(sent.error), body: undefined };
+  // A success whose reply was cut off is not a success: try again (the server is idempotent).
+  if (sent.ok && sent.body === undefined) return { verdict: classifyError(sent.unreadable), body: undefined };
+  return { verdict: classify(sent.status, msgOf(sent.body), sent.headers?.get('retry-after') ?? null, ctx.now()), body: sent.body };
 }
 
 const unexpectedReply = (): RetryVerdict => ({ kind: 'retry', status: NO_ANSWER, msg: Msg.unexpectedError });
@@ -272,7 +256,7 @@ const unexpectedReply = (): RetryVerdict => ({ kind: 'retry', status: NO_ANSWER,
 async function verifyToken(ctx: Ctx): Promise<Step | RetryVerdict> {
   if (verifiedTokens.get(ctx.token) === ctx.account) return 'go';
   if (!(await keepAlive(ctx))) return 'lost';
-  const { verdict, body } = await request(ctx, table.currentUser, {}, REQUEST_TIMEOUT_MS);
+  const { verdict, body } = await request(ctx, 'currentUser', {}, REQUEST_TIMEOUT_MS);
   if (verdict.kind === 'auth') return 'auth';
   if (verdict.kind === 'retry') return verdict;
   if (verdict.kind === 'failed') return { kind: 'retry', status: verdict.status, msg: verdict.msg };
@@ -324,7 +308,7 @@ async function postPhoto(ctx: Ctx, record: OutboxRecord, question: string, photo
   form.append('organization_name', record.organizationId);
   form.append('clientId', record.id);
   form.append(question, photo, PHOTO_FILE_NAME);
-  const { verdict, body } = await request(ctx, table.uploadImage, { form }, UPLOAD_TIMEOUT_MS);
+  const { verdict, body } = await request(ctx, 'uploadImage', { form }, UPLOAD_TIMEOUT_MS);
   if (verdict.kind === 'auth') return 'auth';
   if (verdict.kind !== 'ok') return verdict;
   const reference = (body as UploadImageReply | undefined)?.[question];
@@ -495,7 +479,7 @@ function resultsOf(body: unknown): Map<string, SyncResult> | undefined {
 async function sendBatch(ctx: Ctx, ready: OutboxRecord[], open: Map<string, OutboxRecord>): Promise<Step | RetryVerdict> {
   if (!(await keepAlive(ctx))) return 'lost';
   const responses = ready.map((r) => toBody(ctx, r));
-  const { verdict, body } = await request(ctx, table.syncResponses, { json: { responses } }, REQUEST_TIMEOUT_MS);
+  const { verdict, body } = await request(ctx, 'syncResponses', { json: { responses } }, REQUEST_TIMEOUT_MS);
   if (verdict.kind === 'auth') return 'auth';
   if (verdict.kind === 'retry') return verdict;
   // 404: a server from before the batch route. Another 4xx on the envelope says nothing about a
@@ -519,7 +503,7 @@ async function sendOneByOne(ctx: Ctx, ready: OutboxRecord[], open: Map<string, O
   for (const record of ready) {
     if (!(await keepAlive(ctx))) return 'lost';
     const body: RespondBody = toBody(ctx, record);
-    const outcome = await request(ctx, table.respond, { json: body }, REQUEST_TIMEOUT_MS);
+    const outcome = await request(ctx, 'respond', { json: body }, REQUEST_TIMEOUT_MS);
     if (outcome.verdict.kind === 'auth') return 'auth';
     if (outcome.verdict.kind === 'retry') return outcome.verdict;
     // An older server may answer without _id; the response is received all the same.

@@ -108,7 +108,7 @@ const SurveyForm = memo(function SurveyForm({ account, survey }: { account: stri
   }, [form.generation]);
 
   // A refused submit brings the first question to fix into view, with the keyboard on it.
-  const questionsRef = useRef<HTMLDivElement>(null);
+  const questionsRef = useRef<HTMLFieldSetElement>(null);
   useEffect(() => {
     const first = form.refusals > 0 ? questionsRef.current?.querySelector<HTMLElement>('.q--invalid') : null;
     if (!first) return;
@@ -128,7 +128,8 @@ const SurveyForm = memo(function SurveyForm({ account, survey }: { account: stri
         <p className="fu-form__total">Total Questions: {form.questions.length}</p>
       </header>
       {form.ready ? (
-        <div className="fu-form__questions" key={form.generation} ref={questionsRef}>
+        // Held while a submit is being queued: what is typed then would be cleared with the sent answers.
+        <fieldset className="fu-form__questions" key={form.generation} ref={questionsRef} disabled={busy}>
           {form.questions.map((q, i) => !form.shown.has(q.text) ? null : (
             <QuestionField
               key={q.text}
@@ -143,7 +144,7 @@ const SurveyForm = memo(function SurveyForm({ account, survey }: { account: stri
               searchDataset={search}
             />
           ))}
-        </div>
+        </fieldset>
       ) : (
         <div className="fu-form__questions fu-form__questions--loading" aria-busy="true">
           {form.questions.map((q) => <div key={q.text} className="q q--skeleton" />)}

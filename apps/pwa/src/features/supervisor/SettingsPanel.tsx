@@ -19,12 +19,15 @@ export default function SettingsPanel({ user, onClose }: { user: CurrentUser; on
   }, []);
 
   async function setDigest(on: boolean) {
+    const before = settings;
+    // The switch moves at once; a refusal puts it back (the API client shows the reason).
+    if (before) setSettings({ ...before, syncDigest: on });
     setBusy(true);
     try {
       setSettings(await api.call('updateSupervisorSettings', { body: { syncDigest: on } }));
       toast.success(on ? 'You will get the daily sync e-mail' : 'The daily sync e-mail is off');
     } catch {
-      // The API client showed the reason.
+      setSettings(before);
     } finally {
       setBusy(false);
     }
