@@ -137,7 +137,7 @@ export function createApiClient(deps: ClientDeps) {
     const sent = await send(name, { params: args.params, query: args.query, headers: args.headers, token, json: args.body, form: args.form, signal: args.signal }, {
       table: deps.table,
       baseUrl: deps.baseUrl,
-      fetch: shared ? (url, init) => sharedGet(doFetch, String(url), init as SharedInit) : doFetch,
+      fetch: shared ? (url, init) => sharedGet(doFetch, url as string, init as SharedInit) : doFetch,
     });
     if (!sent.answered) {
       if ((sent.error as Error | undefined)?.name === 'AbortError') throw sent.error;
