@@ -91,7 +91,7 @@ interface Sample {
 }
 
 /** A valid request of every route, by a caller its access admits. */
-function samples(): Record<RouteName, Sample | 'multipart'> {
+function samples(): Record<RouteName, Sample | 'multipart' | 'tus'> {
   const sA = { surveyId: w.surveyA };
   const page = { page: '1', searchQuery: 'a' };
   const week = { startDate: new Date(Date.now() - 6 * 86_400_000).toISOString(), endDate: new Date(Date.now() + 86_400_000).toISOString() };
@@ -129,6 +129,10 @@ function samples(): Record<RouteName, Sample | 'multipart'> {
     respond: { caller: 'field_user', body: { survey_id: w.surveyA, organization_id: w.orgA.id, answers, clientId: '00000000-0000-4000-8000-UNIQ', capturedAt: new Date().toISOString(), openedAt: new Date().toISOString(), durationMs: 60_000, locationAccuracy: 12, locationFixedAt: new Date().toISOString(), deviceId: 'fuzz-phone', appVersion: '1', photoHashes: { 'Name of outlet': '0123456789abcdef' }, sentAt: new Date().toISOString() } },
     syncResponses: { caller: 'field_user', body: { responses: [{ survey_id: w.surveyA, organization_id: w.orgA.id, answers, clientId: '00000000-0000-4000-8000-UNIQ' }] } },
     uploadImage: 'multipart',
+    // The tus protocol speaks in headers and raw bytes: fuzzed below, by headers and bytes.
+    resumableCreate: 'tus',
+    resumableOffset: 'tus',
+    resumableAppend: 'tus',
     organizationResponses: { caller: 'organization', params: sA, query: page },
     organizationExport: { caller: 'organization', params: sA, query: page, runs: EXPORT_RUNS },
     organizationTopPerformer: { caller: 'organization', params: sA, query: {} },
@@ -290,7 +294,7 @@ describe('OWASP API3:2023 (Broken Object Property Level Authorization: mass assi
   for (const name of Object.keys(routes) as RouteName[]) {
     it(`${routes[name].method} ${routes[name].path}: no 5xx, only { msg } refusals`, async () => {
       const sample = samples()[name];
-      if (sample === 'multipart') return; // tests/security/uploads.test.ts
+      if (sample === 'multipart' || sample === 'tus') return; // tests/security/uploads.test.ts; tus: the block below
       const def = routes[name];
       const arb = fc.record({
         params: sample.params ? paramsArb(sample.params) : fc.constant({}),
@@ -418,8 +422,46 @@ describe('OWASP API3:2023 mass assignment: no protected field came from a body',
     for (const o of orgs) expect(Number(o.created_at)).not.toBe(FORGED.createdAt);
   });
 
+  it('tus routes (resumable photo uploads): no 5xx and no internals whatever the headers and bytes, from any caller', async () => {
+    const hex32 = fc.stringMatching(/^[0-9a-f]{32}$/);
+    const b64 = (v: string) => Buffer.from(v).toString('base64');
+    const arb = fc.record({
+      caller: fc.constantFrom<Caller>('field_user', 'supervisor', 'organization', 'public'),
+      method: fc.constantFrom('POST', 'HEAD', 'PATCH', 'GET', 'DELETE', 'OPTIONS'),
+      id: fc.oneof(hex32, fc.string({ maxLength: 40 }).map((v) => encodeURIComponent(v) || 'x')),
+      version: fc.option(fc.constantFrom('1.0.0', '0.2.2', '', 'x')),
+      length: fc.option(fc.oneof(fc.nat({ max: 20_000_000 }).map(String), fc.constantFrom('-1', 'abc', '1e9', ''))),
+      offset: fc.option(fc.oneof(fc.nat({ max: 100 }).map(String), fc.constantFrom('-5', 'x'))),
+      metadata: fc.option(fc.oneof(
+        fc.record({ question: fc.string({ maxLength: 20 }), survey_id: fc.constantFrom(w.surveyA, w.surveyB, 'x'), organization_id: fc.constantFrom(w.orgA.id, w.orgB.id), clientId: fc.uuid() })
+          .map((m) => Object.entries(m).map(([k, v]) => `${k} ${b64(v)}`).join(',')),
+        fc.string({ maxLength: 60 }),
+      )),
+      contentType: fc.option(fc.constantFrom('application/offset+octet-stream', 'application/json', 'text/plain')),
+      body: fc.uint8Array({ maxLength: 64 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(arb, async (r) => {
+        const token = await tokenOf(r.caller);
+        const headers: Record<string, string> = {};
+        if (token) headers.authorization = `Bearer ${token}`;
+        if (r.version !== null) headers['tus-resumable'] = r.version;
+        if (r.length !== null) headers['upload-length'] = r.length;
+        if (r.offset !== null) headers['upload-offset'] = r.offset;
+        if (r.metadata !== null) headers['upload-metadata'] = r.metadata;
+        if (r.contentType !== null) headers['content-type'] = r.contentType;
+        const url = r.method === 'POST' ? '/api/v1/files/tus' : `/api/v1/files/tus/${r.id}`;
+        const res = await t.app.inject({ method: r.method as 'POST', url, headers, ...(r.method === 'PATCH' || r.method === 'POST' ? { payload: Buffer.from(r.body) } : {}), remoteAddress: `10.9.${Math.floor(Math.random() * 250)}.1` });
+        const what = `${r.method} ${url} ${JSON.stringify(headers).slice(0, 300)} -> ${res.statusCode} ${res.body.slice(0, 200)}`;
+        expect(res.statusCode, what).toBeLessThan(500);
+        expect(res.body, what).not.toMatch(/SQLITE|syntax error|relation "|at \/|node_modules|stack/i);
+      }),
+      { numRuns: RUNS, endOnFailure: !FULL },
+    );
+  });
+
   it('the fuzz reached the handlers: every route answered 2xx at least once (bar those no valid sample can pass)', () => {
-    const neverOk: RouteName[] = ['resetPassword', 'confirmEmail', 'getImage', 'uploadImage', 'importXlsform'];
+    const neverOk: RouteName[] = ['resetPassword', 'confirmEmail', 'getImage', 'uploadImage', 'importXlsform', 'resumableCreate', 'resumableOffset', 'resumableAppend'];
     const histogram: Record<string, Record<number, number>> = {};
     for (const s of seen) (histogram[s.name] ??= {})[s.status] = ((histogram[s.name] ?? {})[s.status] ?? 0) + 1;
     if (process.env.SECURITY_VERBOSE) console.log(JSON.stringify(histogram), JSON.stringify(seen.filter((s) => s.status === 403).slice(0, 5)));
