@@ -267,17 +267,22 @@ async function verifyToken(ctx: Ctx): Promise<Step | RetryVerdict> {
   return 'go';
 }
 
+/** A record's photo, or undefined when the phone can no longer read it (the caller marks it refused). */
+async function photoOrNothing(recordId: string, question: string): Promise<Blob | undefined> {
+  try {
+    return await readPhoto(recordId, question);
+  } catch (err) {
+    if (!(err instanceof PhotoUnreadableError)) throw err;
+    return undefined;
+  }
+}
+
 /** The record with every photo's reference, 'done' when it ended failed, or how the run must stop. */
 async function uploadPhotos(ctx: Ctx, record: OutboxRecord): Promise<OutboxRecord | 'done' | Step | RetryVerdict> {
   const refs = { ...record.photoRefs };
   for (const question of record.photoQuestions) {
     if (refs[question] !== undefined) continue;
-    let photo: Blob | undefined;
-    try {
-      photo = await readPhoto(record.id, question);
-    } catch (err) {
-      if (!(err instanceof PhotoUnreadableError)) throw err;
-    }
+    const photo = await photoOrNothing(record.id, question);
     if (!photo) {
       await markFailed(record.id, ctx.lock.run, NO_ANSWER, new PhotoUnreadableError(question).message, question);
       ctx.summary.failed++;
@@ -323,12 +328,7 @@ async function withPlaceholders(ctx: Ctx, record: OutboxRecord): Promise<OutboxR
   const made: Record<string, PhotoPlaceholder> = {};
   for (const question of record.photoQuestions) {
     if (record.photoRefs[question] !== undefined || record.photoPlaceholders?.[question]) continue;
-    let photo: Blob | undefined;
-    try {
-      photo = await readPhoto(record.id, question);
-    } catch (err) {
-      if (!(err instanceof PhotoUnreadableError)) throw err;
-    }
+    const photo = await photoOrNothing(record.id, question);
     if (!photo) {
       await markFailed(record.id, ctx.lock.run, NO_ANSWER, new PhotoUnreadableError(question).message, question);
       ctx.summary.failed++;
@@ -372,12 +372,7 @@ async function sendPendingPhotos(ctx: Ctx): Promise<boolean> {
     for (const { r } of jobs) {
       for (const question of [...r.photosPending!].sort((a, b) => sizeOf(r, a) - sizeOf(r, b))) {
         if (!(await ctx.lock.renew(ctx.now()))) return false;
-        let photo: Blob | undefined;
-        try {
-          photo = await readPhoto(r.id, question);
-        } catch (err) {
-          if (!(err instanceof PhotoUnreadableError)) throw err;
-        }
+        const photo = await photoOrNothing(r.id, question);
         if (!photo) {
           await markPhotoRefused(r.id, question, NO_ANSWER, new PhotoUnreadableError(question).message);
           continue;
