@@ -19,10 +19,10 @@ let supervisor: Awaited<ReturnType<typeof addMember>>;
 const OWN_PHOTO = () => `${t.config.publicUrl}/api/v1/files/image/${'A'.repeat(43)}`;
 
 const questions: StoredQuestion[] = [
-  { text: 'Comment', type: QuestionType.text, compulsory: true, options: [] },
-  { text: '=HYPERLINK("http://evil","header")', type: QuestionType.text, compulsory: false, options: [] },
-  { text: 'Brands', type: QuestionType.checkbox, compulsory: false, options: ['=1+1', '@SUM(A1)', 'Plain'] },
-  { text: 'Shelf photo', type: QuestionType.image, compulsory: false, options: [] },
+  { id: 'q1', text: 'Comment', type: QuestionType.text, compulsory: true, options: [] },
+  { id: 'q2', text: '=HYPERLINK("http://evil","header")', type: QuestionType.text, compulsory: false, options: [] },
+  { id: 'q3', text: 'Brands', type: QuestionType.checkbox, compulsory: false, options: ['=1+1', '@SUM(A1)', 'Plain'] },
+  { id: 'q4', text: 'Shelf photo', type: QuestionType.image, compulsory: false, options: [] },
 ];
 
 /** What spreadsheet programs run or follow when a cell starts with it. */
