@@ -9,15 +9,18 @@ import { figure, removeDir, tempDataDir } from './harness/server.ts';
 import { uploadsOnDisk, World } from './harness/world.ts';
 
 /**
- * Item 4, disk full: DATA_DIR on a 16 MB tmpfs with an 8 MB filler file written first. Ingest
+ * Item 4, disk full: DATA_DIR on a 32 MB tmpfs; once the server has started and the team is set up, a
+ * filler file leaves it FREE_MB free (the migrations' size is not the test's business). Ingest
  * (responses with 4 KB of remarks, some with photos) until the disk is full: the replies must be a
  * clear 507 {msg}, the process must stay up, photo uploads must get 507 and leave no partial file.
  * Then the filler is deleted: writes succeed again and nothing acknowledged is lost.
  */
-const SIZE_MB = 16;
+const SIZE_MB = 32;
+const FREE_MB = 8;
 // Freeing the filler must leave room for what is sent afterwards: 4 KB of remarks cost tens of KB of
 // trigram index pages, and the WAL keeps the size it reached while full (4 MB freed was sometimes not enough).
-const FILLER_BYTES = 8 * 1024 * 1024;
+// With 32 MB and the schema's few MB, the filler is well over that.
+let fillerBytes = 0;
 
 function tryMount(dir: string): string | null {
   try {
@@ -58,7 +61,6 @@ describe('disk full on sqlite', () => {
     }
     mounted = true;
     const filler = join(dir, 'filler.bin');
-    writeFileSync(filler, Buffer.alloc(FILLER_BYTES, 7));
 
     world = new World('sqlite', dir);
     const w = world;
@@ -68,6 +70,8 @@ describe('disk full on sqlite', () => {
     const users = await w.inviteFieldUsers(3, 'disk');
     const ledger = new Ledger();
     ledger.tolerated = new Set([507]);
+    fillerBytes = Math.max(0, freeKb(dir) * 1024 - FREE_MB * 1024 * 1024);
+    writeFileSync(filler, Buffer.alloc(fillerBytes, 7));
     const freeAtStart = freeKb(dir);
 
     // Fill: 3 phones, singles and batches of 6 KB responses, a photo now and then, until 30 507s in a row.
@@ -140,7 +144,7 @@ describe('disk full on sqlite', () => {
     await w.api.start();
     const restartedOk = w.api.alive;
 
-    figure('disk-full', `tmpfs ${SIZE_MB} MB, filler ${FILLER_BYTES / 1024} KB, free at start ${freeAtStart} KB, free when full ${freeWhenFull} KB (${filesWhenFull}, after freeing and resending ${filesAfter}); ${acksWhenFull} responses acknowledged before full; replies while filling [${tallyFull}]`);
+    figure('disk-full', `tmpfs ${SIZE_MB} MB, filler ${Math.round(fillerBytes / 1024)} KB, free at start ${freeAtStart} KB, free when full ${freeWhenFull} KB (${filesWhenFull}, after freeing and resending ${filesAfter}); ${acksWhenFull} responses acknowledged before full; replies while filling [${tallyFull}]`);
     figure('disk-full', `when full: respond ${fullReply.kind === 'reply' ? `${fullReply.status} ${fullReply.text}` : fullReply.kind}; photo uploads ${photoReplies.join(',')}; temp files ${onDiskFull.temps.length}; responses list ${list.kind === 'reply' ? list.status : list.kind}; process alive ${aliveWhenFull}`);
     figure('disk-full', `after freeing the filler: ${okAfter}/${after.length} new responses 200, photo ${photoAfter.kind === 'reply' ? photoAfter.status : photoAfter.kind}, ${resent.length} refused ones resent (unsettled ${unsettled}, free then ${freeAfter} KB, replies in all [${ledger.tally.toString()}]); integrity ${String(integrity)}; rows ${check.rows}, acknowledged-but-missing ${check.ackedMissing}, duplicates ${check.duplicates}, rows without file ${check.rowsWithoutFile}, files without row ${check.filesWithoutRow}, temp files ${check.tempFiles}; exits ${JSON.stringify(exits)}; restart ok ${restartedOk}`);
     if (ledger.problems.length) console.log(ledger.problems.slice(0, 10).join('\n'));
