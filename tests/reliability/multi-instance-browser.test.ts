@@ -23,7 +23,8 @@ const PWA_DIR = process.env.E2E_PWA_DIR ? resolve(process.env.E2E_PWA_DIR) : joi
 const TITLE = 'Borehole audit (two instances)';
 const Q = { name: 'Respondent name', pump: 'Is the pump working?', photo: 'Pump photo' } as const;
 const PASSWORD = 'Reliable-field-1';
-const SYNC_WRITES = /^POST \/api\/v1\/(files\/image|sync\/responses|survey\/respond)/;
+// Photos now follow their responses over tus (issue 19): its creation, offset checks and appends are sync writes too.
+const SYNC_WRITES = /^(POST \/api\/v1\/(files\/image|files\/tus|sync\/responses|survey\/respond)|(PATCH|HEAD) \/api\/v1\/files\/tus\/)/;
 
 /** The harness World, reached through the proxy. */
 class ProxiedWorld extends World {
