@@ -138,18 +138,18 @@ export async function clearAll(): Promise<void> {
   await clearStores('bench-baseline', ['outbox', 'photos']);
 }
 
-/** The app's outbox records by status, and how many photo rows it keeps. */
-export async function outboxState(): Promise<{ byStatus: Record<string, number>; photos: number }> {
+/** The app's outbox records by status, how many still have photos to upload (issue 19), and how many photo rows it keeps. */
+export async function outboxState(): Promise<{ byStatus: Record<string, number>; photosPending: number; photos: number }> {
   const db = await request(indexedDB.open('survey-bird'));
   try {
     const tx = db.transaction(['outbox', 'photos'], 'readonly');
     const [records, photos] = await Promise.all([
-      request(tx.objectStore('outbox').getAll() as IDBRequest<{ status: string }[]>),
+      request(tx.objectStore('outbox').getAll() as IDBRequest<{ status: string; photosPending?: string[] }[]>),
       request(tx.objectStore('photos').count()),
     ]);
     const byStatus: Record<string, number> = {};
     for (const r of records) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
-    return { byStatus, photos };
+    return { byStatus, photosPending: records.filter((r) => (r.photosPending?.length ?? 0) > 0).length, photos };
   } finally {
     db.close();
   }

@@ -116,16 +116,17 @@ export async function benchOfflineQueue(): Promise<{ findings: Finding[]; lines:
     proxy.seen.length = 0;
     const syncStarted = Date.now();
     await context.setOffline(false);
+    // Responses are synced first and their photos follow (issue 19): done when no photo is left to send.
     const state = await until('the outbox to be synced', Math.max(QUICK ? 120_000 : 900_000, n * 1_000), async () => {
-      const s = await call<{ byStatus: Record<string, number>; photos: number }>(page, 'outboxState');
-      return (s.byStatus.synced ?? 0) + (s.byStatus.failed ?? 0) >= n ? s : undefined;
+      const s = await call<{ byStatus: Record<string, number>; photosPending: number; photos: number }>(page, 'outboxState');
+      return (s.byStatus.synced ?? 0) + (s.byStatus.failed ?? 0) >= n && s.photosPending === 0 ? s : undefined;
     });
     const syncSeconds = (Date.now() - syncStarted) / 1000;
     const seen = [...proxy.seen];
     const responseRequests = seen.filter((s) => s === 'POST /api/v1/sync/responses' || s === 'POST /api/v1/survey/respond').length;
     const batchRequests = seen.filter((s) => s === 'POST /api/v1/sync/responses').length;
     const photoUploads = seen.filter((s) => s === 'POST /api/v1/files/image').length;
-    const other = seen.filter((s) => !/^POST \/api\/v1\/(sync\/responses|survey\/respond|files\/image)$/.test(s));
+    const other = seen.filter((s) => !/^POST \/api\/v1\/(sync\/responses|survey\/respond|files\/image)$/.test(s)).map((s) => s.replace(/\/files\/tus\/[0-9a-f]+/, '/files/tus/:id'));
 
     const db = new Database(join(app.api.dataDir, 'survey-bird.sqlite'), { readonly: true, fileMustExist: true });
     let perId: Map<string, number>;
