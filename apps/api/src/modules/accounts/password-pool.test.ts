@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiMsg, Role } from '@survey-bird/contracts';
 import { PASSWORD, buildTestApp, call, createUser, type TestApp } from '../../../test/helpers.js';
-import { defaultPasswordPoolLimits, passwordPool } from './password-pool.js';
+import { PasswordPool, defaultPasswordPoolLimits, passwordPool } from './password-pool.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 
 describe('password hashing pool', () => {
@@ -22,6 +22,17 @@ describe('password hashing pool', () => {
     await Promise.all(hashes);
     expect(order[0]).toBe('read');
     expect(order.filter((o) => o === 'hash')).toHaveLength(4);
+  });
+
+  it('stops a thread left idle, and starts one again for the next hash', async () => {
+    const pool = new PasswordPool({ threads: 1, queue: 4 }, 100);
+    const job = { password: 'pw', salt: Buffer.from('salt'), keyLength: 32, options: { N: 2 ** 10, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } };
+    const first = await pool.scrypt(job);
+    expect(pool.load.threads).toBe(1);
+    await expect.poll(() => pool.load.threads, { timeout: 5_000, interval: 50 }).toBe(0);
+    expect((await pool.scrypt(job)).equals(first)).toBe(true);
+    expect(pool.load.threads).toBe(1);
+    await pool.close();
   });
 
   it('hashes that verify, with the cost in the stored string', async () => {

@@ -48,7 +48,14 @@ interface Pending {
 interface Slot {
   worker: Worker;
   busy: Pending | undefined;
+  idle?: NodeJS.Timeout;
 }
+
+/**
+ * A thread with no hash to run for this long is stopped: its V8 isolate holds 10-20 MB of RSS,
+ * which a server at rest should not (docs/benchmarks.md, target 10); a new one starts in ~30 ms.
+ */
+const IDLE_MS = 10_000;
 
 /**
  * Password hashing in its own bounded pool of worker threads. 40 sign-ins at once used to queue 40
@@ -63,15 +70,18 @@ export class PasswordPool {
   /** Moving average of one hash's duration, for Retry-After. */
   private averageMs = 500;
 
-  constructor(private limits: PasswordPoolLimits = defaultPasswordPoolLimits()) {}
+  constructor(
+    private limits: PasswordPoolLimits = defaultPasswordPoolLimits(),
+    private readonly idleMs = IDLE_MS,
+  ) {}
 
   configure(limits: PasswordPoolLimits): void {
     this.limits = { threads: Math.max(1, Math.floor(limits.threads)), queue: Math.max(0, Math.floor(limits.queue)) };
   }
 
   /** Hashes running and waiting now. */
-  get load(): { running: number; waiting: number } {
-    return { running: this.slots.filter((s) => s.busy).length, waiting: this.waiting.length };
+  get load(): { running: number; waiting: number; threads: number } {
+    return { running: this.slots.filter((s) => s.busy).length, waiting: this.waiting.length, threads: this.slots.length };
   }
 
   scrypt(job: ScryptJob): Promise<Buffer> {
@@ -90,6 +100,7 @@ export class PasswordPool {
   /** Stops the threads (they are unref'd, so a process exits without this). */
   async close(): Promise<void> {
     const slots = this.slots.splice(0);
+    for (const slot of slots) clearTimeout(slot.idle);
     await Promise.all(slots.map((s) => s.worker.terminate()));
   }
 
@@ -108,6 +119,7 @@ export class PasswordPool {
   }
 
   private run(slot: Slot, pending: Pending): void {
+    clearTimeout(slot.idle);
     slot.busy = pending;
     const started = performance.now();
     const { resolve } = pending;
@@ -147,6 +159,14 @@ export class PasswordPool {
   private next(slot: Slot): void {
     const waiting = this.waiting.shift();
     if (waiting) this.run(slot, waiting);
+    else slot.idle = setTimeout(() => this.retire(slot), this.idleMs).unref();
+  }
+
+  private retire(slot: Slot): void {
+    const index = this.slots.indexOf(slot);
+    if (index < 0 || slot.busy) return;
+    this.slots.splice(index, 1);
+    void slot.worker.terminate();
   }
 }
 

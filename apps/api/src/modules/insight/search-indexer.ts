@@ -8,6 +8,13 @@ import { gramDocument } from './search-grams.js';
  * timer keep each pause of the event loop to a few milliseconds while ingest runs; PostgreSQL needs
  * none of this.
  */
+/** Work per slice of the event loop, in ms, and the batch bounds around it. */
+const SLICE_MS = 4;
+const MIN_BATCH = 10;
+const MAX_BATCH = 500;
+/** The pause between slices while rows are pending. */
+const BEHIND_MS = 20;
+
 export class SearchIndexer {
   private timer: NodeJS.Timeout | undefined;
   private readonly pending: SQLite.Statement<[], { n: number }>;
@@ -69,6 +76,13 @@ export class SearchIndexer {
     return (this.pending.get()?.n ?? 0) > 0;
   }
 
+  /**
+   * Drains what is pending, then indexes on a timer in slices of about SLICE_MS of work each: the
+   * batch size follows the measured cost per row (the gram document made one row 2.3x dearer, and
+   * fixed batches of 500 had grown to 45 ms pauses that every request waited behind: ingest p99
+   * 51 ms against 15 ms for the bare insert). While rows are pending the next slice comes after
+   * BEHIND_MS, so the index catches up when ingest pauses; otherwise every `intervalMs`.
+   */
   start(intervalMs = 250): void {
     try {
       this.drain();
@@ -78,22 +92,30 @@ export class SearchIndexer {
     // After a failure, wait (doubling up to a minute) before the next try: on a full disk every try
     // indexes a whole batch before its commit fails, and retrying each tick would pin the event loop.
     let backoffMs = 0;
-    let nextTry = 0;
-    this.timer = setInterval(() => {
-      if (Date.now() < nextTry) return;
+    let msPerRow = 0.1;
+    const tick = () => {
+      let next = intervalMs;
       try {
-        if (this.hasPending()) this.indexBatch();
+        if (this.hasPending()) {
+          const max = Math.max(MIN_BATCH, Math.min(MAX_BATCH, Math.floor(SLICE_MS / msPerRow)));
+          const started = performance.now();
+          const covered = this.indexBatch(max);
+          // `covered` counts a row once per index (trigram, gram): the cost per row is per pair.
+          if (covered > 0) msPerRow = 0.7 * msPerRow + 0.3 * ((performance.now() - started) / Math.max(1, covered / 2));
+          if (this.hasPending()) next = BEHIND_MS;
+        }
         backoffMs = 0;
       } catch {
         // Busy or full disk: the rows stay searchable by scan and a later tick tries again.
         backoffMs = Math.min(60_000, Math.max(1000, backoffMs * 2));
-        nextTry = Date.now() + backoffMs;
+        next = backoffMs;
       }
-    }, intervalMs);
-    this.timer.unref();
+      this.timer = setTimeout(tick, next).unref();
+    };
+    this.timer = setTimeout(tick, intervalMs).unref();
   }
 
   stop(): void {
-    clearInterval(this.timer);
+    clearTimeout(this.timer);
   }
 }

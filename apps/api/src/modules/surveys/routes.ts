@@ -4,7 +4,6 @@ import { pageOf, pagingReply } from '../../http/paging.js';
 import { route } from '../../http/route.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { Caller } from './repository.js';
-import { readXlsform } from './xlsform-read.js';
 import { receiveXlsform } from './xlsform-upload.js';
 
 export function callerOf({ user, organizationId }: AuthContext): Caller {
@@ -34,7 +33,12 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
 
   route(app, 'surveySettings', async (req) => ({ msg: 'Settings saved', ...(await surveys.setSettings(req.params.id, req.auth.organizationId, req.body)) }));
 
-  route(app, 'importXlsform', async (req) => readXlsform(...(await receiveXlsform(req))));
+  // exceljs (about 25 MB of RSS) loads with the first import, not at start-up (docs/benchmarks.md, target 10).
+  route(app, 'importXlsform', async (req) => {
+    const upload = await receiveXlsform(req);
+    const { readXlsform } = await import('./xlsform-read.js');
+    return readXlsform(...upload);
+  });
 
   route(app, 'largeDataset', async (req) => ({ options: await surveys.searchDataset(callerOf(req.auth), req.query) }));
 

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Kysely } from 'kysely';
 import type { S3Config } from '../../../config.js';
 import type { Database } from '../../../db/schema.js';
@@ -11,31 +11,45 @@ import type { FileStore, StoredFile } from './file-store.js';
  * An S3-compatible bucket (AWS S3, MinIO, Ceph, Garage...). The object is written before the row: S3
  * answers a PUT only once the object is durable, so an acknowledged photo is kept. A crash between
  * the PUT and the row leaves an object nobody references (its id was never answered).
+ * The AWS SDK is imported on first use: it costs about 20 MB of RSS, which an instance on disk or
+ * PostgreSQL should not carry (docs/benchmarks.md, target 10).
  */
+const sdk = () => import('@aws-sdk/client-s3');
+
 export class S3Store implements FileStore {
   readonly kind = 's3' as const;
-  private readonly client: S3Client;
   private readonly bucket: string;
+  private built: Promise<S3Client> | undefined;
+  private made: S3Client | undefined;
 
   constructor(
-    config: S3Config,
+    private readonly config: S3Config,
     private readonly db: Kysely<Database>,
   ) {
     this.bucket = config.bucket;
-    this.client = new S3Client({
-      region: config.region,
-      // Checksums only where S3 requires them: the SDK's default (CRC32 trailers in aws-chunked
-      // bodies) is not understood by several S3-compatible servers; PUTs are still signed (SigV4).
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      ...(config.endpoint ? { endpoint: config.endpoint, forcePathStyle: true } : {}),
-      ...(config.accessKeyId && config.secretAccessKey ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } } : {}),
+  }
+
+  private client(): Promise<S3Client> {
+    const config = this.config;
+    this.built ??= sdk().then(({ S3Client }) => {
+      this.made = new S3Client({
+        region: config.region,
+        // Checksums only where S3 requires them: the SDK's default (CRC32 trailers in aws-chunked
+        // bodies) is not understood by several S3-compatible servers; PUTs are still signed (SigV4).
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+        ...(config.endpoint ? { endpoint: config.endpoint, forcePathStyle: true } : {}),
+        ...(config.accessKeyId && config.secretAccessKey ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } } : {}),
+      });
+      return this.made;
     });
+    return this.built;
   }
 
   async save<T extends { inserted: boolean }>(file: StoredFile, tempPath: string, insertRow: (db: Kysely<Database>) => Promise<T>): Promise<T> {
     const { size } = await stat(tempPath);
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: file.path, Body: createReadStream(tempPath), ContentLength: size }));
+    const { PutObjectCommand } = await sdk();
+    await (await this.client()).send(new PutObjectCommand({ Bucket: this.bucket, Key: file.path, Body: createReadStream(tempPath), ContentLength: size }));
     try {
       const result = await insertRow(this.db);
       if (!result.inserted) await this.remove(file);
@@ -47,8 +61,9 @@ export class S3Store implements FileStore {
   }
 
   async open(file: StoredFile): Promise<Readable | undefined> {
+    const { GetObjectCommand, NoSuchKey } = await sdk();
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: file.path }));
+      const res = await (await this.client()).send(new GetObjectCommand({ Bucket: this.bucket, Key: file.path }));
       return res.Body as Readable | undefined;
     } catch (err) {
       if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return undefined;
@@ -57,14 +72,16 @@ export class S3Store implements FileStore {
   }
 
   async write(file: StoredFile, bytes: Buffer): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: file.path, Body: bytes, ContentLength: bytes.length }));
+    const { PutObjectCommand } = await sdk();
+    await (await this.client()).send(new PutObjectCommand({ Bucket: this.bucket, Key: file.path, Body: bytes, ContentLength: bytes.length }));
   }
 
   async remove(file: StoredFile): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: file.path }));
+    const { DeleteObjectCommand } = await sdk();
+    await (await this.client()).send(new DeleteObjectCommand({ Bucket: this.bucket, Key: file.path }));
   }
 
   close(): void {
-    this.client.destroy();
+    this.made?.destroy();
   }
 }
