@@ -147,8 +147,14 @@ export async function migrateToLatest(db: Db): Promise<number> {
   // A rolling deploy restarts an older instance beside a database a newer one has migrated: every
   // migration it knows has run, and Kysely would refuse to start over the ones it does not know.
   if ((await migrator.getMigrations()).every((m) => m.executedAt)) return 0;
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
-  return results?.filter((r) => r.status === 'Success').length ?? 0;
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((r) => r.status === 'Error');
+    // Kysely's introspection reads every schema's tables before any migration runs; a schema
+    // another client drops meanwhile fails that read with 3F000 (seen when test runs share a
+    // database). Nothing has run then, so trying again is safe.
+    if (!failed && attempt < 3 && (error as { code?: unknown } | undefined)?.code === '3F000') continue;
+    if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+    return results?.filter((r) => r.status === 'Success').length ?? 0;
+  }
 }
