@@ -202,6 +202,6 @@ describe('closing a survey', () => {
     const survey = await publish('Empty settings');
     const res = await settings(survey._id, {});
     expect(res.statusCode).toBe(400);
-    expect(res.json().msg).toMatch(/payAfterReview, closed, minDurationSeconds or maxAccuracyMeters/);
+    expect(res.json().msg).toMatch(/payAfterReview, closed, minDurationSeconds, maxAccuracyMeters or photoQuality/);
   });
 });
