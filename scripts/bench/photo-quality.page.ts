@@ -4,7 +4,7 @@
  * (tests/fixtures/camera-photos.ts) goes through the app's own downscalePhoto, imported from its
  * source, once per photo quality: the code path the form takes when a field user picks a photo.
  */
-import { PHOTO_QUALITIES, type PhotoQuality } from '@survey-bird/contracts';
+import { PHOTO_QUALITIES, PhotoEncoding, type PhotoQuality } from '@survey-bird/contracts';
 import { downscalePhoto } from '../../apps/pwa/src/offline/photos';
 import { CAMERA_SCENES, cameraPhoto } from '../../tests/fixtures/camera-photos';
 
@@ -23,6 +23,14 @@ export interface PhotoRow {
   /** SHA-256 of the original, to show the set is the same from run to run. */
   sha256: string;
   shrunk: Record<PhotoQuality, Shrunk>;
+  /** Bytes at each of the `alternatives` asked for, in their order. */
+  alternatives: number[];
+}
+
+/** Another edge and JPEG quality, to show what the chosen ones save or cost. */
+export interface Alternative {
+  maxEdge: number;
+  jpeg: number;
 }
 
 async function sizeOf(blob: Blob): Promise<{ width: number; height: number }> {
@@ -37,8 +45,11 @@ async function sha256(blob: Blob): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** The first `count` scenes, each drawn, then shrunk at every quality. */
-export async function measure(count: number): Promise<PhotoRow[]> {
+/**
+ * The first `count` scenes, each drawn, then shrunk at every quality; then at each alternative,
+ * through the same code with the table's `high` entry swapped for the call (restored after).
+ */
+export async function measure(count: number, alternatives: Alternative[] = []): Promise<PhotoRow[]> {
   const rows: PhotoRow[] = [];
   for (const scene of CAMERA_SCENES.slice(0, count)) {
     const original = await cameraPhoto(scene);
@@ -50,7 +61,17 @@ export async function measure(count: number): Promise<PhotoRow[]> {
       if (out === original) throw new Error(`${scene.name}: downscalePhoto kept the original at ${quality}`);
       shrunk[quality] = { bytes: out.size, ms, ...(await sizeOf(out)) };
     }
-    rows.push({ scene: scene.name, width: scene.width, height: scene.height, original: original.size, sha256: await sha256(original), shrunk });
+    const sizes: number[] = [];
+    const chosen = { ...PhotoEncoding.high };
+    try {
+      for (const alternative of alternatives) {
+        PhotoEncoding.high = alternative;
+        sizes.push((await downscalePhoto(original, 'high')).size);
+      }
+    } finally {
+      PhotoEncoding.high = chosen;
+    }
+    rows.push({ scene: scene.name, width: scene.width, height: scene.height, original: original.size, sha256: await sha256(original), shrunk, alternatives: sizes });
   }
   return rows;
 }

@@ -67,7 +67,9 @@ export async function benchPhotoQuality(): Promise<{ findings: Finding[]; lines:
     await page.addScriptTag({ content: script });
     const total = await page.evaluate('photoBench.sceneCount') as number;
     const count = QUICK ? 3 : total;
-    const rows = await page.evaluate(`photoBench.measure(${count})`) as PhotoRow[];
+    // Full mode: what a step of JPEG quality either side of each choice would give, for the record of the choice.
+    const alternatives = QUICK ? [] : [{ maxEdge: 1600, jpeg: 0.75 }, { maxEdge: 1600, jpeg: 0.85 }, { maxEdge: 2000, jpeg: 0.8 }, { maxEdge: 2000, jpeg: 0.9 }];
+    const rows = await page.evaluate(`photoBench.measure(${count}, ${JSON.stringify(alternatives)})`) as PhotoRow[];
     // The same seed draws the same photo: the first one again, byte for byte.
     const again = (await page.evaluate('photoBench.measure(1)') as PhotoRow[])[0]!;
     const deterministic = again.sha256 === rows[0]!.sha256 && again.shrunk.standard.bytes === rows[0]!.shrunk.standard.bytes;
@@ -100,6 +102,7 @@ export async function benchPhotoQuality(): Promise<{ findings: Finding[]; lines:
       ],
       lines: [
         `photo quality: ${rows.map((r) => `${r.scene} ${mb(r.original)} -> standard ${kb(r.shrunk.standard.bytes)}, high ${kb(r.shrunk.high.bytes)}`).join('; ')}`,
+        ...(alternatives.length ? [`photo quality, other JPEG qualities through the same code (median): ${alternatives.map((a, i) => `${a.maxEdge} px at ${a.jpeg} ${kb(median(rows.map((r) => r.alternatives[i]!)))}`).join(', ')}`] : []),
         `photo quality: downscalePhoto took a median ${median(rows.map((r) => r.shrunk.standard.ms)).toFixed(0)} ms (standard) and ${median(rows.map((r) => r.shrunk.high.ms)).toFixed(0)} ms (high) per photo in headless Chromium here (decode, draw, encode, perceptual hash; software rendering, one of ${rows.length})`,
       ],
     };
