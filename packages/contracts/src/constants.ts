@@ -42,7 +42,6 @@ export const Limits = {
  */
 export const PhotoQuality = { standard: 'standard', high: 'high' } as const;
 export type PhotoQuality = (typeof PhotoQuality)[keyof typeof PhotoQuality];
-export const PHOTO_QUALITIES = Object.values(PhotoQuality) as [PhotoQuality, ...PhotoQuality[]];
 /**
  * Longest edge (px) and JPEG quality (0-1) per setting. High is what every photo got before the
  * setting existed (2000 px at 0.85): its extra pixels are for detail, not spent on coarser

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Limits, PHOTO_QUALITIES } from '../constants.js';
+import { Limits } from '../constants.js';
 import { Id } from './common.js';
-import { PhotoQualityInput } from './survey.js';
+import { PHOTO_QUALITIES, PhotoQualityInput } from './survey.js';
 import { FlagState, ResponseMeta } from './flags.js';
 
 export { RESPONSE_STATUSES, ResponseStatus } from '../review-constants.js';

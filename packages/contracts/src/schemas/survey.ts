@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Limits, PHOTO_QUALITIES } from '../constants.js';
+import { Limits, PhotoEncoding, type PhotoQuality } from '../constants.js';
 import { ApiMsg } from '../api-messages.js';
 import { Msg } from '../messages.js';
 import { ruleProblems } from '../form-rules/evaluate.js';
@@ -92,6 +92,11 @@ export function questionRulesProblems(questions: readonly Pick<Question, 'id' | 
   return out;
 }
 
+/**
+ * The photo-quality settings, from the table the phone reads (here, not beside it in constants.ts:
+ * the form's shared chunk carries constants.ts, and only the schemas need the list).
+ */
+export const PHOTO_QUALITIES = Object.keys(PhotoEncoding) as [PhotoQuality, ...PhotoQuality[]];
 export const PhotoQualityInput = z.enum(PHOTO_QUALITIES, { error: 'photoQuality must be "standard" or "high"' });
 
 export const CreateSurveyBody = z
