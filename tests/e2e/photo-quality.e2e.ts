@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import jpeg from 'jpeg-js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { seriousViolations } from './harness/axe';
 import { DESKTOP, openBrowser, PHONE, type Browser } from './harness/browser';
 import { apiLogin, apiPost, createOrganizationUser, createTeamMember } from './harness/users';
 import { toast } from './pages/app';
@@ -124,6 +125,7 @@ describe('photo quality, from Manage Survey to the phone (issue 19)', () => {
     const details = await (await new ManageSurveysPage(office.page).openFromMenu()).openSurvey(TITLE);
     const setting = details.getByRole('combobox', { name: /Photo quality/ });
     expect(await setting.inputValue()).toBe('standard');
+    expect(await seriousViolations(office.page)).toEqual([]);
     await setting.selectOption('high');
     await toast(office.page, 'Photo quality saved').waitFor();
 
