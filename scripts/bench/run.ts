@@ -17,6 +17,7 @@ import { benchIngest } from './ingest.js';
 import { QUICK, ROOT, type Finding } from './lib.js';
 import { benchLighthouse } from './lighthouse.js';
 import { benchOfflineQueue } from './offline-queue.js';
+import { benchPhotoQuality } from './photo-quality.js';
 import { dropScaleData } from './scale-data.js';
 import { benchSearch } from './search.js';
 
@@ -31,6 +32,7 @@ const suites: Record<string, () => Promise<{ findings: Finding[]; lines: string[
   payouts: benchPayouts,
   export: benchExport,
   'offline-queue': benchOfflineQueue,
+  'photo-quality': benchPhotoQuality,
   lighthouse: benchLighthouse,
   bundle: benchBundle,
 };

@@ -149,7 +149,7 @@ function samples(): Record<RouteName, Sample | 'multipart' | 'tus'> {
     withdrawMember: { caller: 'organization', params: { surveyId: w.surveyA, memberId: w.goneA } },
     supervisorFieldUsers: { caller: 'supervisor', params: sA, query: page },
     currentSupervisorName: { caller: 'supervisor', query: {} },
-    surveySettings: { caller: 'organization', params: { id: w.surveyA }, body: { payAfterReview: false } },
+    surveySettings: { caller: 'organization', params: { id: w.surveyA }, body: { payAfterReview: false, photoQuality: 'standard' } },
     reviewResponses: { caller: 'supervisor', body: { responseIds: [w.responseA], status: 'approved', comment: 'Looks right' } },
     responseDetail: { caller: 'organization', params: { id: w.responseA } },
     dismissFlag: { caller: 'supervisor', params: { id: w.responseA, flag: 'too_fast' }, body: { note: 'Checked on site' } },

@@ -51,7 +51,7 @@ function samples(): Record<RouteName, { params?: Record<string, string>; query?:
     withdrawMember: { params: { surveyId: a.surveyId, memberId: a.fieldUserMemberId } },
     supervisorFieldUsers: { params: surveyParams },
     currentSupervisorName: {},
-    surveySettings: { params: { id: a.surveyId }, body: { payAfterReview: true, closed: true } },
+    surveySettings: { params: { id: a.surveyId }, body: { payAfterReview: true, closed: true, photoQuality: 'high' } },
     reviewResponses: { body: { responseIds: [a.responseId], status: 'returned', comment: 'Intruder says fix it' } },
     responseDetail: { params: { id: a.responseId } },
     dismissFlag: { params: { id: a.responseId, flag: 'too_fast' }, body: { note: 'Intruder says it is fine' } },
@@ -189,7 +189,7 @@ describe('route x role x tenant matrix', () => {
     expect(responses).toEqual([{ id: a.responseId, status: 'approved', paid_at: null }]);
     expect(await k.selectFrom('payout_items').select('response_id').execute()).toEqual([]);
     expect(await k.selectFrom('payouts').select(['id', 'status', 'reference']).where('survey_id', '=', a.surveyId).execute()).toEqual([{ id: a.payoutId, status: 'draft', reference: null }]);
-    expect(await k.selectFrom('surveys').select(['pay_after_review', 'version', 'closed_at', 'title']).where('id', '=', a.surveyId).executeTakeFirstOrThrow()).toEqual({ pay_after_review: 0, version: 1, closed_at: null, title: 'A secret survey' });
+    expect(await k.selectFrom('surveys').select(['pay_after_review', 'version', 'closed_at', 'title', 'photo_quality']).where('id', '=', a.surveyId).executeTakeFirstOrThrow()).toEqual({ pay_after_review: 0, version: 1, closed_at: null, title: 'A secret survey', photo_quality: 'standard' });
     expect(await k.selectFrom('survey_versions').select('version').where('survey_id', '=', a.surveyId).execute()).toEqual([]);
     expect(await k.selectFrom('response_reviews').select('id').execute()).toEqual([]);
     expect(await k.selectFrom('response_flags').select(['flag', 'dismissed_at']).where('response_id', '=', a.responseId).execute()).toEqual([{ flag: 'too_fast', dismissed_at: null }]);

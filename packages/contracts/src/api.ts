@@ -119,7 +119,7 @@ export const routes = {
   supervisorExport: { method: 'GET', path: '/api/v1/survey/supervisorName/response/download/:surveyId', access: sup, summary: "The supervisor's responses as xlsx", params: SurveyIdParams, querystring: R.ResponsesQuery },
 
   // review (issue 16)
-  surveySettings: { method: 'PATCH', path: '/api/v1/survey/:id/settings', access: org, summary: "Change a survey's settings (pay after review, closed)", params: V.SurveyIdOnlyParams, body: V.SurveySettingsBody, reply: V.SurveySettingsReply },
+  surveySettings: { method: 'PATCH', path: '/api/v1/survey/:id/settings', access: org, summary: "Change a survey's settings (pay after review, closed, quality-flag thresholds, photo quality)", params: V.SurveyIdOnlyParams, body: V.SurveySettingsBody, reply: V.SurveySettingsReply },
   reviewResponses: { method: 'POST', path: '/api/v1/responses/review', access: orgOrSup, summary: 'Approve, return or reject responses, each answered individually', body: V.ReviewBody, reply: V.ReviewReply },
   dismissFlag: { method: 'POST', path: '/api/v1/responses/:id/flags/:flag/dismiss', access: orgOrSup, summary: 'Dismiss a quality flag on a response with a note (audited)', params: F.DismissFlagParams, body: F.DismissFlagBody, reply: F.DismissFlagReply },
   responseDetail: { method: 'GET', path: '/api/v1/responses/:id', access: orgOrSup, summary: 'A response with its status and audit trail', params: V.ResponseIdParams, reply: V.ResponseDetailReply },

@@ -26,7 +26,6 @@ export const Limits = {
   /** An XLSForm to import (issue 17): far above any real form, below what unzipping could make costly. */
   maxXlsformBytes: 10 * 1024 * 1024,
   maxImagePixels: 50_000_000,
-  photoMaxEdgePx: 2000,
   activeFieldUserDays: 7,
   maxPassword: 200,
   maxEmail: 254,
@@ -36,6 +35,22 @@ export const Limits = {
   maxReviewBySearch: 10_000,
   maxPayoutFieldUsers: 5000,
 } as const;
+
+/**
+ * A survey's photo quality (issue 19): what the phone shrinks a photo to before it is queued.
+ * Standard, the default, is for 2G; high when the organization needs the detail.
+ */
+export const PhotoQuality = { standard: 'standard', high: 'high' } as const;
+export type PhotoQuality = (typeof PhotoQuality)[keyof typeof PhotoQuality];
+/**
+ * Longest edge (px) and JPEG quality (0-1) per setting. High is what every photo got before the
+ * setting existed (2000 px at 0.85): its extra pixels are for detail, not spent on coarser
+ * quantisation. Median sizes on generated 12 MP photos: docs/benchmarks.md (issue 19).
+ */
+export const PhotoEncoding: Record<PhotoQuality, { maxEdge: number; jpeg: number }> = {
+  standard: { maxEdge: 1600, jpeg: 0.8 },
+  high: { maxEdge: 2000, jpeg: 0.85 },
+};
 
 export const PHOTO_FILE_NAME = 'photo.jpg';
 export const PHOTO_MIME = 'image/jpeg';

@@ -16,6 +16,7 @@ import * as fileStore from './migrations/20261126610000_file_store.js';
 import * as leases from './migrations/20261127500000_leases.js';
 import * as deviceStatus from './migrations/20261127510000_device_status.js';
 import * as syncDigest from './migrations/20261128400000_sync_digest.js';
+import * as photoQuality from './migrations/20261128500000_photo_quality.js';
 import * as qualityFlags from './migrations/20261128200000_quality_flags.js';
 import * as pendingPhotos from './migrations/20261128300000_pending_photos.js';
 import * as searchGrams from './migrations/20261126500000_search_grams.js';
@@ -118,6 +119,7 @@ const migrations: Record<string, Migration> = {
   '20261127400000_survey_versions': surveyVersions,
   '20261128000000_payout_items': payoutItems,
   '20261128400000_sync_digest': syncDigest,
+  '20261128500000_photo_quality': photoQuality,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -58,6 +58,8 @@ export interface SurveysTable {
   min_duration_s: Generated<number | null>;
   /** low_gps_accuracy threshold in metres; null: FlagThresholds.maxAccuracyMeters. */
   max_accuracy_m: Generated<number | null>;
+  /** How the phone shrinks photos: 'standard' or 'high' (PhotoQuality, issue 19). */
+  photo_quality: Generated<string>;
 }
 
 /** One published version of a survey's questions (issue 17); version 1 is the survey as created. */

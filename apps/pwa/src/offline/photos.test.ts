@@ -1,63 +1,58 @@
+import { PhotoEncoding, type PhotoQuality } from '@survey-bird/contracts';
 import { afterEach, expect, it, vi } from 'vitest';
+import { fakeCodec } from '../../test/image-codec';
 import { photoHashOf } from './photo-hash';
-import { downscalePhoto, PHOTO_QUALITY } from './photos';
+import { downscalePhoto } from './photos';
 
 afterEach(() => vi.unstubAllGlobals());
 
-/** A stand-in decoder/encoder: happy-dom has no image codecs. Records what was drawn and encoded. */
-function fakeCodec(width: number, height: number) {
-  const drawn: number[][] = [];
-  const encoded: { type?: string; quality?: number }[] = [];
-  const close = vi.fn();
-  vi.stubGlobal('createImageBitmap', async () => ({ width, height, close }));
-  vi.stubGlobal(
-    'OffscreenCanvas',
-    class {
-      constructor(
-        public width: number,
-        public height: number,
-      ) {}
-      getContext() {
-        return {
-          drawImage: (_: unknown, ...box: number[]) => drawn.push(box),
-          // A flat grey picture: every cell as bright as its neighbour, so the hash is all zeros.
-          getImageData: (_x: number, _y: number, w: number, h: number) => ({ data: new Uint8ClampedArray(w * h * 4).fill(128) }),
-        };
-      }
-      async convertToBlob(options: { type?: string; quality?: number }) {
-        encoded.push(options);
-        return new Blob([new Uint8Array(10)], { type: options.type });
-      }
-    },
-  );
-  return { drawn, encoded, close };
-}
-
 const camera = (type = 'image/jpeg') => new Blob([new Uint8Array(5000)], { type });
 
-it('scales the longer edge down to 2000 px as JPEG at quality 0.85', async () => {
+it('standard (the default) scales the longer edge down to 1600 px as JPEG at quality 0.8', async () => {
+  expect(PhotoEncoding.standard).toEqual({ maxEdge: 1600, jpeg: 0.8 });
   const { drawn, encoded, close } = fakeCodec(4000, 3000);
   const out = await downscalePhoto(camera());
   // Then the same canvas is drawn small for the perceptual hash (issue 18).
-  expect(drawn).toEqual([[0, 0, 2000, 1500], [0, 0, 72, 64]]);
-  expect(encoded).toEqual([{ type: 'image/jpeg', quality: PHOTO_QUALITY }]);
+  expect(drawn).toEqual([[0, 0, 1600, 1200], [0, 0, 72, 64]]);
+  expect(encoded).toEqual([{ type: 'image/jpeg', quality: 0.8 }]);
   expect(await photoHashOf(out)).toBe('0000000000000000');
   expect(out.type).toBe('image/jpeg');
   expect(out.size).toBe(10);
   expect(close).toHaveBeenCalled();
 });
 
-it('handles portrait photos and a custom edge', async () => {
-  const { drawn } = fakeCodec(1000, 3000);
-  await downscalePhoto(camera(), 600);
-  expect(drawn[0]).toEqual([0, 0, 200, 600]);
+it('high scales to 2000 px at quality 0.85', async () => {
+  expect(PhotoEncoding.high).toEqual({ maxEdge: 2000, jpeg: 0.85 });
+  const { drawn, encoded } = fakeCodec(4000, 3000);
+  await downscalePhoto(camera(), 'high');
+  expect(drawn[0]).toEqual([0, 0, 2000, 1500]);
+  expect(encoded).toEqual([{ type: 'image/jpeg', quality: 0.85 }]);
 });
 
-it('keeps a photo that is already small enough', async () => {
+it('a setting this version does not know is standard', async () => {
+  const { drawn, encoded } = fakeCodec(4000, 3000);
+  await downscalePhoto(camera(), 'ultra' as PhotoQuality);
+  expect(drawn[0]).toEqual([0, 0, 1600, 1200]);
+  expect(encoded).toEqual([{ type: 'image/jpeg', quality: 0.8 }]);
+});
+
+it('handles portrait photos', async () => {
+  const { drawn } = fakeCodec(1000, 3000);
+  await downscalePhoto(camera(), 'standard');
+  expect(drawn[0]).toEqual([0, 0, 533, 1600]);
+});
+
+it('keeps a photo that is already small enough for its setting', async () => {
   const { drawn } = fakeCodec(1600, 1200);
   const original = camera();
   expect(await downscalePhoto(original)).toBe(original);
   expect(drawn).toEqual([]);
+  vi.unstubAllGlobals();
+  // 2000 px is small enough for high, not for standard.
+  const big = fakeCodec(2000, 1500);
+  expect(await downscalePhoto(original, 'high')).toBe(original);
+  expect(await downscalePhoto(original, 'standard')).not.toBe(original);
+  expect(big.drawn[0]).toEqual([0, 0, 1600, 1200]);
 });
 
 it('re-encodes a small photo in a type the server does not take', async () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Limits } from '../constants.js';
 import { Id } from './common.js';
+import { PHOTO_QUALITIES, PhotoQualityInput } from './survey.js';
 import { FlagState, ResponseMeta } from './flags.js';
 
 export { RESPONSE_STATUSES, ResponseStatus } from '../review-constants.js';
@@ -86,9 +87,11 @@ export const SurveySettingsBody = z
     minDurationSeconds: wholeOrNull('minDurationSeconds', 86_400).optional(),
     /** low_gps_accuracy above this many metres; null: 100 m (issue 18). */
     maxAccuracyMeters: wholeOrNull('maxAccuracyMeters', 1_000_000).optional(),
+    /** How the phone shrinks photos from its next survey refresh on (issue 19). */
+    photoQuality: PhotoQualityInput.optional(),
   })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'Send payAfterReview, closed, minDurationSeconds or maxAccuracyMeters', path: ['payAfterReview'] });
+  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'Send payAfterReview, closed, minDurationSeconds, maxAccuracyMeters or photoQuality', path: ['payAfterReview'] });
 export type SurveySettingsBody = z.infer<typeof SurveySettingsBody>;
 export const SurveyIdOnlyParams = z.object({ id: Id });
-export const SurveySettingsReply = z.object({ msg: z.string(), payAfterReview: z.boolean(), closed: z.boolean(), minDurationSeconds: z.number().int().nullable(), maxAccuracyMeters: z.number().int().nullable() });
+export const SurveySettingsReply = z.object({ msg: z.string(), payAfterReview: z.boolean(), closed: z.boolean(), minDurationSeconds: z.number().int().nullable(), maxAccuracyMeters: z.number().int().nullable(), photoQuality: z.enum(PHOTO_QUALITIES) });
 export type SurveySettingsReply = z.infer<typeof SurveySettingsReply>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Limits } from '../constants.js';
+import { Limits, PhotoEncoding, type PhotoQuality } from '../constants.js';
 import { ApiMsg } from '../api-messages.js';
 import { Msg } from '../messages.js';
 import { ruleProblems } from '../form-rules/evaluate.js';
@@ -92,6 +92,13 @@ export function questionRulesProblems(questions: readonly Pick<Question, 'id' | 
   return out;
 }
 
+/**
+ * The photo-quality settings, from the table the phone reads (here, not beside it in constants.ts:
+ * the form's shared chunk carries constants.ts, and only the schemas need the list).
+ */
+export const PHOTO_QUALITIES = Object.keys(PhotoEncoding) as [PhotoQuality, ...PhotoQuality[]];
+export const PhotoQualityInput = z.enum(PHOTO_QUALITIES, { error: 'photoQuality must be "standard" or "high"' });
+
 export const CreateSurveyBody = z
   .object({
     title: z.string({ error: Msg.provideFormTitle }).trim().min(1, Msg.provideFormTitle).max(Limits.maxTitle, `Title is too long (max ${Limits.maxTitle})`),
@@ -99,6 +106,8 @@ export const CreateSurveyBody = z
     expectedResponseCount: z.number({ error: 'Expected responses must be a whole number' }).int('Expected responses must be a whole number').min(0).max(100_000_000).nullable().optional(),
     /** Responses arrive pending and are paid once approved (issue 16). */
     payAfterReview: z.boolean({ error: 'payAfterReview must be true or false' }).default(false),
+    /** How the phone shrinks photos (issue 19), standard when absent; a setting, so PUT ignores it (PATCH .../settings). */
+    photoQuality: PhotoQualityInput.optional(),
     questions: z.array(Question).min(1, 'Add at least one question').max(Limits.maxQuestions, `Too many questions (max ${Limits.maxQuestions})`),
   })
   .superRefine((body, ctx) => {
@@ -137,6 +146,8 @@ export const Survey = z.object({
   questions: z.array(StoredQuestion),
   /** Always sent by the API; optional for surveys a phone cached before it existed. */
   payAfterReview: z.boolean().optional(),
+  /** Always sent by the API; absent in older phone caches (= standard). */
+  photoQuality: z.enum(PHOTO_QUALITIES).optional(),
   createdAt: z.string(),
   /** The latest published version (issue 17); always sent by the API, absent in older phone caches (= 1). */
   version: z.number().int().optional(),

@@ -45,7 +45,7 @@ describe('pay after review', () => {
     expect(await statusOf(first.json()._id)).toBe(ResponseStatus.pending);
 
     const off = await call(t.app, org.token, { method: 'PATCH', url: `/api/v1/survey/${id}/settings`, payload: { payAfterReview: false } });
-    expect(off.json()).toEqual({ msg: 'Settings saved', payAfterReview: false, closed: false, minDurationSeconds: null, maxAccuracyMeters: null });
+    expect(off.json()).toEqual({ msg: 'Settings saved', payAfterReview: false, closed: false, minDurationSeconds: null, maxAccuracyMeters: null, photoQuality: 'standard' });
     const second = await send('5b0c2f9e-8a41-4c6e-9f3a-000000000002');
     expect(await statusOf(second.json()._id)).toBe(ResponseStatus.approved);
 

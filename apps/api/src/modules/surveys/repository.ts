@@ -48,16 +48,17 @@ export class SurveysRepository {
   }
 
   /**
-   * Pay after review, closed and the quality-flag thresholds, on the caller's own survey only; the row after, or undefined.
+   * Pay after review, closed, the quality-flag thresholds and the photo quality, on the caller's own survey only; the row after, or undefined.
    * Closing again keeps the first close time (responses made before it stay welcome).
    */
-  async setSettings(surveyId: string, organizationId: string, settings: { payAfterReview?: boolean | undefined; closed?: boolean | undefined; minDurationSeconds?: number | null | undefined; maxAccuracyMeters?: number | null | undefined }, now: number): Promise<SurveyRow | undefined> {
+  async setSettings(surveyId: string, organizationId: string, settings: { payAfterReview?: boolean | undefined; closed?: boolean | undefined; minDurationSeconds?: number | null | undefined; maxAccuracyMeters?: number | null | undefined; photoQuality?: string | undefined }, now: number): Promise<SurveyRow | undefined> {
     return this.db.transaction().execute(async (trx) => {
       let update = trx.updateTable('surveys').where('id', '=', surveyId).where('organization_id', '=', organizationId);
       if (settings.payAfterReview !== undefined) update = update.set({ pay_after_review: settings.payAfterReview ? 1 : 0 });
       if (settings.closed !== undefined) update = update.set({ closed_at: settings.closed ? sql<number>`coalesce(closed_at, ${now})` : null });
       if (settings.minDurationSeconds !== undefined) update = update.set({ min_duration_s: settings.minDurationSeconds });
       if (settings.maxAccuracyMeters !== undefined) update = update.set({ max_accuracy_m: settings.maxAccuracyMeters });
+      if (settings.photoQuality !== undefined) update = update.set({ photo_quality: settings.photoQuality });
       const res = await update.executeTakeFirst();
       if (Number(res.numUpdatedRows) === 0) return undefined;
       return trx.selectFrom('surveys').selectAll().where('id', '=', surveyId).executeTakeFirst();

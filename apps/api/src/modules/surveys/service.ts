@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { ApiMsg, type CreateSurveyBody, type LargeDatasetQuery, Limits, OPTION_QUESTION_TYPES, QuestionType, type StoredQuestion, type Survey, type SurveySettingsBody, withQuestionIds } from '@survey-bird/contracts';
+import { ApiMsg, type CreateSurveyBody, type LargeDatasetQuery, Limits, OPTION_QUESTION_TYPES, PhotoQuality, QuestionType, type StoredQuestion, type Survey, type SurveySettingsBody, type SurveySettingsReply, withQuestionIds } from '@survey-bird/contracts';
 import type { z } from 'zod';
 import type { SurveyRow } from '../../db/schema.js';
 import { badRequest, notFound } from '../../http/errors.js';
@@ -35,6 +35,7 @@ export class SurveysService {
       closed_at: null,
       min_duration_s: null,
       max_accuracy_m: null,
+      photo_quality: body.photoQuality ?? PhotoQuality.standard,
     };
     await this.repo.create(row, datasets);
     return toSurvey(row);
@@ -64,11 +65,11 @@ export class SurveysService {
   }
 
   /** Only the caller's organization's survey; another's is simply not found. */
-  async setSettings(surveyId: string, organizationId: string, settings: SurveySettingsBody): Promise<{ payAfterReview: boolean; closed: boolean; minDurationSeconds: number | null; maxAccuracyMeters: number | null }> {
+  async setSettings(surveyId: string, organizationId: string, settings: SurveySettingsBody): Promise<Omit<SurveySettingsReply, 'msg'>> {
     const row = await this.repo.setSettings(surveyId, organizationId, settings, Date.now());
     if (!row) throw notFound(ApiMsg.surveyNotFound);
     const orNull = (v: number | null) => (v === null ? null : Number(v));
-    return { payAfterReview: Number(row.pay_after_review) === 1, closed: row.closed_at !== null, minDurationSeconds: orNull(row.min_duration_s), maxAccuracyMeters: orNull(row.max_accuracy_m) };
+    return { payAfterReview: Number(row.pay_after_review) === 1, closed: row.closed_at !== null, minDurationSeconds: orNull(row.min_duration_s), maxAccuracyMeters: orNull(row.max_accuracy_m), photoQuality: photoQualityOf(row.photo_quality) };
   }
 
   async list(caller: Caller, page: Page, search: string) {
@@ -134,6 +135,9 @@ function largeSelect(survey: SurveyRow | undefined, text: string): { surveyId: s
   return { surveyId: survey.id, question: question.text };
 }
 
+/** The stored setting; anything else (nothing writes it) reads as standard, the phone's default too. */
+const photoQualityOf = (stored: string | undefined): PhotoQuality => (stored === PhotoQuality.high ? PhotoQuality.high : PhotoQuality.standard);
+
 export function toSurvey(row: SurveyRow): Survey {
   return {
     _id: row.id,
@@ -144,6 +148,7 @@ export function toSurvey(row: SurveyRow): Survey {
     // Questions stored before ids (issue 17) get theirs by position: stable, as they never move.
     questions: withQuestionIds(JSON.parse(row.questions) as StoredQuestion[]),
     payAfterReview: Number(row.pay_after_review) === 1,
+    photoQuality: photoQualityOf(row.photo_quality),
     createdAt: new Date(Number(row.created_at)).toISOString(),
     version: Number(row.version ?? 1),
     closed: row.closed_at !== null && row.closed_at !== undefined,

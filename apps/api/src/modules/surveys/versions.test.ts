@@ -172,7 +172,7 @@ describe('closing a survey', () => {
 
     const closed = await settings(survey._id, { closed: true });
     expect(closed.statusCode).toBe(200);
-    expect(closed.json()).toEqual({ msg: 'Settings saved', payAfterReview: false, closed: true, minDurationSeconds: null, maxAccuracyMeters: null });
+    expect(closed.json()).toEqual({ msg: 'Settings saved', payAfterReview: false, closed: true, minDurationSeconds: null, maxAccuracyMeters: null, photoQuality: 'standard' });
     const seen = (await call(t.app, fu.token!, { method: 'GET', url: '/api/v1/survey/field-user' })).json().survey.find((s: { _id: string }) => s._id === survey._id);
     expect(seen).toMatchObject({ closed: true });
     expect(typeof seen.closedAt).toBe('string');
@@ -194,7 +194,7 @@ describe('closing a survey', () => {
     const first = await t.app.db.kysely.selectFrom('surveys').select('closed_at').where('id', '=', survey._id).executeTakeFirstOrThrow();
     await settings(survey._id, { closed: true });
     expect(await t.app.db.kysely.selectFrom('surveys').select('closed_at').where('id', '=', survey._id).executeTakeFirstOrThrow()).toEqual(first);
-    expect((await settings(survey._id, { closed: false })).json()).toEqual({ msg: 'Settings saved', payAfterReview: false, closed: false, minDurationSeconds: null, maxAccuracyMeters: null });
+    expect((await settings(survey._id, { closed: false })).json()).toEqual({ msg: 'Settings saved', payAfterReview: false, closed: false, minDurationSeconds: null, maxAccuracyMeters: null, photoQuality: 'standard' });
     expect((await respond(fu.token!, body)).statusCode).toBe(200);
   });
 
@@ -202,6 +202,6 @@ describe('closing a survey', () => {
     const survey = await publish('Empty settings');
     const res = await settings(survey._id, {});
     expect(res.statusCode).toBe(400);
-    expect(res.json().msg).toMatch(/payAfterReview, closed, minDurationSeconds or maxAccuracyMeters/);
+    expect(res.json().msg).toMatch(/payAfterReview, closed, minDurationSeconds, maxAccuracyMeters or photoQuality/);
   });
 });

@@ -46,7 +46,7 @@ export default function FixResponseDialog({ record, survey, account, onClose, on
 
   const setPhoto = async (question: string, photo: Blob | null) => {
     if (!photo) return; // a refused response keeps its photo until another one replaces it
-    const small = await downscalePhoto(photo);
+    const small = await downscalePhoto(photo, survey.photoQuality);
     setPhotos((p) => ({ ...p, [question]: small }));
     setChanged((p) => ({ ...p, [question]: small }));
   };

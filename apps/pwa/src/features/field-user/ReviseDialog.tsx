@@ -52,7 +52,7 @@ export default function ReviseDialog({ line, survey, account, onClose, onQueued 
 
   const setPhoto = async (question: string, photo: Blob | null) => {
     if (!photo) return;
-    const small = await downscalePhoto(photo);
+    const small = await downscalePhoto(photo, survey.photoQuality);
     setPhotos((p) => ({ ...p, [question]: small }));
   };
 

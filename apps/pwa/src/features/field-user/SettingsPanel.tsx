@@ -1,4 +1,4 @@
-import { Limits, type CurrentUser } from '@survey-bird/contracts';
+import { Limits, PhotoEncoding, type CurrentUser } from '@survey-bird/contracts';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import packageJson from '../../../package.json?raw';
@@ -83,7 +83,7 @@ export default function SettingsPanel({ user, onClose }: { user: CurrentUser; on
         </div>
         <div>
           <dt>Photos</dt>
-          <dd>Kept as taken when already small (a JPEG, PNG or WebP of at most {Limits.photoMaxEdgePx} px on the longer side); larger photos are shrunk on the phone to a JPEG of that size. The server takes up to {formatBytes(Limits.maxImageBytes)}.</dd>
+          <dd>Kept as taken when already small (a JPEG, PNG or WebP of at most {PhotoEncoding.standard.maxEdge} px on the longer side, {PhotoEncoding.high.maxEdge} px for a survey set to high photo quality); larger photos are shrunk on the phone to a JPEG of that size. The server takes up to {formatBytes(Limits.maxImageBytes)}.</dd>
         </div>
         <div>
           <dt>Send photos on Wi-Fi only</dt>

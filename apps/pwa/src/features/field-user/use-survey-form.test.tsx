@@ -2,7 +2,9 @@ import { QuestionType, type Survey } from '@survey-bird/contracts';
 import { act, createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { enqueueResponse, listOutbox, loadDraft, saveDraft, saveDraftPhoto } from '../../offline';
+import { enqueueResponse, getCachedSurveys, listOutbox, loadDraft, saveDraft, saveDraftPhoto } from '../../offline';
+import { cacheFieldUserSurveys } from '../../offline/surveys-cache-refresh';
+import { fakeCodec } from '../../../test/image-codec';
 import { freshDb } from '../../../test/offline-server';
 import { createDraftSaver } from './draft-saver';
 import { useSurveyForm, type SurveyForm } from './use-survey-form';
@@ -208,5 +210,42 @@ describe('useSurveyForm: a draft keeps the version it was begun on (issue 17)', 
     await mount(v2);
     await settle();
     expect(texts()).toEqual(['Name', 'Age', 'Photo']);
+  });
+});
+
+describe("useSurveyForm: a photo is shrunk as the survey's photo quality says (issue 19)", () => {
+  let host: HTMLDivElement;
+  let root: ReturnType<typeof createRoot>;
+  let form: SurveyForm;
+  function Probe({ given }: { given: Survey }) {
+    form = useSurveyForm(ACCOUNT, given);
+    return null;
+  }
+  beforeEach(() => {
+    host = document.createElement('div');
+    root = createRoot(host);
+  });
+  afterEach(async () => {
+    act(() => root.unmount());
+    vi.unstubAllGlobals();
+  });
+
+  // The survey as the phone has it offline: the server's reply, through the IndexedDB cache.
+  it.each<[string, Pick<Survey, 'photoQuality'>, number[], number]>([
+    ['high', { photoQuality: 'high' }, [0, 0, 2000, 1500], 0.85],
+    ['standard', { photoQuality: 'standard' }, [0, 0, 1600, 1200], 0.8],
+    ['absent (a survey cached before the setting): standard', {}, [0, 0, 1600, 1200], 0.8],
+  ])('%s', async (_name, setting, box, quality) => {
+    await cacheFieldUserSurveys(ACCOUNT, 'token', { listed: [{ ...survey, ...setting }] });
+    const [cached] = await getCachedSurveys(ACCOUNT);
+    expect(cached?.photoQuality).toBe(setting.photoQuality);
+    const { drawn, encoded } = fakeCodec(4000, 3000);
+    await act(async () => root.render(createElement(Probe, { given: cached! })));
+    await settle();
+    await act(() => form.setPhoto('Photo', jpeg(5000)));
+    expect(drawn[0]).toEqual(box);
+    expect(encoded).toEqual([{ type: 'image/jpeg', quality }]);
+    // What the draft keeps (and the outbox will send) is the encoded photo, not the original.
+    expect((await loadDraft(ACCOUNT, 's1'))?.photos.Photo?.size).toBe(10);
   });
 });

@@ -121,7 +121,8 @@ export function useSurveyForm(account: string, given: Survey): SurveyForm {
     setProcessing((s) => new Set(s).add(question));
     try {
       // A signature's PNG is small enough to be kept as drawn (downscalePhoto keeps a small PNG).
-      const kept = photo ? await downscalePhoto(photo) : null;
+      // The survey's current photo quality (issue 19), even on a draft pinned to an older version.
+      const kept = photo ? await downscalePhoto(photo, latest.current.survey.photoQuality) : null;
       // The server refuses larger uploads (413): say so now rather than after a day offline.
       if (kept && kept.size > Limits.maxImageBytes) {
         setProblems((prev) => ({ ...prev, [question]: Msg.payloadTooLarge }));

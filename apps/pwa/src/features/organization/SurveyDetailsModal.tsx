@@ -1,4 +1,4 @@
-import { QuestionType, type Survey, type SurveyVersion } from '@survey-bird/contracts';
+import { QuestionType, type PhotoQuality, type Survey, type SurveySettingsBody, type SurveyVersion } from '@survey-bird/contracts';
 import { useEffect, useState } from 'react';
 import { api } from '../../api';
 import { navigateTo } from '../../routes/navigate';
@@ -22,7 +22,8 @@ const dateOf = (iso: string) => new Date(iso).toLocaleDateString('en-NG', { day:
 
 /**
  * A published survey: when it was created, each question's type, compulsion and options; Edit (the
- * builder, publishing the next version), its versions, and Close / Reopen (issue 17).
+ * builder, publishing the next version), its versions, Close / Reopen (issue 17) and the photo
+ * quality (issue 19: the phones use it from their next survey refresh).
  */
 export function SurveyDetailsModal({ survey, onClose, onChanged }: { survey: Survey | null; onClose: () => void; onChanged?: (survey: Survey) => void }) {
   const [versions, setVersions] = useState<{ list: SurveyVersion[]; total: number } | null>(null);
@@ -41,13 +42,13 @@ export function SurveyDetailsModal({ survey, onClose, onChanged }: { survey: Sur
   if (!survey) return null;
   const closed = survey.closed === true;
 
-  async function setClosed(next: boolean) {
+  async function save(body: SurveySettingsBody, done: string) {
     if (!survey || busy) return;
     setBusy(true);
     try {
-      const reply = await api.call('surveySettings', { params: { id: survey._id }, body: { closed: next } });
-      toast.success(next ? 'Survey closed: field users can no longer start new responses' : 'Survey reopened');
-      onChanged?.({ ...survey, closed: reply.closed, closedAt: reply.closed ? new Date().toISOString() : null });
+      const reply = await api.call('surveySettings', { params: { id: survey._id }, body });
+      toast.success(done);
+      onChanged?.({ ...survey, closed: reply.closed, closedAt: reply.closed ? (survey.closedAt ?? new Date().toISOString()) : null, photoQuality: reply.photoQuality });
     } catch {
       // The API client showed the reason.
     } finally {
@@ -68,11 +69,18 @@ export function SurveyDetailsModal({ survey, onClose, onChanged }: { survey: Sur
             navigateTo(paths.orgEditSurvey.replace('$surveyId', encodeURIComponent(survey._id)));
           }}>Edit</button>
           {closed ? (
-            <button type="button" className="btn btn--ghost btn--sm" disabled={busy} onClick={() => void setClosed(false)}>Reopen</button>
+            <button type="button" className="btn btn--ghost btn--sm" disabled={busy} onClick={() => void save({ closed: false }, 'Survey reopened')}>Reopen</button>
           ) : (
-            <button type="button" className="btn btn--danger-outline btn--sm" disabled={busy} onClick={() => void setClosed(true)}>Close survey</button>
+            <button type="button" className="btn btn--danger-outline btn--sm" disabled={busy} onClick={() => void save({ closed: true }, 'Survey closed: field users can no longer start new responses')}>Close survey</button>
           )}
         </div>
+        <label className="survey-view__setting">
+          Photo quality
+          <select value={survey.photoQuality ?? 'standard'} disabled={busy} onChange={(e) => void save({ photoQuality: e.target.value as PhotoQuality }, 'Photo quality saved')}>
+            <option value="standard">Standard (smaller, faster on 2G)</option>
+            <option value="high">High (more detail)</option>
+          </select>
+        </label>
         {closed && <p className="survey-view__note">Closed: field users see it greyed out and cannot start new responses. Responses made on a phone before the close are still accepted when it syncs.</p>}
         {survey.description && <p className="survey-view__desc">{survey.description}</p>}
         <ol className="survey-view__questions">
