@@ -86,13 +86,16 @@ export class PgLocker implements Locker {
     const client = new pg.Client({ connectionString: this.opts.connectionString, application_name: 'survey-bird upload locks' });
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client, undefined));
+    let pid = 0;
     client.on('notification', (message) => {
-      if (message.channel !== CHANNEL || !message.payload) return;
+      // Our own asks come back to us too: only another instance's are for our holders.
+      if (message.channel !== CHANNEL || !message.payload || message.processId === pid) return;
       const holding = this.holding.get(message.payload);
       if (holding) void holding.requestRelease();
     });
     try {
       await client.connect();
+      pid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]?.pid ?? 0;
       await client.query(`listen ${CHANNEL}`);
     } catch (err) {
       await client.end().catch(() => undefined);
@@ -135,18 +138,20 @@ class PgLock implements Lock {
         const holding: Holding = { lock: this, requestRelease, generation: -1 };
         this.locker.holding.set(this.key, holding);
         let taken = false;
+        let client: Pg.Client;
         try {
-          const { client, generation } = await this.locker.connection();
-          holding.generation = generation;
+          const connection = await this.locker.connection();
+          client = connection.client;
+          holding.generation = connection.generation;
           taken = (await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1::bigint) as ok', [this.key])).rows[0]?.ok === true;
-          if (!taken && Date.now() - askedAt >= ASK_AGAIN_MS) {
-            askedAt = Date.now();
-            await client.query('select pg_notify($1, $2)', [CHANNEL, this.key]);
-          }
         } finally {
           if (!taken && this.locker.holding.get(this.key) === holding) this.locker.holding.delete(this.key);
         }
         if (taken) return;
+        if (Date.now() - askedAt >= ASK_AGAIN_MS) {
+          askedAt = Date.now();
+          await client.query('select pg_notify($1, $2)', [CHANNEL, this.key]);
+        }
       }
       if (Date.now() >= deadline) throw ERRORS.ERR_LOCK_TIMEOUT;
       await sleep(wait, undefined, { signal }).catch(() => undefined);

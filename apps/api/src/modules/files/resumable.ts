@@ -22,7 +22,7 @@ export const REFERENCE_HEADER = 'photo-reference';
 const CLEAN_UP_EVERY_MS = 60 * 60 * 1000;
 
 /** Where unfinished uploads live: tus's DataStore, and how a finished one is read out and removed. */
-interface PartialUploads {
+export interface PartialUploads {
   readonly store: DataStore;
   /** The finished upload as a synced file that UploadService.store takes over; undefined when its bytes are not all there. */
   finished(id: string, size: number): Promise<FinishedFile | undefined>;
