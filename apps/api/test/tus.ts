@@ -13,8 +13,8 @@ const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 /** The field-user side of a tus upload against one app (inject), with the response it belongs to. */
-export function tusClient(app: TestApp['app'], target: { surveyId: string; organizationId: string; token: string }) {
-  const create = (clientId: string, size: number, token = target.token, question = PHOTO) => {
+export function tusClient(app: TestApp['app'], target: { surveyId: string; organizationId: string; token: string | null }) {
+  const create = (clientId: string, size: number, token: string | null = target.token, question = PHOTO) => {
     const metadata = [`question ${b64(question)}`, `survey_id ${b64(target.surveyId)}`, `organization_id ${b64(target.organizationId)}`, `clientId ${b64(clientId)}`].join(',');
     return call(app, token, { method: 'POST', url: TUS, headers: { 'tus-resumable': '1.0.0', 'upload-length': String(size), 'upload-metadata': metadata } });
   };
@@ -29,7 +29,7 @@ export function tusClient(app: TestApp['app'], target: { surveyId: string; organ
       return clientId;
     },
     create,
-    patch: (location: string, offset: number, data: Buffer, token = target.token) =>
+    patch: (location: string, offset: number, data: Buffer, token: string | null = target.token) =>
       call(app, token, { method: 'PATCH', url: location, payload: data, headers: { 'tus-resumable': '1.0.0', 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' } }),
     head: (location: string, token: string | null = target.token) => call(app, token, { method: 'HEAD', url: location, headers: { 'tus-resumable': '1.0.0' } }),
     stored: (clientId: string) => app.db.kysely.selectFrom('responses').select(['answers', 'pending_photos']).where('client_id', '=', clientId).executeTakeFirstOrThrow(),
@@ -40,11 +40,11 @@ export function tusClient(app: TestApp['app'], target: { surveyId: string; organ
  * A PATCH over a real socket that sends `sent` bytes of `data` (declaring all of it) and then
  * either hangs up or, with `stall`, keeps the connection open and silent: call the answer's end().
  */
-export async function cutPatch(app: TestApp['app'], token: string, location: string, offset: number, data: Buffer, sent: number, opts: { stall?: boolean } = {}): Promise<{ end(): void; status: Promise<number> }> {
+export async function cutPatch(app: TestApp['app'], token: string | null, location: string, offset: number, data: Buffer, sent: number, opts: { stall?: boolean } = {}): Promise<{ end(): void; status: Promise<number> }> {
   const { port } = app.server.address() as AddressInfo;
   const req = http.request({
     host: '127.0.0.1', port, method: 'PATCH', path: location, agent: false,
-    headers: { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0', 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream', 'content-length': String(data.length) },
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'tus-resumable': '1.0.0', 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream', 'content-length': String(data.length) },
   });
   const status = new Promise<number>((resolve) => {
     req.on('response', (res) => {

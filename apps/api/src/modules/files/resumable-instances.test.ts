@@ -16,12 +16,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('resumable uploads across two in
   let close: () => Promise<void>;
   let a: TestApp;
   let b: TestApp;
-  let token: string;
+  let token: string | null;
   let onA: ReturnType<typeof tusClient>;
   let onB: ReturnType<typeof tusClient>;
 
   beforeAll(async () => {
-    const built = await buildTestInstances(2);
+    // The deployment's default with DATABASE_URL (the tests' config is given, not read from the environment).
+    const built = await buildTestInstances(2, { fileStore: 'postgres' });
     close = built.close;
     [a, b] = built.instances as [TestApp, TestApp];
     const org = await createOrganization(a.app);
