@@ -22,12 +22,12 @@ const tus = (token: string, extra: Record<string, string> = {}) => ({ authorizat
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 /** A body that trickles in slices, as a slow link sends it, counting what left. */
-function trickle(data: Buffer, sent: { bytes: number }): ReadableStream<Uint8Array> {
+function trickle(data: Buffer, sent: { bytes: number }, pauseMs: number): ReadableStream<Uint8Array> {
   let at = 0;
   return new ReadableStream({
     async pull(controller) {
       if (at >= data.length) return controller.close();
-      await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, pauseMs));
       const slice = data.subarray(at, at + SLICE);
       at += slice.length;
       sent.bytes += slice.length;
@@ -36,12 +36,15 @@ function trickle(data: Buffer, sent: { bytes: number }): ReadableStream<Uint8Arr
   });
 }
 
-const CASES: { engine: Engine; fileStore: string; padKb: number }[] = [
-  { engine: 'sqlite', fileStore: 'disk', padKb: 200 },
-  { engine: 'postgres', fileStore: 'postgres', padKb: 600 },
+// The database store commits every 256 KB or second of a PATCH: there the link is slower (16 KB per
+// 60 ms, about 270 KB/s a photo), so that half way is past a commit; at 3 MB/s a photo the kill
+// comes 0.2 s in and nothing of it is stored yet (the phone sends it all again).
+const CASES: { engine: Engine; fileStore: string; padKb: number; pauseMs: number }[] = [
+  { engine: 'sqlite', fileStore: 'disk', padKb: 200, pauseMs: 5 },
+  { engine: 'postgres', fileStore: 'postgres', padKb: 600, pauseMs: 60 },
 ];
 
-describe.each(CASES.filter((c) => ENGINES.includes(c.engine)))('crash: kill -9 during resumable photo uploads on $engine (photo store $fileStore)', ({ engine, fileStore, padKb }) => {
+describe.each(CASES.filter((c) => ENGINES.includes(c.engine)))('crash: kill -9 during resumable photo uploads on $engine (photo store $fileStore)', ({ engine, fileStore, padKb, pauseMs }) => {
   let world: World | undefined;
   afterAll(async () => world?.close());
 
@@ -63,7 +66,7 @@ describe.each(CASES.filter((c) => ENGINES.includes(c.engine)))('crash: kill -9 d
     const sent = { bytes: 0 };
     const total = uploads.reduce((n, u) => n + u.photo.length, 0);
     const patches = uploads.map((u) =>
-      fetch(u.location, { method: 'PATCH', headers: tus(token, { 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }), body: trickle(u.photo, sent), duplex: 'half' } as RequestInit).then((r) => r.status, () => 0),
+      fetch(u.location, { method: 'PATCH', headers: tus(token, { 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }), body: trickle(u.photo, sent, pauseMs), duplex: 'half' } as RequestInit).then((r) => r.status, () => 0),
     );
     while (sent.bytes < total / 2) await new Promise((r) => setTimeout(r, 5));
     await world.api.kill9();
