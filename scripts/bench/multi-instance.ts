@@ -118,7 +118,7 @@ async function resumableUploads(env: Record<string, string>): Promise<number> {
       const location = `${api.url}${created.headers.get('location') ?? ''}`;
       const half = Math.floor(photo.length / 2);
       for (const [offset, part] of [[0, photo.subarray(0, half)], [half, photo.subarray(half)]] as const) {
-        const res = await fetch(location, { method: 'PATCH', headers: { ...auth, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, body: part });
+        const res = await fetch(location, { method: 'PATCH', headers: { ...auth, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, body: new Uint8Array(part) });
         if (res.status !== 204) throw new Error(`tus PATCH: ${res.status} ${await res.text()}`);
       }
     };
