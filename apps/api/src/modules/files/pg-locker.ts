@@ -46,6 +46,8 @@ export class PgLocker implements Locker {
   private connecting: Promise<{ client: Pg.Client; generation: number }> | undefined;
   private generation = 0;
   private closed = false;
+  /** The lock connection's queries, one after another (pg 8 deprecates queueing them on one client). */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly opts: PgLockerOptions) {}
 
@@ -71,10 +73,17 @@ export class PgLocker implements Locker {
     await client?.end().catch(() => undefined);
   }
 
+  /** Runs one query on the lock connection after the ones before it. */
+  query<R extends Pg.QueryResultRow>(client: Pg.Client, text: string, values: unknown[]): Promise<R[]> {
+    const result = this.queue.then(() => client.query<R>(text, values));
+    this.queue = result.catch(() => undefined);
+    return result.then((r) => r.rows);
+  }
+
   /** Releases a lock taken on the current connection; one of a dropped connection is already gone. */
   async release(key: string, holding: Holding): Promise<void> {
     try {
-      if (this.client && holding.generation === this.generation) await this.client.query('select pg_advisory_unlock($1::bigint)', [key]);
+      if (this.client && holding.generation === this.generation) await this.query(this.client, 'select pg_advisory_unlock($1::bigint)', [key]);
     } finally {
       // Only after PostgreSQL let go: the session lock is re-entrant, so a local request must not try it before.
       if (this.holding.get(key) === holding) this.holding.delete(key);
@@ -143,14 +152,14 @@ class PgLock implements Lock {
           const connection = await this.locker.connection();
           client = connection.client;
           holding.generation = connection.generation;
-          taken = (await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1::bigint) as ok', [this.key])).rows[0]?.ok === true;
+          taken = (await this.locker.query<{ ok: boolean }>(client, 'select pg_try_advisory_lock($1::bigint) as ok', [this.key]))[0]?.ok === true;
         } finally {
           if (!taken && this.locker.holding.get(this.key) === holding) this.locker.holding.delete(this.key);
         }
         if (taken) return;
         if (Date.now() - askedAt >= ASK_AGAIN_MS) {
           askedAt = Date.now();
-          await client.query('select pg_notify($1, $2)', [CHANNEL, this.key]);
+          await this.locker.query(client, 'select pg_notify($1, $2)', [CHANNEL, this.key]);
         }
       }
       if (Date.now() >= deadline) throw ERRORS.ERR_LOCK_TIMEOUT;
