@@ -3,9 +3,11 @@
  * 1. batch ingest on PostgreSQL through one instance against two instances on the same database,
  *    alternating in the same run (autocannon splits its connections between the instances, as a
  *    round-robin balancer would);
- * 2. photo read latency (p50/p95) from the PostgreSQL store against the disk store.
+ * 2. photo read latency (p50/p95) from the PostgreSQL store against the disk store;
+ * 3. resumable photo uploads (tus), each sent in two PATCHes, with the partial upload in the database
+ *    (photo store postgres) against DATA_DIR/resumable (photo store disk), on the same PostgreSQL.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,6 +92,49 @@ async function photoReads(env: Record<string, string>): Promise<{ p50: number; p
   }
 }
 
+/**
+ * Photos uploaded over tus as the phone sends them (a response with the photo's placeholder, then
+ * POST, then the bytes in two PATCHes), 4 at a time: photo MB/s end to end (stored and attached).
+ */
+async function resumableUploads(env: Record<string, string>): Promise<number> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sb-bench-tus-'));
+  await seed(env.DATABASE_URL, dataDir);
+  const api = await startApi({ ...env, DATA_DIR: dataDir, JWT_SECRET: 'bench-'.padEnd(48, 'x') });
+  try {
+    const ctx = await fieldUser(api, dataDir);
+    const auth = { authorization: `Bearer ${ctx.token}`, 'tus-resumable': '1.0.0' };
+    const b64 = (v: string) => Buffer.from(v).toString('base64');
+    const photos = Array.from({ length: QUICK ? 8 : 24 }, () => tinyPng(16, 16, { padBytes: 1024 * 1024 }));
+    const clientIds: string[] = [];
+    for (const photo of photos) {
+      const clientId = uuidv7();
+      clientIds.push(clientId);
+      await json(`${api.url}/api/v1/survey/respond`, { method: 'POST', headers: { authorization: `Bearer ${ctx.token}` }, body: JSON.stringify({ survey_id: ctx.surveyId, organization_id: ctx.organizationId, clientId, capturedAt: new Date().toISOString(), answers: { 'Outlet name': 'Mama Nkechi Provisions', 'Outlet type': 'Kiosk', Ward: 'Ikeja - Ward B', 'Products in stock': ['Rice'], 'Outlet location': '6.60123, 3.35123 (±8 m)' }, photos: [{ question: 'Shelf photo', clientId: uuidv7(), size: photo.length, sha256: createHash('sha256').update(photo).digest('hex') }] }) });
+    }
+    const send = async (i: number) => {
+      const photo = photos[i]!;
+      const metadata = [`question ${b64('Shelf photo')}`, `survey_id ${b64(ctx.surveyId)}`, `organization_id ${b64(ctx.organizationId)}`, `clientId ${b64(clientIds[i]!)}`].join(',');
+      const created = await fetch(`${api.url}/api/v1/files/tus`, { method: 'POST', headers: { ...auth, 'upload-length': String(photo.length), 'upload-metadata': metadata } });
+      const location = `${api.url}${created.headers.get('location') ?? ''}`;
+      const half = Math.floor(photo.length / 2);
+      for (const [offset, part] of [[0, photo.subarray(0, half)], [half, photo.subarray(half)]] as const) {
+        const res = await fetch(location, { method: 'PATCH', headers: { ...auth, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, body: new Uint8Array(part) });
+        if (res.status !== 204) throw new Error(`tus PATCH: ${res.status} ${await res.text()}`);
+      }
+    };
+    const started = performance.now();
+    let next = 0;
+    await Promise.all(Array.from({ length: 4 }, async () => {
+      while (next < photos.length) await send(next++);
+    }));
+    const seconds = (performance.now() - started) / 1000;
+    return photos.reduce((n, p) => n + p.length, 0) / 2 ** 20 / seconds;
+  } finally {
+    await api.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 const db = await database();
 const seedDir = mkdtempSync(join(tmpdir(), 'sb-bench-seed-'));
 try {
@@ -114,6 +159,15 @@ try {
   const photoDb = await database();
   const inPg = await photoReads({ DATABASE_URL: photoDb.url, FILE_STORE: 'postgres' }).finally(() => photoDb.drop());
   console.log(`photo reads (400 KB PNG, 8 connections): disk p50 ${disk.p50} ms p97.5 ${disk.p95} ms; PostgreSQL store p50 ${inPg.p50} ms p97.5 ${inPg.p95} ms`);
+  const onDisk: number[] = [];
+  const inDatabase: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [kind, out] of [['disk', onDisk], ['postgres', inDatabase]] as const) {
+      const tusDb = await database();
+      out.push(await resumableUploads({ DATABASE_URL: tusDb.url, FILE_STORE: kind }).finally(() => tusDb.drop()));
+    }
+  }
+  console.log(`resumable uploads (1 MB PNG in two PATCHes, 4 at a time, on PostgreSQL): partial uploads in DATA_DIR/resumable (disk store) ${median(onDisk).toFixed(1)} MB/s, in the database (postgres store) ${median(inDatabase).toFixed(1)} MB/s (x${(median(inDatabase) / median(onDisk)).toFixed(2)}), ${ROUNDS} alternating rounds`);
 } finally {
   await db.drop();
   rmSync(seedDir, { recursive: true, force: true });

@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import http from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { drive, Ledger, makeItem, photoBytes, sendPhoto, settle, type Item } from './harness/field.ts';
-import { request } from './harness/http.ts';
+import { drive, Ledger, makeItem, PHOTO_QUESTION, photoBytes, sendPhoto, settle, type Item } from './harness/field.ts';
+import { call, request } from './harness/http.ts';
 import { RoundRobinProxy } from './harness/proxy.ts';
 import { ApiProcess, FULL, createPgDatabase, figure, removeDir, sleep, tempDataDir, type PgDatabase } from './harness/server.ts';
 import { fileIdOf, World } from './harness/world.ts';
@@ -85,6 +86,45 @@ describe('two instances on one PostgreSQL behind a round-robin proxy', () => {
     const both = await Promise.all(apis.map((a) => request(a.url, { path: exportPath, token: world.orgToken })));
     expect(both.map((r) => (r.kind === 'reply' ? r.status : 0)).sort()).toEqual([200, 429]);
 
+    // 1c. Resumable photo uploads (tus) go on through the other instance (the partial upload and its
+    //     lock live in PostgreSQL). Through the proxy: the first half lands on one instance, the rest on
+    //     the other. Then a PATCH that stalls on A (a dead link) while B is asked where the upload stands:
+    //     A lets go when B asks, keeping what arrived, and B takes the rest.
+    const tusUser = users[0]!.token;
+    const viaProxy = await startResumable(proxy.url, world, tusUser, photoBytes(300));
+    const half = Math.floor(viaProxy.photo.length / 2);
+    const firstHalf = await tusPatch(proxy.url, viaProxy.location, tusUser, 0, viaProxy.photo.subarray(0, half));
+    expect(firstHalf.status).toBe(204);
+    const firstOn = proxy.log.filter((l) => l.method === 'PATCH' && l.path === viaProxy.location)[0]!.upstream;
+    const other = apis.map((a) => a.url).find((u) => u !== firstOn)!;
+    const offsetSeen = await fetch(`${other}${viaProxy.location}`, { method: 'HEAD', headers: tusHeaders(tusUser) });
+    expect(offsetSeen.headers.get('upload-offset')).toBe(String(half));
+    const secondHalf = await tusPatch(proxy.url, viaProxy.location, tusUser, half, viaProxy.photo.subarray(half));
+    expect(secondHalf.status).toBe(204);
+    const patches = proxy.log.filter((l) => l.method === 'PATCH' && l.path === viaProxy.location);
+    expect(patches.map((l) => l.upstream), 'the two halves went to different instances').toEqual([firstOn, other]);
+    const stalledUpload = await startResumable(apis[0]!.url, world, tusUser, photoBytes(400));
+    const part = 150 * 1024 + 7;
+    const stalled = await stallingPatch(apis[0]!.url, stalledUpload.location, tusUser, stalledUpload.photo, part);
+    const takeover = performance.now();
+    const onB = await fetch(`${apis[1]!.url}${stalledUpload.location}`, { method: 'HEAD', headers: tusHeaders(tusUser) });
+    const takeoverMs = performance.now() - takeover;
+    expect(onB.status).toBe(200);
+    expect(onB.headers.get('upload-offset')).toBe(String(part));
+    const restOnB = await tusPatch(apis[1]!.url, stalledUpload.location, tusUser, part, stalledUpload.photo.subarray(part));
+    expect(restOnB.status).toBe(204);
+    stalled.end();
+    for (const [upload, reply] of [[viaProxy, secondHalf], [stalledUpload, restOnB]] as const) {
+      const reference = reply.headers.get('photo-reference') ?? '';
+      expect(reference).toMatch(/\/api\/v1\/files\/image\//);
+      for (const api of apis) {
+        const got = await fetch(`${api.url}${new URL(reference).pathname}`);
+        expect(got.status).toBe(200);
+        expect(sha(Buffer.from(await got.arrayBuffer()))).toBe(sha(upload.photo));
+      }
+    }
+    figure('multi-instance-resumable', `a tus upload half through each instance via the proxy; a PATCH stalled on A at ${part} bytes taken over by B's HEAD in ${(takeoverMs / 1000).toFixed(1)} s (tus's drain time is 3 s), finished on B, readable through both`);
+
     // 2. The flood; at 30% of it, a photo upload straight to instance A and, 5 ms later, SIGTERM to A.
     const flood: Item[] = Array.from({ length: FLOOD }, (_, i) => makeItem(world, 1_000 + i));
     const extra = makeItem(world, 99_999);
@@ -160,3 +200,29 @@ describe('two instances on one PostgreSQL behind a round-robin proxy', () => {
 });
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+const tusHeaders = (token: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0', ...extra });
+
+/** A response sent with its photo's placeholder, then the photo's tus upload created at `base`. */
+async function startResumable(base: string, world: World, token: string, photo: Buffer): Promise<{ photo: Buffer; location: string }> {
+  const item = makeItem(world, Math.floor(Math.random() * 1e9));
+  await call(base, { path: '/api/v1/survey/respond', token, body: { ...item, photos: [{ question: PHOTO_QUESTION, clientId: randomUUID(), size: photo.length, sha256: sha(photo) }] } });
+  const metadata = [`question ${b64(PHOTO_QUESTION)}`, `survey_id ${b64(world.surveyId)}`, `organization_id ${b64(world.organizationId)}`, `clientId ${b64(item.clientId)}`].join(',');
+  const created = await fetch(`${base}/api/v1/files/tus`, { method: 'POST', headers: tusHeaders(token, { 'upload-length': String(photo.length), 'upload-metadata': metadata }) });
+  expect(created.status).toBe(201);
+  return { photo, location: created.headers.get('location') ?? '' };
+}
+
+const tusPatch = (base: string, location: string, token: string, offset: number, data: Buffer) =>
+  fetch(`${base}${location}`, { method: 'PATCH', headers: tusHeaders(token, { 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }), body: data });
+
+/** A PATCH declaring all of `data` that sends `sent` bytes and then goes quiet, as over a dead link; end() hangs up. */
+async function stallingPatch(base: string, location: string, token: string, data: Buffer, sent: number): Promise<{ end(): void }> {
+  const url = new URL(`${base}${location}`);
+  const req = http.request({ host: url.hostname, port: url.port, method: 'PATCH', path: url.pathname, agent: false, headers: tusHeaders(token, { 'upload-offset': '0', 'content-type': 'application/offset+octet-stream', 'content-length': String(data.length) }) });
+  req.on('error', () => undefined);
+  req.on('response', (res) => res.resume());
+  await new Promise<void>((resolve) => req.write(data.subarray(0, sent), () => resolve()));
+  await sleep(300);
+  return { end: () => req.destroy() };
+}

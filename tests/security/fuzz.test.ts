@@ -33,7 +33,8 @@ let usersBefore: Map<string, { role: string; verified: number }>;
 let membersBefore: Map<string, { rate: number; role: string; user_id: string | null; organization_id: string; survey_id: string }>;
 
 beforeAll(async () => {
-  t = await buildTestApp({ rateLimit: { max: 1e9, windowMs: 60_000 } });
+  // On PostgreSQL the deployment's default photo store, so the tus fuzz reaches the database's partial uploads and shared lock.
+  t = await buildTestApp({ rateLimit: { max: 1e9, windowMs: 60_000 }, ...(process.env.TEST_DATABASE_URL ? { fileStore: 'postgres' as const } : {}) });
   w.startedAt = Date.now();
   w.orgA = await createOrganization(t.app, 'Fuzz Org A');
   w.orgB = await createOrganization(t.app, 'Victim Org B');

@@ -20,8 +20,48 @@ export interface TestApp {
  * TEST_DATABASE_URL is set. Only the scrypt cost and the rate limit are lowered, explicitly.
  */
 export async function buildTestApp(overrides: Partial<Config> = {}, buildOptions: Omit<BuildOptions, 'db'> = {}): Promise<TestApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'sb-test-'));
   const databaseUrl = process.env.TEST_DATABASE_URL || undefined;
+  const schema = databaseUrl ? await pgSchema(databaseUrl, 'create') : undefined;
+  const t = await bootApp(databaseUrl, schema, overrides, buildOptions);
+  return {
+    ...t,
+    async close() {
+      await t.close();
+      if (schema && databaseUrl) await pgSchema(databaseUrl, 'drop', schema);
+    },
+  };
+}
+
+/**
+ * `count` instances of the app on one fresh PostgreSQL schema (TEST_DATABASE_URL), each with its
+ * own DATA_DIR, as several API processes behind a load balancer (issue 21). PostgreSQL only.
+ */
+export async function buildTestInstances(count: number, overrides: Partial<Config> = {}): Promise<{ instances: TestApp[]; close(): Promise<void> }> {
+  const databaseUrl = process.env.TEST_DATABASE_URL;
+  if (!databaseUrl) throw new Error('several instances share a PostgreSQL database: set TEST_DATABASE_URL');
+  const schema = await pgSchema(databaseUrl, 'create');
+  const instances: TestApp[] = [];
+  for (let i = 0; i < count; i++) instances.push(await bootApp(databaseUrl, schema, overrides, {}));
+  return {
+    instances,
+    async close() {
+      for (const t of instances) await t.close();
+      await pgSchema(databaseUrl, 'drop', schema);
+    },
+  };
+}
+
+async function pgSchema(databaseUrl: string, action: 'create' | 'drop', name = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`): Promise<string> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query(action === 'create' ? `create schema ${name}` : `drop schema ${name} cascade`);
+  await client.end();
+  return name;
+}
+
+/** One app on its own DATA_DIR; close() removes the folder, not the database. */
+async function bootApp(databaseUrl: string | undefined, schema: string | undefined, overrides: Partial<Config>, buildOptions: Omit<BuildOptions, 'db'>): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sb-test-'));
   const config = loadConfig({}, {
     dataDir,
     databaseUrl,
@@ -34,14 +74,6 @@ export async function buildTestApp(overrides: Partial<Config> = {}, buildOptions
     rateLimit: { max: 1000, windowMs: 60_000 },
     ...overrides,
   });
-  let schema: string | undefined;
-  if (databaseUrl) {
-    schema = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    await client.query(`create schema ${schema}`);
-    await client.end();
-  }
   const db = openDb({ dataDir, databaseUrl, pgSchema: schema });
   const app = await buildApp(config, { db, logger: false, ...buildOptions });
   await app.ready();
@@ -51,12 +83,6 @@ export async function buildTestApp(overrides: Partial<Config> = {}, buildOptions
     engine: db.engine,
     async close() {
       await app.close();
-      if (schema && databaseUrl) {
-        const client = new pg.Client({ connectionString: databaseUrl });
-        await client.connect();
-        await client.query(`drop schema ${schema} cascade`);
-        await client.end();
-      }
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

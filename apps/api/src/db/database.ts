@@ -25,6 +25,7 @@ import * as memberWithdrawn from './migrations/20261126310000_member_withdrawn.j
 import * as responseRevisions from './migrations/20261127200000_response_revisions.js';
 import * as surveyVersions from './migrations/20261127400000_survey_versions.js';
 import * as payoutItems from './migrations/20261128000000_payout_items.js';
+import * as resumableUploads from './migrations/20261128510000_resumable_uploads.js';
 import type { Database } from './schema.js';
 import { WriteWatch } from './write-watch.js';
 
@@ -120,6 +121,7 @@ const migrations: Record<string, Migration> = {
   '20261128000000_payout_items': payoutItems,
   '20261128400000_sync_digest': syncDigest,
   '20261128500000_photo_quality': photoQuality,
+  '20261128510000_resumable_uploads': resumableUploads,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

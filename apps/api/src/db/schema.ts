@@ -246,6 +246,22 @@ export interface FileBlobsTable {
   bytes: Buffer;
 }
 
+/** A resumable upload not yet finished (modules/files/resumable-store.ts); `metadata` is tus's, as JSON. */
+export interface ResumableUploadsTable {
+  id: string;
+  metadata: string;
+  size: number | null;
+  upload_offset: Generated<number>;
+  created_at: number;
+}
+
+/** The bytes of a resumable upload, in the order received: `chunk_offset` is the first byte's offset. */
+export interface ResumableUploadChunksTable {
+  upload_id: string;
+  chunk_offset: number;
+  bytes: Buffer;
+}
+
 export interface MailOutboxTable {
   id: string;
   to_email: string;
@@ -383,6 +399,8 @@ export interface Database {
   response_counts: ResponseCountsTable;
   files: FilesTable;
   file_blobs: FileBlobsTable;
+  resumable_uploads: ResumableUploadsTable;
+  resumable_upload_chunks: ResumableUploadChunksTable;
   mail_outbox: MailOutboxTable;
   rate_counters: RateCountersTable;
   leases: LeasesTable;

@@ -62,7 +62,7 @@ export function containsNul(value: unknown, depth = 0): boolean {
 }
 
 /** Errors from the storage layer that mean "try again later", not "you did something wrong". */
-function storageStatus(err: { code?: string; message?: string }): [number, string] | null {
+export function storageStatus(err: { code?: string; message?: string }): [number, string] | null {
   const code = err.code ?? '';
   if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === '53100') return [507, ApiMsg.storageFull];
   // Extended codes too: SQLITE_BUSY_SNAPSHOT (a write after a read that another connection overtook), SQLITE_IOERR_WRITE...

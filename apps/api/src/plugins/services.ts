@@ -63,7 +63,7 @@ export default fp(
       surveys: new SurveysService(app),
       teams: new TeamsService(app, flags),
       uploads,
-      resumable: new ResumableUploads(app.config, uploads, app.log),
+      resumable: new ResumableUploads(app.config, app.db, uploads, app.log),
     });
   },
   { name: 'services', dependencies: ['context'] },

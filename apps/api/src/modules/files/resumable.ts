@@ -3,11 +3,14 @@ import { chmodSync, createReadStream, mkdirSync } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FileStore } from '@tus/file-store';
-import { Server, type ServerOptions } from '@tus/server';
+import { ERRORS, MemoryLocker, Server, type DataStore, type Locker, type ServerOptions } from '@tus/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Limits, PhotoMsg, routes } from '@survey-bird/contracts';
+import { ApiMsg, Limits, PhotoMsg, routes } from '@survey-bird/contracts';
 import type { Config } from '../../config.js';
-import { HttpError, notFound } from '../../http/errors.js';
+import type { Db } from '../../db/database.js';
+import { HttpError, notFound, storageStatus } from '../../http/errors.js';
+import { PgLocker } from './pg-locker.js';
+import { DatabaseUploadStore, type FinishedFile } from './resumable-store.js';
 import type { UploadService } from './upload-service.js';
 
 type Upload = Parameters<NonNullable<ServerOptions['onUploadFinish']>>[1];
@@ -18,9 +21,58 @@ const CALLER = 'x-survey-bird-caller';
 export const REFERENCE_HEADER = 'photo-reference';
 const CLEAN_UP_EVERY_MS = 60 * 60 * 1000;
 
+/** Where unfinished uploads live: tus's DataStore, and how a finished one is read out and removed. */
+export interface PartialUploads {
+  readonly store: DataStore;
+  /** The finished upload as a synced file that UploadService.store takes over; undefined when its bytes are not all there. */
+  finished(id: string, size: number): Promise<FinishedFile | undefined>;
+  discard(id: string): Promise<void>;
+}
+
+/** DATA_DIR/resumable with tus's file store: one instance (the disk photo store). */
+function partialsOnDisk(config: Config): PartialUploads {
+  const dir = join(config.dataDir, 'resumable');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  return {
+    store: new FileStore({ directory: dir, expirationPeriodInMilliseconds: config.resumableExpiryMs }),
+    async finished(id, size) {
+      const path = join(dir, id);
+      // The reply promises the photo is kept: on disk before we say so.
+      const handle = await open(path, 'r+').catch(() => undefined);
+      if (!handle) return undefined;
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      const hash = createHash('sha256');
+      for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+      return { path, size, sha256: hash.digest('hex') };
+    },
+    async discard(id) {
+      await unlink(join(dir, id)).catch(() => undefined);
+      await unlink(join(dir, `${id}.json`)).catch(() => undefined);
+    },
+  };
+}
+
+/** The `resumable_uploads` tables: every instance on the database sees every upload (photo stores postgres and s3). */
+function partialsInDatabase(db: Db, config: Config, uploads: UploadService): PartialUploads {
+  const store = new DatabaseUploadStore(db.kysely, config.resumableExpiryMs);
+  return {
+    store,
+    finished: (id, size) => store.copyTo(id, size, uploads.tempPath()),
+    discard: (id) => store.remove(id).catch(() => undefined),
+  };
+}
+
 /**
- * Resumable photo uploads (issue 19) with the tus 1.0 protocol (`@tus/server` and its file store
- * in DATA_DIR/resumable): a photo cut off at 90% goes on from the last byte stored. The caller's
+ * Resumable photo uploads (issue 19) with the tus 1.0 protocol (`@tus/server`): a photo cut off at
+ * 90% goes on from the last byte stored. Where the partial uploads live follows the photo store
+ * (issue 21): DATA_DIR/resumable for disk, the database for postgres and s3, so that on several
+ * instances an upload started through one resumes through any other; on PostgreSQL the instances
+ * also share the per-upload lock (pg-locker.ts), elsewhere it is tus's in-memory one. The caller's
  * token is checked by the route (field users only) and its ownership of the upload here, on every
  * request; the upload names the response (clientId) and question its placeholder was sent with.
  * The finished file is synced, then handed to the same checks and attach logic as a photo sent
@@ -28,19 +80,20 @@ const CLEAN_UP_EVERY_MS = 60 * 60 * 1000;
  * removed after `resumableExpiryMs` (RESUMABLE_UPLOAD_EXPIRY_DAYS, default 7).
  */
 export class ResumableUploads {
-  readonly dir: string;
-  private readonly datastore: FileStore;
+  readonly partials: PartialUploads;
+  readonly locker: Locker;
   private readonly tus: Server;
   private cleanUpTimer: NodeJS.Timeout | undefined;
 
-  constructor(config: Config, private readonly uploads: UploadService, private readonly log: { info(o: object, msg: string): void }) {
-    this.dir = join(config.dataDir, 'resumable');
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    chmodSync(this.dir, 0o700);
-    this.datastore = new FileStore({ directory: this.dir, expirationPeriodInMilliseconds: config.resumableExpiryMs });
+  constructor(config: Config, db: Db, private readonly uploads: UploadService, private readonly log: { info(o: object, msg: string): void; warn(o: object, msg: string): void }) {
+    this.partials = config.fileStore === 'disk' ? partialsOnDisk(config) : partialsInDatabase(db, config, uploads);
+    this.locker = db.engine === 'postgres' && config.databaseUrl
+      ? new PgLocker({ connectionString: config.databaseUrl, schema: db.pgSchema, onConnectionLost: (err) => log.warn({ err: err?.message }, 'upload lock connection dropped') })
+      : new MemoryLocker();
     this.tus = new Server({
       path: routes.resumableCreate.path,
-      datastore: this.datastore,
+      datastore: this.partials.store,
+      locker: this.locker,
       maxSize: Limits.maxImageBytes,
       relativeLocation: true,
       disableTerminationForFinishedUploads: true,
@@ -53,6 +106,12 @@ export class ResumableUploads {
       onUploadFinish: async (_req, upload) => {
         const reference = await tusErrors(() => this.finish(upload));
         return { headers: { [REFERENCE_HEADER]: reference } };
+      },
+      onResponseError: (_req, err) => {
+        // Busy (another request holds the upload past the wait) or storage failing: try again, in our { msg } shape.
+        if (err === ERRORS.ERR_LOCK_TIMEOUT) return { status_code: 503, body: msgBody(ApiMsg.serviceUnavailable) };
+        const storage = storageStatus(err as { code?: string; message?: string });
+        return storage ? { status_code: storage[0], body: msgBody(storage[1]) } : undefined;
       },
     });
   }
@@ -69,8 +128,9 @@ export class ResumableUploads {
     this.cleanUpTimer = setInterval(run, CLEAN_UP_EVERY_MS).unref();
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     clearInterval(this.cleanUpTimer);
+    if (this.locker instanceof PgLocker) await this.locker.close();
   }
 
   /** Hands the request to tus, once the caller is known to own the upload it names (404 otherwise, as for a missing one). */
@@ -78,7 +138,10 @@ export class ResumableUploads {
     const caller = req.auth.user.id;
     if (id !== undefined) {
       if (req.method === 'GET') throw notFound(PhotoMsg.uploadNotFound);
-      const upload = await this.datastore.getUpload(id).catch(() => undefined);
+      const upload = await this.partials.store.getUpload(id).catch((err: unknown) => {
+        if (storageStatus(err as { code?: string })) throw err;
+        return undefined;
+      });
       if (!upload || upload.metadata?.owner !== caller) throw notFound(PhotoMsg.uploadNotFound);
       const offset = Number(req.headers['upload-offset']);
       if (req.method === 'PATCH' && offset > 0) this.log.info({ upload: id, offset, size: upload.size }, 'resumable upload resumed');
@@ -94,28 +157,21 @@ export class ResumableUploads {
   }
 
   private async finish(upload: Upload): Promise<string> {
-    const path = join(this.dir, upload.id);
     try {
-      // The reply promises the photo is kept: on disk before we say so.
-      const handle = await open(path, 'r+');
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      const hash = createHash('sha256');
-      for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-      const size = upload.size ?? upload.offset;
+      const file = await this.partials.finished(upload.id, upload.size ?? upload.offset);
+      // Another request finished (and removed) it meanwhile: the phone's HEAD then finds nothing and asks again.
+      if (!file) throw notFound(PhotoMsg.uploadNotFound);
       const fields = fieldsOf(upload);
-      const reply = await this.uploads.store(upload.metadata?.owner ?? '', { fields, file: { tempPath: path, fieldname: fields.question ?? '', size, sha256: hash.digest('hex'), truncated: false } });
+      const reply = await this.uploads.store(upload.metadata?.owner ?? '', { fields, file: { tempPath: file.path, fieldname: fields.question ?? '', size: file.size, sha256: file.sha256, truncated: false } });
       return Object.values(reply)[0] ?? '';
     } finally {
       // Stored (the file moved into the photo store) or refused: this upload is over either way.
-      await unlink(path).catch(() => undefined);
-      await unlink(`${path}.json`).catch(() => undefined);
+      await this.partials.discard(upload.id);
     }
   }
 }
+
+const msgBody = (msg: string) => JSON.stringify({ msg });
 
 /** The upload's metadata as the photo route's form fields. */
 function fieldsOf(upload: Upload): Record<string, string> {

@@ -27,7 +27,7 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
   // tus: the bytes of a PATCH are read by tus itself, from the raw request (resumable.ts).
   app.addContentTypeParser('application/offset+octet-stream', (_req, _payload, done) => done(null, undefined));
   resumable.startCleanUp();
-  app.addHook('onClose', async () => resumable.stop());
+  app.addHook('onClose', () => resumable.stop());
   route(app, 'resumableCreate', (req, reply) => resumable.handle(req, reply));
   route(app, 'resumableOffset', (req, reply) => resumable.handle(req, reply, req.params.id));
   route(app, 'resumableAppend', (req, reply) => resumable.handle(req, reply, req.params.id));
