@@ -61,6 +61,7 @@ try {
     ['org-insight', '/survey-bird/organization/insight', as([org, tokens.org])],
     ['org-account-menu', '/survey-bird/organization/insight', as([org, tokens.org], [supervisor, tokens.supervisor]), (p) => p.locator('header .account-btn').click()],
     ['org-surveys', '/survey-bird/organization/manage', as([org, tokens.org])],
+    ['org-survey-details', '/survey-bird/organization/manage', as([org, tokens.org]), (p) => p.getByRole('button', { name: 'Water point census', exact: true }).click()],
     ['org-create', '/survey-bird/organization/create', as([org, tokens.org])],
     ['org-field-users', '/survey-bird/organization/field-users', as([org, tokens.org])],
     ['org-supervisors', '/survey-bird/organization/supervisors', as([org, tokens.org])],
