@@ -1,5 +1,6 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomFillSync, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PhotoMsg, PENDING_PHOTO_ANSWER } from '@survey-bird/contracts';
@@ -118,6 +119,71 @@ describe('resumable photo uploads (tus)', () => {
     expect((await call(t.app, member.token, { method: 'GET', url: location })).statusCode).toBe(404);
     expect((await head(`${TUS}/not-an-id`)).statusCode).toBe(400);
   });
+});
+
+/** A JPEG of about `size` bytes: a small image after comment segments of random bytes. */
+function paddedJpeg(size: number): Buffer {
+  const image = tinyJpeg(64, 64);
+  const segments: Buffer[] = [];
+  for (let left = size - image.length; left > 4; ) {
+    const n = Math.min(65_533, left - 4);
+    const segment = Buffer.alloc(n + 4);
+    segment.writeUInt16BE(0xfffe, 0);
+    segment.writeUInt16BE(n + 2, 2);
+    randomFillSync(segment, 4);
+    segments.push(segment);
+    left -= n + 4;
+  }
+  return Buffer.concat([image.subarray(0, 2), ...segments, image.subarray(2)]);
+}
+
+describe('a PATCH cut off by the network (issue 19: a reload in the middle of an upload)', () => {
+  let port: number;
+  beforeAll(async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as { port: number }).port;
+  });
+
+  /** A PATCH of all of `body` from `offset`, of which only the first `sent` bytes go out; the socket is left open. */
+  const partialPatch = (location: string, offset: number, body: Buffer, sent: number) =>
+    new Promise<Socket>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write([`PATCH ${location} HTTP/1.1`, `host: 127.0.0.1:${port}`, `authorization: Bearer ${member.token}`, 'tus-resumable: 1.0.0', `upload-offset: ${offset}`, 'content-type: application/offset+octet-stream', `content-length: ${body.length - offset}`, '', ''].join('\r\n'));
+        socket.write(body.subarray(offset, offset + sent), () => resolve(socket));
+      });
+      socket.on('error', reject);
+    });
+
+  /** The offset a HEAD answers once it has settled at `expected` (a cut PATCH may still hold the upload for a moment). */
+  async function offsetOnceSettled(location: string, expected: number): Promise<number> {
+    let offset = -1;
+    for (let i = 0; i < 100 && offset !== expected; i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 50));
+      offset = Number((await head(location)).headers['upload-offset']);
+    }
+    return offset;
+  }
+
+  it.each([
+    ['closed at once', (socket: Socket) => socket.destroy()],
+    ['left hanging (the next request takes the upload over)', () => undefined],
+  ])('keeps the bytes that arrived before the connection was %s; the upload resumes from them', async (_how, drop) => {
+    const bytes = paddedJpeg(256 * 1024);
+    const clientId = await respondWith(bytes);
+    const location = (await create(clientId, bytes.length)).headers.location as string;
+    const half = Math.floor(bytes.length / 2);
+    const socket = await partialPatch(location, 0, bytes, half);
+    try {
+      drop(socket);
+      expect(await offsetOnceSettled(location, half)).toBe(half);
+      const rest = await patch(location, half, bytes.subarray(half));
+      expect(rest.statusCode, rest.body).toBe(204);
+      expect(JSON.parse((await stored(clientId)).answers)[PHOTO]).toBe(rest.headers['photo-reference']);
+      expect(await t.app.db.kysely.selectFrom('files').select('sha256').where('client_id', '=', clientId).execute()).toHaveLength(1);
+    } finally {
+      socket.destroy();
+    }
+  }, 20_000);
 });
 
 describe('expiry of unfinished uploads', () => {
