@@ -18,6 +18,7 @@ import { QUICK, ROOT, type Finding } from './lib.js';
 import { benchLighthouse } from './lighthouse.js';
 import { benchOfflineQueue } from './offline-queue.js';
 import { dropScaleData } from './scale-data.js';
+import { benchSlowLink } from './slow-link.js';
 import { benchSearch } from './search.js';
 
 const only = process.argv.slice(2);
@@ -31,6 +32,7 @@ const suites: Record<string, () => Promise<{ findings: Finding[]; lines: string[
   payouts: benchPayouts,
   export: benchExport,
   'offline-queue': benchOfflineQueue,
+  'slow-link': benchSlowLink,
   lighthouse: benchLighthouse,
   bundle: benchBundle,
 };
