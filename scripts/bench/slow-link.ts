@@ -301,6 +301,8 @@ export async function benchSlowLink(): Promise<{ findings: Finding[]; lines: str
     await signIn(page, link.baseUrl, user);
     await openForm(page, link.baseUrl, user.title);
     await waitForServiceWorker(page);
+    const backgroundSync = await page.evaluate(() => navigator.permissions.query({ name: 'background-sync' as PermissionName }).then((s) => s.state));
+    if (backgroundSync !== 'denied') throw new Error(`Background Sync is ${backgroundSync}: the worker could send past the emulated link`);
     // Loaded while online (the worker does not precache it); later imports reuse the instance.
     await call(page, 'outboxState');
     const cdp = await context.newCDPSession(page);
