@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { build } from 'vite';
 import { PHONE, launchChromium, type Browser } from '../../tests/support/chromium.ts';
 import { json, loginToken, ROOT, startApi, type Server } from './lib.js';
 
@@ -23,6 +24,32 @@ export function snapshotPwa(): string {
   const dir = mkdtempSync(join(tmpdir(), 'sb-bench-pwa-'));
   cpSync(dist, dir, { recursive: true });
   return dir;
+}
+
+/**
+ * Builds scripts/bench/<name>.page.ts (importing the app's own modules from apps/pwa/src) with Vite
+ * into `pwaDir`/bench/<name>.js, so the app's production build exposes nothing for a benchmark.
+ * Call it before the server starts: it serves the files present at start.
+ */
+export async function buildPageModule(pwaDir: string, name: string): Promise<void> {
+  // The app's `virtual:route-table`: the contracts' routes without zod.
+  const { routes } = await import('@survey-bird/contracts');
+  const { routeTable } = await import('../../apps/pwa/route-table-plugin.js');
+  await build({
+    configFile: false,
+    root: join(ROOT, 'apps/pwa'),
+    logLevel: 'warn',
+    mode: 'production',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    plugins: [routeTable(routes)],
+    build: {
+      outDir: join(pwaDir, 'bench'),
+      emptyOutDir: false,
+      copyPublicDir: false,
+      target: 'es2022',
+      lib: { entry: join(ROOT, `scripts/bench/${name}.page.ts`), formats: ['es'], fileName: () => `${name}.js` },
+    },
+  });
 }
 
 export interface AppServer {

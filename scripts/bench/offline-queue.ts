@@ -14,35 +14,12 @@ import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { build } from 'vite';
 import { startProxy } from '../../tests/e2e/harness/proxy.js';
-import { demoFieldUser, openBrowser, openForm, signIn, snapshotPwa, startAppServer, waitForServiceWorker } from './browser.js';
-import { QUICK, ROOT, alternate, median, type Finding } from './lib.js';
+import { buildPageModule, demoFieldUser, openBrowser, openForm, signIn, snapshotPwa, startAppServer, waitForServiceWorker } from './browser.js';
+import { QUICK, alternate, median, type Finding } from './lib.js';
 import type { SaveJob, SaveResult } from './offline-queue.page.js';
 
 const MODULE = '/bench/offline-queue.js';
-
-/** Builds offline-queue.page.ts into `pwaDir`/bench (before the server starts: it serves the files present at start). */
-async function buildPageModule(pwaDir: string): Promise<void> {
-  // The app's `virtual:route-table`: the contracts' routes without zod.
-  const { routes } = await import('@survey-bird/contracts');
-  const { routeTable } = await import('../../apps/pwa/route-table-plugin.js');
-  await build({
-    configFile: false,
-    root: join(ROOT, 'apps/pwa'),
-    logLevel: 'warn',
-    mode: 'production',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [routeTable(routes)],
-    build: {
-      outDir: join(pwaDir, 'bench'),
-      emptyOutDir: true,
-      copyPublicDir: false,
-      target: 'es2022',
-      lib: { entry: join(ROOT, 'scripts/bench/offline-queue.page.ts'), formats: ['es'], fileName: () => 'offline-queue.js' },
-    },
-  });
-}
 
 /** Calls an export of the page module (a string, so no bundler helper leaks into the page). */
 function call<T>(page: Page, fn: string, arg?: unknown): Promise<T> {
@@ -72,7 +49,7 @@ export async function benchOfflineQueue(): Promise<{ findings: Finding[]; lines:
   const n = Number(process.env.BENCH_OFFLINE_N ?? (QUICK ? 20 : 500));
   const rounds = QUICK ? 1 : 3;
   const pwaDir = snapshotPwa();
-  const app = await buildPageModule(pwaDir).then(() => startAppServer(pwaDir)).catch((err: unknown) => {
+  const app = await buildPageModule(pwaDir, 'offline-queue').then(() => startAppServer(pwaDir)).catch((err: unknown) => {
     rmSync(pwaDir, { recursive: true, force: true });
     throw err;
   });

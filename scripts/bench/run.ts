@@ -19,6 +19,7 @@ import { benchLighthouse } from './lighthouse.js';
 import { benchOfflineQueue } from './offline-queue.js';
 import { benchPhotoQuality } from './photo-quality.js';
 import { dropScaleData } from './scale-data.js';
+import { benchSlowLink } from './slow-link.js';
 import { benchSearch } from './search.js';
 
 const only = process.argv.slice(2);
@@ -33,6 +34,7 @@ const suites: Record<string, () => Promise<{ findings: Finding[]; lines: string[
   export: benchExport,
   'offline-queue': benchOfflineQueue,
   'photo-quality': benchPhotoQuality,
+  'slow-link': benchSlowLink,
   lighthouse: benchLighthouse,
   bundle: benchBundle,
 };

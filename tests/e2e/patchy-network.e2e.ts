@@ -1,5 +1,7 @@
 import { PENDING_PHOTO_LABEL, QuestionType, routes } from '@survey-bird/contracts';
 import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -24,8 +26,10 @@ interface LinkControl {
   baseUrl: string;
   /** Drop the link half way through the next photo body. */
   cutNext: boolean;
-  /** Stall the next photo body half way (the link hangs) until the phone gives up on it. */
+  /** Stall the next photo body half way (the link hangs) until the phone drops the connection (a reload). */
   stallNext: boolean;
+  /** Bytes of the stalled photo body that reached the API's socket before the stall. */
+  stalledBytes: number;
   /** Refuse photo bodies (the link is too poor): they never reach the server. */
   holdPhotos: boolean;
   /** Upload-Offset of every photo body that reached the server, and what the server said on HEAD. */
@@ -33,12 +37,14 @@ interface LinkControl {
   /** [upload URL, Upload-Offset] of every photo body that reached the server. */
   patches: [string, number][];
   headOffsets: number[];
+  /** The photo placeholders of every response the phone sent, with the response's clientId and answers. */
+  sent: { clientId: string; answers: Record<string, unknown>; photos: { question: string; size: number; sha256: string }[] }[];
   close(): Promise<void>;
 }
 
 async function startLink(target: string): Promise<LinkControl> {
   const upstream = new URL(target);
-  const link: LinkControl = { baseUrl: '', cutNext: false, stallNext: false, holdPhotos: false, patchOffsets: [], patches: [], headOffsets: [], close: async () => undefined };
+  const link: LinkControl = { baseUrl: '', cutNext: false, stallNext: false, stalledBytes: 0, holdPhotos: false, patchOffsets: [], patches: [], headOffsets: [], sent: [], close: async () => undefined };
   const server: Server = createServer((req, res) => {
     const isPhotoBody = req.method === 'PATCH' && (req.url ?? '').startsWith(routes.resumableCreate.path);
     // A photo sent whole (the service worker's Background Sync) would bypass what this test watches.
@@ -61,24 +67,38 @@ async function startLink(target: string): Promise<LinkControl> {
     const cut = isPhotoBody && (link.cutNext || link.stallNext);
     const stall = cut && link.stallNext;
     if (cut) link.cutNext = link.stallNext = false;
-    // A stalled body ends when the phone drops it (a reload): the server keeps what it got.
-    if (stall) req.on('close', () => out.destroy());
+    const isResponses = req.method === 'POST' && (req.url === routes.syncResponses.path || req.url === routes.respond.path);
+    const body: Buffer[] = [];
     let seen = 0;
     let dropped = false;
     req.on('data', (chunk: Buffer) => {
+      if (isResponses) body.push(chunk);
       if (dropped) return;
       if (cut && seen + chunk.length >= total / 2) {
         dropped = true;
-        out.write(chunk.subarray(0, Math.max(0, Math.floor(total / 2) - seen)), () => stall || setTimeout(() => {
-          out.destroy();
-          req.socket.destroy();
-        }, 200));
+        const half = chunk.subarray(0, Math.max(0, Math.floor(total / 2) - seen));
+        out.write(half, () => {
+          if (stall) link.stalledBytes = seen + half.length;
+          else setTimeout(() => {
+            out.destroy();
+            req.socket.destroy();
+          }, 200);
+        });
         return;
       }
       seen += chunk.length;
       out.write(chunk);
     });
-    req.on('end', () => dropped || out.end());
+    req.on('end', () => {
+      if (isResponses) {
+        const sent = JSON.parse(Buffer.concat(body).toString()) as { responses?: LinkControl['sent'] } & LinkControl['sent'][number];
+        for (const r of sent.responses ?? [sent]) link.sent.push({ clientId: r.clientId, answers: r.answers, photos: r.photos ?? [] });
+      }
+      if (!dropped) out.end();
+    });
+    // A stalled body ends when the phone drops the connection (a reload; the request's own 'close'
+    // comes as soon as the phone's whole body is read): the server gets what came through, then a closed connection.
+    if (stall) res.on('close', () => setTimeout(() => out.destroy(), 200));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   link.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -87,6 +107,15 @@ async function startLink(target: string): Promise<LinkControl> {
     server.close(() => resolve());
   });
   return link;
+}
+
+function photoFiles(clientId: string) {
+  const db = new Database(join(env.dataDir, 'survey-bird.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('select path, size, sha256 from files where client_id = ?').all(clientId) as { path: string; size: number; sha256: string }[];
+  } finally {
+    db.close();
+  }
 }
 
 function serverRows(surveyId: string) {
@@ -169,23 +198,38 @@ describe('patchy network: responses first, photos after, uploads that resume', (
     await expect.poll(() => insight.rows().first().innerText()).toContain('View photo');
   });
 
-  it('a reload in the middle of a photo upload: the reloaded page finishes the same upload, and the photo arrives once', async () => {
+  it('a reload in the middle of a photo upload: the reloaded page resumes the same upload from the bytes the server kept, and the photo arrives once', async () => {
     const filesBefore = serverRows(surveyId).files.length;
     const before = link.patches.length;
+    const headsBefore = link.headOffsets.length;
+    link.stalledBytes = 0;
     link.stallNext = true;
     await form.open(TITLE);
     await form.fillText(Q.name, 'Baba Tunde');
     await form.takePicture(Q.photo);
     await form.submit();
-    await expect.poll(() => link.patches.length, { timeout: 30_000 }).toBeGreaterThan(before);
+    // Half of the photo is on the API's socket and the link hangs: the phone reloads.
+    await expect.poll(() => link.stalledBytes, { timeout: 30_000 }).toBeGreaterThan(0);
     const [stalled] = link.patches[before]!;
-    await phone.page.waitForTimeout(500);
     await phone.page.reload();
     await expect.poll(() => serverRows(surveyId).files.length, { timeout: 60_000 }).toBe(filesBefore + 1);
-    // The same upload (its URL kept in IndexedDB over the reload), sent again after it.
+
+    // The same upload (its URL kept in IndexedDB over the reload), resumed from what the server kept.
     const offsets = link.patches.slice(before).filter(([url]) => url === stalled).map(([, offset]) => offset);
     expect(offsets[0]).toBe(0);
-    expect(offsets.length).toBeGreaterThan(1);
+    expect(offsets).toHaveLength(2);
+    expect(offsets[1]).toBeGreaterThan(0);
+    expect(offsets[1]).toBeLessThanOrEqual(link.stalledBytes);
+    expect(link.headOffsets.slice(headsBefore)).toContain(offsets[1]);
+
+    // Once, with the bytes the phone had: the stored file hashes to the placeholder it sent.
+    const response = link.sent.find((r) => r.answers[Q.name] === 'Baba Tunde')!;
+    const placeholder = response.photos.find((p) => p.question === Q.photo)!;
+    const files = photoFiles(response.clientId);
+    expect(files).toHaveLength(1);
+    const bytes = readFileSync(join(env.dataDir, files[0]!.path));
+    expect(bytes.length).toBe(placeholder.size);
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(placeholder.sha256);
     const row = serverRows(surveyId).answers.find((a) => a[Q.name] === 'Baba Tunde');
     expect(row?.[Q.photo]).toMatch(/\/api\/v1\/files\/image\//);
   });

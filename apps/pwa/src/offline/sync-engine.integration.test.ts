@@ -244,3 +244,50 @@ it('a photo upload cut half way resumes from the offset the server holds, and ar
     await new Promise((r) => proxy.close(r));
   }
 });
+
+it("opens the next photo's upload while the bytes of the one before are on the link, and both arrive once", async () => {
+  const small = bigJpeg(120);
+  const large = bigJpeg(240);
+  const ids = [
+    await enqueueResponse({ account: field.email, surveyId, organizationId: org.id, answers: answers('Ahead 1'), photos: { 'Shelf photo': new Blob([large], { type: 'image/jpeg' }) } }),
+    await enqueueResponse({ account: field.email, surveyId, organizationId: org.id, answers: answers('Ahead 2'), photos: { 'Shelf photo': new Blob([small], { type: 'image/jpeg' }) } }),
+  ];
+  const { createServer, request } = await import('node:http');
+  const target = new URL(baseUrl);
+  const log: string[] = [];
+  // A proxy that logs when each tus request starts and is answered, and lets photo bodies through slowly.
+  const proxy = createServer((req, res) => {
+    const kind = `${req.method} ${req.url?.startsWith(routes.resumableCreate.path) ? 'tus' : req.url}`;
+    log.push(`start ${kind}`);
+    const up = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+      r.on('end', () => log.push(`end ${kind}`));
+    });
+    up.on('error', () => res.destroy());
+    req.on('data', (chunk: Buffer) => {
+      req.pause();
+      up.write(chunk, () => setTimeout(() => req.resume(), req.method === 'PATCH' ? 20 : 0));
+    });
+    req.on('end', () => up.end());
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+  try {
+    expect(await syncAccount({ account: field.email, token: field.token, baseUrl: proxyUrl, resumable: () => import('./sync-tus') })).toMatchObject({ sent: 2 });
+    const tus = log.filter((l) => l.endsWith(' tus'));
+    expect(tus.filter((l) => l === 'start POST tus')).toHaveLength(2);
+    expect(tus.filter((l) => l === 'start PATCH tus')).toHaveLength(2);
+    expect(tus.filter((l) => l.includes('HEAD'))).toHaveLength(0);
+    // The smaller photo first; the second upload was created before the first one's bytes were all in.
+    expect(tus.indexOf('start POST tus', tus.indexOf('start PATCH tus'))).toBeLessThan(tus.indexOf('end PATCH tus'));
+    for (const [id, bytes] of [[ids[0]!, large], [ids[1]!, small]] as const) {
+      const record = await getRecord(id);
+      expect(record?.photosPending).toBeUndefined();
+      const image = await fetch(baseUrl + new URL(record!.photoRefs['Shelf photo']!).pathname);
+      expect(new Uint8Array(await image.arrayBuffer())).toEqual(bytes);
+    }
+  } finally {
+    await new Promise((r) => proxy.close(r));
+  }
+});

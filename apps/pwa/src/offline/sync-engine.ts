@@ -11,6 +11,7 @@ import { deviceReport, type DeviceInfo } from './device-report';
 import table from '../api/route-table';
 import { msgOf, send, type SendArgs } from '../api/transport';
 import { classify, classifyError, NO_ANSWER, type Verdict } from './retry-policy';
+import type { OpenUpload, ResumableResult, UploadTarget } from './sync-tus';
 
 /**
  * Delivers one account's queued responses. The same code runs in the page (scheduler.ts) and in
@@ -48,7 +49,7 @@ export interface SyncAccountOptions {
    * upload stopped. The page only: a service worker has no XMLHttpRequest nor dynamic import (and
    * its bundle must not reach for one), and sends them whole.
    */
-  resumable?: () => Promise<typeof import('./sync-tus')>;
+  resumable?: () => Promise<Tus>;
   /** What is left of the photos being sent after their responses; null once the run is done with them. */
   onPhotoProgress?: (progress: PhotoProgress | null) => void;
 }
@@ -364,32 +365,40 @@ async function sendPendingPhotos(ctx: Ctx): Promise<boolean> {
     .sort((a, b) => a.bytes - b.bytes || a.r.createdAt - b.r.createdAt);
   if (jobs.length === 0) return true;
   const total = jobs.reduce((sum, j) => sum + j.bytes, 0);
-  let left = jobs.reduce((n, j) => n + j.r.photosPending!.length, 0);
+  const queue = jobs.flatMap(({ r }) => [...r.photosPending!].sort((a, b) => sizeOf(r, a) - sizeOf(r, b)).map((question) => ({ r, question })));
+  let left = queue.length;
   let done = 0;
   const report = (current: number) => ctx.onPhotoProgress?.({ photos: left, bytesLeft: Math.max(0, total - done - current), fraction: total > 0 ? Math.min(1, (done + current) / total) : 1 });
+  const tus = ctx.resumable ? await ctx.resumable() : undefined;
+  let ahead: Promise<OpenUpload | ResumableResult> | undefined;
   try {
     report(0);
-    for (const { r } of jobs) {
-      for (const question of [...r.photosPending!].sort((a, b) => sizeOf(r, a) - sizeOf(r, b))) {
-        if (!(await ctx.lock.renew(ctx.now()))) return false;
-        const photo = await photoOrNothing(r.id, question);
-        if (!photo) {
-          await markPhotoRefused(r.id, question, NO_ANSWER, new PhotoUnreadableError(question).message);
-          continue;
-        }
-        const sent = await sendPhoto(ctx, r, question, photo, report);
-        if (sent === 'auth') {
-          ctx.summary.authRequired = true;
-          await rejectToken(ctx.account, ctx.token);
-          return false;
-        }
-        if (sent.kind === 'retry') return false;
-        if (sent.kind === 'failed') await markPhotoRefused(r.id, question, sent.status, sent.msg);
-        else await markPhotoSent(r.id, question, sent.reference);
-        done += sizeOf(r, question);
-        left--;
-        report(0);
+    for (const [i, { r, question }] of queue.entries()) {
+      const opened = ahead;
+      ahead = undefined;
+      if (!(await ctx.lock.renew(ctx.now()))) return false;
+      const photo = await photoOrNothing(r.id, question);
+      if (!photo) {
+        await markPhotoRefused(r.id, question, NO_ANSWER, new PhotoUnreadableError(question).message);
+        continue;
       }
+      // The next photo's upload is opened while this one's bytes are on the link: a round trip
+      // fewer per photo, 0.8 s on 2G (docs/benchmarks.md, target 11).
+      const next = queue[i + 1];
+      const nextTarget = next && tus && uploadTarget(ctx, next.r, next.question);
+      if (nextTarget) ahead = tus.openUpload(nextTarget).catch(() => ({ kind: 'error', status: 0, msg: Msg.unexpectedError, retryAfter: null }) as const);
+      const sent = await sendPhoto(ctx, tus, r, question, photo, report, opened);
+      if (sent === 'auth') {
+        ctx.summary.authRequired = true;
+        await rejectToken(ctx.account, ctx.token);
+        return false;
+      }
+      if (sent.kind === 'retry') return false;
+      if (sent.kind === 'failed') await markPhotoRefused(r.id, question, sent.status, sent.msg);
+      else await markPhotoSent(r.id, question, sent.reference);
+      done += sizeOf(r, question);
+      left--;
+      report(0);
     }
     return true;
   } finally {
@@ -397,24 +406,21 @@ async function sendPendingPhotos(ctx: Ctx): Promise<boolean> {
   }
 }
 
-/** A pending photo by tus from the page (resuming a cut upload), whole by multipart from the service worker. */
-async function sendPhoto(ctx: Ctx, r: OutboxRecord, question: string, photo: Blob, report: (sent: number) => void): Promise<PhotoSent> {
+/** Where a pending photo goes by tus; undefined for one without a placeholder (sent whole). */
+function uploadTarget(ctx: Ctx, r: OutboxRecord, question: string): UploadTarget | undefined {
   const placeholder = r.photoPlaceholders?.[question];
-  if (!ctx.resumable || !placeholder) return postPhoto(ctx, r, question, photo);
-  const { sendResumable } = await ctx.resumable();
+  if (!placeholder) return undefined;
   const origin = ctx.baseUrl || globalThis.location?.origin || '';
-  const result = await sendResumable({
-    endpoint: origin + table.resumableCreate.path,
-    token: ctx.token,
-    account: ctx.account,
-    responseId: r.id,
-    surveyId: r.surveyId,
-    organizationId: r.organizationId,
-    question,
-    placeholder,
-    photo,
-    onProgress: (sent) => report(sent),
-  });
+  return { endpoint: origin + table.resumableCreate.path, token: ctx.token, account: ctx.account, responseId: r.id, surveyId: r.surveyId, organizationId: r.organizationId, question, placeholder };
+}
+
+type Tus = typeof import('./sync-tus');
+
+/** A pending photo by tus from the page (resuming a cut upload), whole by multipart from the service worker. */
+async function sendPhoto(ctx: Ctx, tus: Tus | undefined, r: OutboxRecord, question: string, photo: Blob, report: (sent: number) => void, opened: Promise<OpenUpload | ResumableResult> | undefined): Promise<PhotoSent> {
+  const target = uploadTarget(ctx, r, question);
+  if (!tus || !target) return postPhoto(ctx, r, question, photo);
+  const result = await tus.sendResumable({ ...target, photo, onProgress: (sent) => report(sent) }, opened);
   if (result.kind === 'ok') return { kind: 'ok', reference: result.reference ?? '' };
   const verdict = result.status === 0 ? { kind: 'retry' as const, status: NO_ANSWER, msg: result.msg } : classify(result.status, result.msg, result.retryAfter, ctx.now());
   return verdict.kind === 'auth' ? 'auth' : verdict.kind === 'ok' ? unexpectedReply() : verdict;

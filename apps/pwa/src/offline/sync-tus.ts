@@ -18,7 +18,8 @@ const TUS = { 'tus-resumable': '1.0.0' };
 /** As for a photo sent whole (sync-engine.ts UPLOAD_TIMEOUT_MS): a stalled link must not hold the run's lease. */
 const TIMEOUT_MS = 5 * 60_000;
 
-export interface ResumableInput {
+/** Which photo an upload carries. */
+export interface UploadTarget {
   endpoint: string;
   token: string;
   account: string;
@@ -28,6 +29,9 @@ export interface ResumableInput {
   organizationId: string;
   question: string;
   placeholder: PhotoPlaceholder;
+}
+
+export interface ResumableInput extends UploadTarget {
   photo: Blob;
   onProgress?: (sent: number, total: number) => void;
 }
@@ -35,40 +39,55 @@ export interface ResumableInput {
 /** How an upload ended: the photo stored (its reference when the reply named it), or the server's status (0: no answer). */
 export type ResumableResult = { kind: 'ok'; reference?: string } | { kind: 'error'; status: number; msg: string; retryAfter: string | null };
 
+/** An upload the server holds: where its bytes go, and from which one. */
+export interface OpenUpload {
+  kind: 'open';
+  key: string;
+  url: string;
+  offset: number;
+}
+
 interface Reply {
   status: number;
   header(name: string): string | null;
   text: string;
 }
 
-export async function sendResumable(input: ResumableInput): Promise<ResumableResult> {
+/**
+ * Finds the photo's upload on the server (HEAD of its stored URL) or creates one. Apart from the
+ * bytes, so the engine can open the next photo's upload while this one's bytes are on the link.
+ */
+export async function openUpload(input: UploadTarget): Promise<OpenUpload | ResumableResult> {
   const key = KEY + [input.account, input.responseId, input.question, input.placeholder.clientId].join('|');
   const auth = { authorization: `Bearer ${input.token}`, ...TUS };
-  const size = input.photo.size;
-  let url = (await db.meta.get(key))?.value as string | undefined;
-  let offset = 0;
+  const url = (await db.meta.get(key))?.value as string | undefined;
   if (url) {
     const head = await send('HEAD', url, auth);
-    if (head.status === 200) offset = Number(head.header('upload-offset') ?? 0);
-    else if (head.status === 404 || head.status === 410 || head.status === 403) {
-      await db.meta.delete(key);
-      url = undefined;
-    } else return failure(head);
+    if (head.status === 200) return { kind: 'open', key, url, offset: Number(head.header('upload-offset') ?? 0) };
+    if (head.status !== 404 && head.status !== 410 && head.status !== 403) return failure(head);
+    await db.meta.delete(key);
   }
-  if (!url) {
-    const metadata = Object.entries({ question: input.question, survey_id: input.surveyId, organization_id: input.organizationId, clientId: input.responseId })
-      .map(([k, v]) => `${k} ${base64(v)}`)
-      .join(',');
-    const created = await send('POST', input.endpoint, { ...auth, 'upload-length': String(size), 'upload-metadata': metadata });
-    // The reply to the last byte was lost before: the server has this photo already.
-    if (created.status === 409 && msgOf(created) === PhotoMsg.alreadyAttached) return { kind: 'ok' };
-    const location = created.header('location');
-    if (created.status !== 201 || !location) return failure(created);
-    url = new URL(location, input.endpoint).href;
-    await db.meta.put({ key, value: url });
-  }
+  const metadata = Object.entries({ question: input.question, survey_id: input.surveyId, organization_id: input.organizationId, clientId: input.responseId })
+    .map(([k, v]) => `${k} ${base64(v)}`)
+    .join(',');
+  const created = await send('POST', input.endpoint, { ...auth, 'upload-length': String(input.placeholder.size), 'upload-metadata': metadata });
+  // The reply to the last byte was lost before: the server has this photo already.
+  if (created.status === 409 && msgOf(created) === PhotoMsg.alreadyAttached) return { kind: 'ok' };
+  const location = created.header('location');
+  if (created.status !== 201 || !location) return failure(created);
+  const opened: OpenUpload = { kind: 'open', key, url: new URL(location, input.endpoint).href, offset: 0 };
+  await db.meta.put({ key, value: opened.url });
+  return opened;
+}
+
+/** Sends the photo's bytes the server does not hold yet; `opened` is openUpload's answer when the engine asked ahead. */
+export async function sendResumable(input: ResumableInput, opened?: Promise<OpenUpload | ResumableResult>): Promise<ResumableResult> {
+  const upload = await (opened ?? openUpload(input));
+  if (upload.kind !== 'open') return upload;
+  const { key, url, offset } = upload;
+  const size = input.photo.size;
   input.onProgress?.(offset, size);
-  const patch = await send('PATCH', url, { ...auth, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, input.photo.slice(offset), (sent) => input.onProgress?.(offset + sent, size));
+  const patch = await send('PATCH', url, { authorization: `Bearer ${input.token}`, ...TUS, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, input.photo.slice(offset), (sent) => input.onProgress?.(offset + sent, size));
   if (patch.status === 204 || patch.status === 200) {
     await db.meta.delete(key);
     return { kind: 'ok', reference: patch.header('photo-reference') ?? undefined };

@@ -107,6 +107,29 @@ for (const fileStore of ['disk', 'postgres'] as FileStoreKind[]) {
       expect(await partialsLeft()).toBe(0);
     });
 
+    it('a PATCH left hanging half way (a reload in the middle of an upload): the next request takes the upload over from the bytes that arrived', async () => {
+      const bytes = tinyPng(16, 16, { padBytes: 600 * 1024 });
+      const clientId = await c.respondWith(bytes);
+      const location = (await c.create(clientId, bytes.length)).headers.location as string;
+      const half = Math.floor(bytes.length / 2) + 777;
+      const stalled = await cutPatch(t.app, member.token, location, 0, bytes, half, { stall: true });
+      try {
+        // The reloaded page asks where to go on; the stalled request still holds the upload for a moment.
+        let offset = -1;
+        for (let i = 0; i < 100 && offset !== half; i++) {
+          if (i > 0) await new Promise((r) => setTimeout(r, 100));
+          offset = Number((await c.head(location)).headers['upload-offset']);
+        }
+        expect(offset).toBe(half);
+        const rest = await c.patch(location, half, bytes.subarray(half));
+        expect(rest.statusCode, rest.body).toBe(204);
+        expect(JSON.parse((await c.stored(clientId)).answers)[PHOTO]).toBe(rest.headers['photo-reference']);
+        expect(await t.app.db.kysely.selectFrom('files').select('sha256').where('client_id', '=', clientId).execute()).toEqual([{ sha256: sha(bytes) }]);
+      } finally {
+        stalled.end();
+      }
+    }, 30_000);
+
     it('answers a PATCH at the wrong offset 409 and changes nothing', async () => {
       const bytes = tinyJpeg(24, 24);
       const location = (await c.create(await c.respondWith(bytes), bytes.length)).headers.location as string;
