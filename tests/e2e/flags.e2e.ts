@@ -154,7 +154,8 @@ describe('quality flags in the office', () => {
       const headers = await p.locator('.dt thead th').allInnerTexts();
       const flags = headers.findIndex((h) => h.trim().toLowerCase() === 'flags');
       expect(flags).toBeGreaterThan(0);
-      expect((await p.locator('.dt tbody tr').first().locator('td').nth(flags).innerText()).trim()).toBe('1');
+      // The row can paint before its figures arrive: wait for the cell rather than read it once.
+      await expect.poll(async () => (await p.locator('.dt tbody tr').first().locator('td').nth(flags).innerText()).trim()).toBe('1');
     } finally {
       await phone.close();
     }
@@ -177,7 +178,8 @@ describe('quality flags in the office', () => {
       await p.goto(`${env.baseUrl}/survey-bird/supervisor/field-user/manage`);
       await p.locator('.dt tbody tr').first().waitFor();
       const flags = (await p.locator('.dt thead th').allInnerTexts()).findIndex((h) => h.trim().toLowerCase() === 'flags');
-      expect((await p.locator('.dt tbody tr').first().locator('td').nth(flags).innerText()).trim()).toBe('1');
+      // The row can paint before its figures arrive: wait for the cell rather than read it once.
+      await expect.poll(async () => (await p.locator('.dt tbody tr').first().locator('td').nth(flags).innerText()).trim()).toBe('1');
       await shot(p, 'flags-field-users-1280');
     } finally {
       await b.close();

@@ -41,8 +41,10 @@ function FieldUserQuestions({ account, email }: { account: string; email: string
   // Keep the surveys and their long option lists on the phone for the hours without signal, once
   // the form has painted. The survey list's reply is reused when it just came and holds every
   // survey; otherwise the cache asks itself (a request still in flight is shared, api/client.ts).
+  // While the list is loading the cache waits for it: deciding mid-load asked for the list a second time.
+  const listLoading = active.loading;
   useEffect(() => {
-    if (!online) return;
+    if (!online || listLoading) return;
     return whenIdle(() => {
       const token = getAccounts().find((a) => accountKey(a.email) === account)?.token;
       if (!token) return;
@@ -52,7 +54,7 @@ function FieldUserQuestions({ account, email }: { account: string; email: string
         .then((m) => m.cacheFieldUserSurveys(email, token, { listed: fresh ? known.surveys : undefined }))
         .catch((err: unknown) => console.warn('survey-bird: surveys not cached', err));
     });
-  }, [account, email, online]);
+  }, [account, email, online, listLoading]);
 
   const surveys = active.surveys.length > 0 ? active.surveys : (cached ?? []);
   const survey = active.survey ?? surveys[0] ?? null;
