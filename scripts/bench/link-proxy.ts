@@ -165,6 +165,8 @@ export async function startLinkProxy(target: string): Promise<LinkProxy> {
       void flushed.then(() => out.destroy());
     });
   });
+  // A 2G upload of the full run's photos takes 20 minutes: past Node's 5-minute request timeout (a 408).
+  server.requestTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   proxy.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   proxy.close = () => new Promise((resolve) => {

@@ -202,6 +202,7 @@ async function target11(ctx: Ctx, p: Profile, n: number): Promise<T11> {
   const start = Date.now();
   await ctx.net.to(p);
   const end = await photosStored(ctx, photoCount(queued), budgetMs(photoBytes, p));
+  console.log(`     slow link 11, ${p.name}: the app's sync took ${sec(end - start)} (${photoCount(queued)} photos, ${mb(photoBytes)}); now the baseline`);
   const mix = requestMix(ctx.link);
   // The same bytes for the baseline: the photos and the responses as the app sent them.
   const textBytes = ctx.link.requests.filter((r) => r.path.endsWith('/sync/responses') || r.path.endsWith('/survey/respond')).reduce((s, r) => s + r.bodyBytes, 0);
