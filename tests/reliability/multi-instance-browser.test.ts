@@ -123,19 +123,28 @@ describe('the phone offline, then syncing through two instances while one restar
     expect(photos).toHaveLength(RESPONSES);
 
     // The restart: the first write of the sync triggers SIGTERM to A, and every later request is
-    // held until A has exited, so the sync goes on through B while A is down or starting.
+    // held until A has exited, so the sync goes on through B while A is down. A starts again only
+    // once B has served a sync write (or after 60 s): the phone's retry backoff after a write cut by
+    // the SIGTERM can outlast a quick restart, and the proof is that the sync went on without A.
+    const b = apis[1]!.url;
+    const marks = { stopAsked: 0, exited: 0, upAgain: 0 };
+    const syncWritesThroughB = () => proxy!.log.filter((r) => r.upstream === b && SYNC_WRITES.test(`${r.method} ${r.path}`) && r.at > marks.exited).length;
     let restart: Promise<void> | undefined;
     let stopped: Promise<void> | undefined;
-    const marks = { stopAsked: 0, exited: 0, upAgain: 0 };
     proxy.beforeForward = async (method, path) => {
       if (!restart && SYNC_WRITES.test(`${method} ${path}`)) {
         marks.stopAsked = performance.now();
         stopped = apis[0]!.stop().then(() => {
           marks.exited = performance.now();
         });
-        restart = stopped.then(() => apis[0]!.start()).then(() => {
-          marks.upAgain = performance.now();
-        });
+        restart = stopped
+          .then(async () => {
+            for (const until = performance.now() + 60_000; syncWritesThroughB() === 0 && performance.now() < until; ) await new Promise((r) => setTimeout(r, 100));
+          })
+          .then(() => apis[0]!.start())
+          .then(() => {
+            marks.upAgain = performance.now();
+          });
         return;
       }
       if (stopped) await stopped;
@@ -161,7 +170,6 @@ describe('the phone offline, then syncing through two instances while one restar
     }, { timeout: 90_000, interval: 1_500 }).toBe('Nothing waiting to send');
 
     // Writes of the sync that B served while A was down or starting.
-    const b = apis[1]!.url;
     const throughB = proxy.log.filter((r) => r.upstream === b && SYNC_WRITES.test(`${r.method} ${r.path}`) && r.at > marks.stopAsked && r.at < marks.upAgain);
     expect(throughB.length, 'the sync went through B during the restart').toBeGreaterThan(0);
 
