@@ -3,7 +3,7 @@ import { Role, type ResponseStatus } from '@survey-bird/contracts';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { likePattern, type Page } from '../../http/paging.js';
-import { gramQuery } from './search-grams.js';
+import { gramQuery, pgGramCodes } from './search-grams.js';
 
 /** Which responses a caller may see: one survey and, for a supervisor, only their field users. */
 export interface Scope {
@@ -63,7 +63,7 @@ export interface SearchTuning {
   /** Beyond this many matches a search's totalCount stops counting and means "at least". */
   countCap: number;
   /**
-   * SQLite: a term with at most this many rows of the survey in the gram index (search-grams.ts) is
+   * A term with at most this many rows of the survey in the gram index (search-grams.ts) is
    * listed from them; more, and walking the newest rows finds a page sooner than sorting them all.
    */
   gramHits: number;
@@ -128,8 +128,9 @@ export class InsightRepository {
    *   or a longer term's pairs of characters) when they are few, so a term rare in this survey costs
    *   little however common it is elsewhere or however short it is; a short term with many rows
    *   walks the newest rows (its matches are dense);
-   * - PostgreSQL: the walk unbounded (PostgreSQL picks its pg_trgm GIN index when the term is
-   *   rare). With a search, totalCount is capped at tuning.countCap.
+   * - PostgreSQL: a 1-2 character term from its gram index when few (listPostgres); otherwise the
+   *   walk unbounded (PostgreSQL picks its pg_trgm GIN index when the term is rare).
+   * With a search, totalCount is capped at tuning.countCap.
    * With `after` (the previous page's last row) every plan starts there instead of skipping
    * `page.offset` rows or matches, so page 500 costs what page 1 does; `page` then only says which
    * page the caller is on (for totalCount and hasPreviousPage).
@@ -139,24 +140,24 @@ export class InsightRepository {
     // A status filter has no index of its own (one would cost every ingested row an entry): it
     // walks the survey's newest rows like a search, with the search's capped count.
     if (term === '') return scope.status || scope.flagged !== undefined ? this.listMatching(scope, term, page, null, after) : this.listAll(scope, page, after);
-    if (this.db.engine !== 'sqlite') return this.listMatching(scope, term, page, null, after);
+    if (this.db.engine !== 'sqlite') return this.listPostgres(scope, term, page, after);
     const short = [...term].length < 3;
     if (!short) {
       const probe = await this.trigramHits(term, this.tuning.probeHits + 1);
-      if (probe.length <= this.tuning.probeHits) return this.listAmong(scope, term, rowidList(probe), page, after);
+      if (probe.length <= this.tuning.probeHits) return this.listAmong(scope, term, inRowids(rowidList(probe)), page, after);
       if (await this.likelyRare(probe)) {
         const hits = await this.trigramHits(term, this.tuning.rareTermHits + 1);
-        if (hits.length <= this.tuning.rareTermHits) return this.listAmong(scope, term, rowidList(hits), page, after);
+        if (hits.length <= this.tuning.rareTermHits) return this.listAmong(scope, term, inRowids(rowidList(hits)), page, after);
       }
     }
     const ours = await this.gramHits(scope.surveyId, term, this.tuning.gramHits + 1);
-    if (ours.length <= this.tuning.gramHits) return this.listAmong(scope, term, rowidList(ours), page, after);
+    if (ours.length <= this.tuning.gramHits) return this.listAmong(scope, term, inRowids(rowidList(ours)), page, after);
     if (short) return this.listMatching(scope, term, page, null, after);
     const skipped = after ? 0 : page.offset;
     const within = await this.windowStart(scope, this.tuning.scanWindow + page.limit * (skipped + page.limit + 1), after);
     const found = await this.listMatching(scope, term, page, within, after);
     if (!within || found.hasNextPage) return found;
-    return this.listAmong(scope, term, gramMatches(scope.surveyId, term), page, after);
+    return this.listAmong(scope, term, inRowids(gramMatches(scope.surveyId, term)), page, after);
   }
 
   // The cards read response_counts (one row per member and shard, kept by triggers), not responses.
@@ -234,12 +235,27 @@ export class InsightRepository {
     return { rows, totalCount, hasNextPage: page.offset + page.limit < totalCount };
   }
 
-  /** SQLite: the trigram hits (any survey) given by `rowids`, narrowed to the scope and re-checked. */
-  private async listAmong(scope: Scope, term: string, rowids: RawBuilder<unknown>, page: Page, after: Key | null): Promise<ResponsePage> {
+  /**
+   * PostgreSQL: a 1-2 character term (which pg_trgm cannot serve) is listed from the survey's rows in
+   * the gram index when they are few; with more, its matches are dense and walking the newest rows
+   * finds a page soon. A longer term is the LIKE walk, for which PostgreSQL picks its pg_trgm index
+   * when the term is rare.
+   */
+  private async listPostgres(scope: Scope, term: string, page: Page, after: Key | null): Promise<ResponsePage> {
+    if ([...term].length < 3) {
+      const { rows } = await sql<{ id: string }>`select id from responses
+        where response_grams(survey_id, search_text) @> ${pgGramCodes(scope.surveyId, term)}::int8[] limit ${this.tuning.gramHits + 1}`.execute(this.k);
+      if (rows.length <= this.tuning.gramHits) return this.listAmong(scope, term, sql<SqlBool>`r.id = any(${rows.map((r) => r.id)}::text[])`, page, after);
+    }
+    return this.listMatching(scope, term, page, null, after);
+  }
+
+  /** Candidate rows (index hits, any survey), narrowed to the scope, re-checked and sorted. */
+  private async listAmong(scope: Scope, term: string, candidates: RawBuilder<SqlBool>, page: Page, after: Key | null): Promise<ResponsePage> {
     const keys = await this.k
       .selectFrom('responses as r')
       .select(['r.id', 'r.created_at'])
-      .where(sql<SqlBool>`r.rowid in (${rowids})`)
+      .where(candidates)
       .where((eb) => this.inScope(eb, scope))
       .where((eb) => this.matches(eb, term))
       .orderBy('r.created_at', 'desc')
@@ -386,6 +402,10 @@ function gramMatches(surveyId: string, term: string): RawBuilder<unknown> {
   return sql`select rowid from responses_grams where responses_grams match ${gramQuery(surveyId, term)}
     union all select rowid from search_grams_stale
     union all select rowid from responses where rowid > (select grams_rowid from search_index_state where id = 1) and +survey_id = ${surveyId} and instr(search_text, ${term}) > 0`;
+}
+
+function inRowids(rowids: RawBuilder<unknown>): RawBuilder<SqlBool> {
+  return sql<SqlBool>`r.rowid in (${rowids})`;
 }
 
 function rowidList(rowids: number[]): RawBuilder<unknown> {

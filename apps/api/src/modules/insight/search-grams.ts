@@ -7,8 +7,11 @@
  * answers from an empty list instead of reading the survey, and a word common in other surveys but
  * rare in this one is no longer found by reading all its hits elsewhere.
  * SQLite (FTS5): tokens are lower-case hex and letters only, so the 'ascii' tokenizer keeps each
- * one whole. PostgreSQL (GIN over the response_grams function): the grams themselves.
+ * one whole. PostgreSQL (GIN over the response_grams function, migration
+ * 20261128600000_search_grams_postgres): int8 codes, survey key << 42 | code point (a character) or
+ * first << 21 | second (a pair); pgGramCodes gives a term's codes the same way.
  */
+import { createHash } from 'node:crypto';
 
 /** 8 hex digits of FNV-1a over the survey id: two surveys sharing a key only cost each other time. */
 export function surveyKey(surveyId: string): string {
@@ -41,4 +44,17 @@ export function gramQuery(surveyId: string, term: string): string {
   const hex = [...term].map(hexOf);
   const grams = hex.length < 2 ? hex : new Set(hex.slice(1).map((h, i) => `${hex[i]}x${h}`));
   return [...grams].map((g) => `"${key}z${g}"`).join(' AND ');
+}
+
+/** 20 bits of the survey id's md5, as the SQL function takes them: `('x' || substr(md5(id), 1, 5))::bit(20)`. */
+function pgSurveyKey(surveyId: string): bigint {
+  return BigInt(`0x${createHash('md5').update(surveyId).digest('hex').slice(0, 5)}`) << 42n;
+}
+
+/** The codes a row of the survey must all carry to contain `term` (lower-cased): its character, or its pairs. */
+export function pgGramCodes(surveyId: string, term: string): string[] {
+  const key = pgSurveyKey(surveyId);
+  const cps = [...term].map((ch) => BigInt(ch.codePointAt(0)!));
+  const codes = cps.length < 2 ? cps.map((c) => key | c) : cps.slice(1).map((c, i) => key | (cps[i]! << 21n) | c);
+  return [...new Set(codes.map(String))];
 }
