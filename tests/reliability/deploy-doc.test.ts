@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { RESPONSE_GRAMS_FUNCTION } from '../../apps/api/src/db/migrations/20261128600000_search_grams_postgres.ts';
 import { PG_BASE, ROOT } from './harness/server.ts';
 
 /** docs/deploy.md promises every command in it is run by scripts/deploy-check.sh: held here. */
@@ -14,6 +15,12 @@ describe('docs/deploy.md', () => {
     expect(commands.length).toBeGreaterThan(15);
     const lines = script.split('\n').map((l) => l.trim());
     expect(commands.filter((c) => !lines.some((l) => l.includes(c)))).toEqual([]);
+  });
+
+  it("builds the search index beforehand with the migration's own function", () => {
+    const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
+    const sqlBlocks = [...doc.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => flat(m[1]!));
+    expect(sqlBlocks.some((b) => b.includes(flat(RESPONSE_GRAMS_FUNCTION)) && b.includes('create index concurrently if not exists responses_grams on responses using gin (response_grams(survey_id, search_text))'))).toBe(true);
   });
 
   it('scripts/deploy-check.sh runs them: one machine on SQLite, two instances on a fresh PostgreSQL database', () => {

@@ -7,19 +7,23 @@ import { SqliteAdapter, sql, type Kysely } from 'kysely';
  * md5 (modules/insight/search-grams.ts computes the same codes for a term). GIN sorts and
  * de-duplicates the codes itself, so the function does not.
  * Its cost (docs/decisions.md): about 90 µs of CPU per inserted row, and the build on an existing
- * database about 3 minutes per million responses, during which writes to responses wait.
+ * database about 3 minutes per million responses, during which writes to responses wait; an
+ * operator can build it beforehand with CREATE INDEX CONCURRENTLY (docs/deploy.md), then this skips it.
  * COST 10000 tells the planner that calling it per row is never the cheap plan: it reads the index.
  */
+/** Also in docs/deploy.md, for building the index beforehand (a test holds the two the same). */
+export const RESPONSE_GRAMS_FUNCTION = `create or replace function response_grams(survey text, t text) returns int8[]
+  language sql immutable parallel safe cost 10000 as $$
+    select array_cat(array_agg(kk.k | p.a), array_agg(kk.k | (p.a << 21) | p.b) filter (where p.b is not null))
+    from (select ('x' || substr(md5(survey), 1, 5))::bit(20)::int8 << 42 as k) kk,
+      (select ascii(ch)::int8 as a, lead(ascii(ch)::int8) over (order by n) as b
+       from unnest(string_to_array(t, null)) with ordinality as u(ch, n)) p
+  $$`;
+
 export async function up(db: Kysely<any>): Promise<void> {
   if (db.getExecutor().adapter instanceof SqliteAdapter) return;
-  await sql`create or replace function response_grams(survey text, t text) returns int8[]
-    language sql immutable parallel safe cost 10000 as $$
-      select array_cat(array_agg(kk.k | p.a), array_agg(kk.k | (p.a << 21) | p.b) filter (where p.b is not null))
-      from (select ('x' || substr(md5(survey), 1, 5))::bit(20)::int8 << 42 as k) kk,
-        (select ascii(ch)::int8 as a, lead(ascii(ch)::int8) over (order by n) as b
-         from unnest(string_to_array(t, null)) with ordinality as u(ch, n)) p
-    $$`.execute(db);
-  await sql`create index responses_grams on responses using gin (response_grams(survey_id, search_text))`.execute(db);
+  await sql.raw(RESPONSE_GRAMS_FUNCTION).execute(db);
+  await sql`create index if not exists responses_grams on responses using gin (response_grams(survey_id, search_text))`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
