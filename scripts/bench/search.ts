@@ -5,6 +5,7 @@
  * organization filter, ORDER BY created_at DESC LIMIT 20, run in this process straight on the
  * database (better-sqlite3 on the same file / pg on the same database) — no HTTP, no JSON.
  * The API figure is client time over loopback; its server time (server-timing header) is shown too.
+ * BENCH_ENGINES=postgres (or sqlite) runs one engine only, while tuning it.
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -48,7 +49,8 @@ async function baselineFor(data: ScaleData, orgId: string): Promise<Baseline> {
 export async function benchSearch(): Promise<{ findings: Finding[]; lines: string[] }> {
   const findings: Finding[] = [];
   const lines: string[] = [];
-  const engines: ('sqlite' | 'postgres')[] = pgServerUrl() ? ['sqlite', 'postgres'] : ['sqlite'];
+  const only = process.env.BENCH_ENGINES?.split(',');
+  const engines = (pgServerUrl() ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const)).filter((e) => !only || only.includes(e));
   for (const engine of engines) {
     const r = await searchOn(engine);
     findings.push(...r.findings);

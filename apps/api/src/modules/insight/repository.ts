@@ -128,8 +128,8 @@ export class InsightRepository {
    *   or a longer term's pairs of characters) when they are few, so a term rare in this survey costs
    *   little however common it is elsewhere or however short it is; a short term with many rows
    *   walks the newest rows (its matches are dense);
-   * - PostgreSQL: a 1-2 character term from its gram index when few (listPostgres); otherwise the
-   *   walk unbounded (PostgreSQL picks its pg_trgm GIN index when the term is rare).
+   * - PostgreSQL: the window walk, then the gram index when the survey has few candidates, then
+   *   the walk unbounded (PostgreSQL picks its pg_trgm GIN index when the term is rare): listPostgres.
    * With a search, totalCount is capped at tuning.countCap.
    * With `after` (the previous page's last row) every plan starts there instead of skipping
    * `page.offset` rows or matches, so page 500 costs what page 1 does; `page` then only says which
@@ -236,17 +236,20 @@ export class InsightRepository {
   }
 
   /**
-   * PostgreSQL: a 1-2 character term (which pg_trgm cannot serve) is listed from the survey's rows in
-   * the gram index when they are few; with more, its matches are dense and walking the newest rows
-   * finds a page soon. A longer term is the LIKE walk, for which PostgreSQL picks its pg_trgm index
-   * when the term is rare.
+   * PostgreSQL, any length: first the newest rows (the window walk, as SQLite's), which fills a page
+   * of a common term at once; then the survey's rows in the gram index when they are few, so a term
+   * rare here (short, digits, or common only in other surveys) costs a few index pages; then the
+   * LIKE walk unbounded, for which PostgreSQL picks its pg_trgm index when the term is rare.
    */
   private async listPostgres(scope: Scope, term: string, page: Page, after: Key | null): Promise<ResponsePage> {
-    if ([...term].length < 3) {
-      const { rows } = await sql<{ id: string }>`select id from responses
-        where response_grams(survey_id, search_text) @> ${pgGramCodes(scope.surveyId, term)}::int8[] limit ${this.tuning.gramHits + 1}`.execute(this.k);
-      if (rows.length <= this.tuning.gramHits) return this.listAmong(scope, term, sql<SqlBool>`r.id = any(${rows.map((r) => r.id)}::text[])`, page, after);
-    }
+    const skipped = after ? 0 : page.offset;
+    const within = await this.windowStart(scope, this.tuning.scanWindow + page.limit * (skipped + page.limit + 1), after);
+    if (!within) return this.listMatching(scope, term, page, null, after);
+    const found = await this.listMatching(scope, term, page, within, after);
+    if (found.hasNextPage) return found;
+    const { rows } = await sql<{ id: string }>`select id from responses
+      where response_grams(survey_id, search_text) @> ${pgGramCodes(scope.surveyId, term)}::int8[] limit ${this.tuning.gramHits + 1}`.execute(this.k);
+    if (rows.length <= this.tuning.gramHits) return this.listAmong(scope, term, sql<SqlBool>`r.id = any(${rows.map((r) => r.id)}::text[])`, page, after);
     return this.listMatching(scope, term, page, null, after);
   }
 
