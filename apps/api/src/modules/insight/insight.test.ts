@@ -225,12 +225,15 @@ describe('responses table', () => {
     await respond(b, quiet.id, { answers: { 'Name of outlet': 'late ubiquitous zq' }, createdAt: base + 50 });
     // Characters beyond ASCII: the PostgreSQL index's codes are made in SQL, a term's in TypeScript.
     await respond(b, quiet.id, { answers: { 'Name of outlet': 'Ọlọ́jà 😀 ubiquitous' }, createdAt: base + 60 });
+    // Runs of 4+ digits (PostgreSQL indexes each 4 of them): phone and account numbers, whole and in part.
+    await respond(b, quiet.id, { answers: { 'Name of outlet': 'ubiquitous 😀08031234567 acct 0123456789' }, createdAt: base + 70 });
+    await respond(a, busy.id, { answers: { 'Name of outlet': 'ubiquitous 0803 1234' }, createdAt: base + 80 });
     const all = await t.app.db.kysely.selectFrom('responses').select(['id', 'survey_id', 'created_at', 'search_text', 'status']).where('survey_id', 'in', [busy.id, quiet.id]).execute();
     // PostgreSQL: gramHits 0 keeps a short term off its gram index unless it has no rows there, 1000 always lists from it.
     for (const [plan, tuning] of (t.app.db.sqlite ? tunings : [tunings[0]!, tunings[2]!]).entries()) {
       const repo = new InsightRepository(t.app.db, tuning);
       for (const [surveyId, status] of [busy.id, quiet.id].flatMap((id) => ([undefined, 'pending', 'returned'] as const).map((s) => [id, s] as const))) {
-        for (const term of ['', 'ubiquitous', 'UBIQUITOUS 1', 'third', 'ubiquitous two', 'bee', 'zzz', 'ub', '3', 'zq', 'q', 'o t', 'two', 'ọ', 'ọ́', '😀', 'à 😀', 'ọlọ́']) {
+        for (const term of ['', 'ubiquitous', 'UBIQUITOUS 1', 'third', 'ubiquitous two', 'bee', 'zzz', 'ub', '3', 'zq', 'q', 'o t', 'two', 'ọ', 'ọ́', '😀', 'à 😀', 'ọlọ́', '0803', '08031234567', '31234', '1234', '0803 1234', '😀0803', 'acct 0123', '456789', '0123456789', '9']) {
           const expected = all
             .filter((r) => r.survey_id === surveyId && r.search_text.includes(term.toLowerCase()) && (!status || r.status === status))
             .sort((x, y) => Number(y.created_at) - Number(x.created_at) || (x.id < y.id ? 1 : -1))

@@ -51,10 +51,24 @@ function pgSurveyKey(surveyId: string): bigint {
   return BigInt(`0x${createHash('md5').update(surveyId).digest('hex').slice(0, 5)}`) << 42n;
 }
 
-/** The codes a row of the survey must all carry to contain `term` (lower-cased): its character, or its pairs. */
+/**
+ * The codes a row of the survey must all carry to contain `term` (lower-cased): its character, or
+ * its pairs; a term with a run of 4+ digits (a phone or account number) uses each 4 digits of those
+ * runs instead of their pairs: every pair of digits is in most rows, a given 4 in few.
+ */
 export function pgGramCodes(surveyId: string, term: string): string[] {
   const key = pgSurveyKey(surveyId);
-  const cps = [...term].map((ch) => BigInt(ch.codePointAt(0)!));
-  const codes = cps.length < 2 ? cps.map((c) => key | c) : cps.slice(1).map((c, i) => key | (cps[i]! << 21n) | c);
+  const chars = [...term];
+  const cps = chars.map((ch) => BigInt(ch.codePointAt(0)!));
+  if (cps.length < 2) return cps.map((c) => String(key | c));
+  const inRun = new Array<boolean>(chars.length).fill(false);
+  const codes: bigint[] = [];
+  for (const run of term.matchAll(/[0-9]{4,}/g)) {
+    // The regular expression's index counts UTF-16 units; digits before it may follow astral characters.
+    const start = [...term.slice(0, run.index)].length;
+    for (let i = start; i < start + run[0].length; i++) inRun[i] = true;
+    for (let i = 0; i + 4 <= run[0].length; i++) codes.push(key | (1n << 62n) | BigInt(Number(run[0].slice(i, i + 4))));
+  }
+  for (let i = 1; i < cps.length; i++) if (!(inRun[i - 1] && inRun[i])) codes.push(key | (cps[i - 1]! << 21n) | cps[i]!);
   return [...new Set(codes.map(String))];
 }
