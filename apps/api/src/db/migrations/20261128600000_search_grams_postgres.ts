@@ -7,9 +7,10 @@ import { SqliteAdapter, sql, type Kysely } from 'kysely';
  * carrying 20 bits of the survey id's md5 (modules/insight/search-grams.ts computes the same codes
  * for a term). GIN sorts and de-duplicates the codes itself, so the function does not. The key is
  * a materialized CTE: joined as a plain subquery, PostgreSQL computed the md5 once per character.
- * Its cost (docs/decisions.md): about 110 µs of CPU per inserted row, and the build on an existing
- * database about 3 minutes per million responses, during which writes to responses wait; an
- * operator can build it beforehand with CREATE INDEX CONCURRENTLY (docs/deploy.md), then this skips it.
+ * Its cost (docs/decisions.md): 110 µs of CPU per inserted row, a batched insert 115 -> 490 µs a
+ * row with its GIN upkeep; the build on an existing database about 4 minutes per million
+ * responses, during which writes to responses wait; an operator can build it beforehand with
+ * CREATE INDEX CONCURRENTLY (docs/deploy.md), then this skips it.
  * COST 10000 tells the planner that calling it per row is never the cheap plan: it reads the index.
  * PARALLEL UNSAFE keeps such a query in one process: with that cost PostgreSQL started two workers
  * for a bitmap scan of a few pages, 40-70 ms of start-up for a 0.4 ms scan.
