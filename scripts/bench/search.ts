@@ -107,6 +107,9 @@ async function searchOn(engine: 'sqlite' | 'postgres'): Promise<{ findings: Find
       ['digits only, a whole phone number', phone],
       ['digits only, a common prefix', '0803'],
       ['common in other surveys, rare in this one', SKEWED_WORD],
+      ['a phrase', `chief ${RARE_TOKEN}`],
+      ["one field user's e-mail address, in part", 'fu0-42@'],
+      ['upper case', COMMON_WORD.toUpperCase()],
     ] as const;
     for (const [label, term] of classes) {
       const first = await get<{ totalCount: number; responses: unknown[] }>(list(term));
