@@ -230,7 +230,7 @@ describe('first day in the field', () => {
     const { page, context } = phone;
     const href = await page.locator('link[rel="manifest"]').getAttribute('href');
     const manifest = (await (await fetch(new URL(href!, env.baseUrl))).json()) as { start_url: string };
-    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 }).toBe(true);
     await page.goto(new URL(manifest.start_url, env.baseUrl).href);
     await waitForPath(page, '/survey-bird/field-user');
     await context.setOffline(true);
