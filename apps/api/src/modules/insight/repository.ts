@@ -158,11 +158,7 @@ export class InsightRepository {
     const ours = await this.gramHits(scope.surveyId, term, this.tuning.gramHits + 1);
     if (ours.length <= this.tuning.gramHits) return this.listAmong(scope, term, inRowids(rowidList(ours)), page, after);
     if (short) return this.listMatching(scope, term, page, null, after);
-    const skipped = after ? 0 : page.offset;
-    const within = await this.windowStart(scope, this.tuning.scanWindow + page.limit * (skipped + page.limit + 1), after);
-    const found = await this.listMatching(scope, term, page, within, after);
-    if (!within || found.hasNextPage) return found;
-    return this.listAmong(scope, term, inRowids(gramMatches(scope.surveyId, term)), page, after);
+    return (await this.windowWalk(scope, term, page, after)) ?? this.listAmong(scope, term, inRowids(gramMatches(scope.surveyId, term)), page, after);
   }
 
   // The cards read response_counts (one row per member and shard, kept by triggers), not responses.
@@ -247,15 +243,24 @@ export class InsightRepository {
    * LIKE walk unbounded, for which PostgreSQL picks its pg_trgm index when the term is rare.
    */
   private async listPostgres(scope: Scope, term: string, page: Page, after: Key | null): Promise<ResponsePage> {
-    const skipped = after ? 0 : page.offset;
-    const within = await this.windowStart(scope, this.tuning.scanWindow + page.limit * (skipped + page.limit + 1), after);
-    if (!within) return this.listMatching(scope, term, page, null, after);
-    const found = await this.listMatching(scope, term, page, within, after);
-    if (found.hasNextPage) return found;
+    const walked = await this.windowWalk(scope, term, page, after);
+    if (walked) return walked;
     const { rows } = await sql<{ id: string }>`select id from responses
       where response_grams(survey_id, search_text) @> ${pgGramCodes(scope.surveyId, term)}::int8[] limit ${this.tuning.gramHits + 1}`.execute(this.k);
     if (rows.length <= this.tuning.gramHits) return this.listAmong(scope, term, sql<SqlBool>`r.id = any(${rows.map((r) => r.id)}::text[])`, page, after);
     return this.listMatching(scope, term, page, null, after, [...term].length >= 3);
+  }
+
+  /**
+   * The walk over the survey's newest rows (tuning.scanWindow plus 20 for every row up to the
+   * page's end): the page when the window fills it, or the whole walk when the survey is smaller
+   * than the window; null when the caller needs an exact plan.
+   */
+  private async windowWalk(scope: Scope, term: string, page: Page, after: Key | null): Promise<ResponsePage | null> {
+    const skipped = after ? 0 : page.offset;
+    const within = await this.windowStart(scope, this.tuning.scanWindow + page.limit * (skipped + page.limit + 1), after);
+    const found = await this.listMatching(scope, term, page, within, after);
+    return !within || found.hasNextPage ? found : null;
   }
 
   /** Candidate rows (index hits, any survey), narrowed to the scope, re-checked and sorted. */
