@@ -78,8 +78,8 @@ export default fp(
         preCompressed: true,
         setHeaders(res, path) {
           // The worker and the HTML must be revalidated so a new version is found; hashed assets are immutable.
-          if (/\/assets\//.test(path)) res.header('cache-control', 'public, max-age=31536000, immutable');
-          else res.header('cache-control', 'no-cache');
+          if (/\/assets\//.test(path)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+          else res.setHeader('cache-control', 'no-cache');
         },
       });
     }
