@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { readFileSync } from 'node:fs';
+import { chunkMap } from './chunk-map-plugin';
 import { routeTable } from './route-table-plugin';
 
 const THEME = '#0f766e';
@@ -14,6 +15,7 @@ export default defineConfig({
   resolve: { alias: [{ find: /^workbox-window$/, replacement: 'workbox-window/build/workbox-window.prod.mjs' }] },
   plugins: [
     routeTable(routes),
+    chunkMap(import.meta.dirname),
     react(),
     VitePWA({
       strategies: 'injectManifest',
