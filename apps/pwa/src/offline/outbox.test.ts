@@ -173,6 +173,17 @@ describe('status machine', () => {
     expect((await readPhoto(id, 'Photo'))?.size).toBe(10);
   });
 
+  it('updateAnswers drops the photos, references and placeholders of questions no longer answered (now hidden)', async () => {
+    const id = await enqueueResponse({ ...base, answers: {}, photos: { Sent: photoBlob(1), Local: photoBlob(2), Kept: photoBlob(3, 30) } });
+    await claimDue(a, claimOf('r'), Date.now(), 50);
+    await recordPhotoRef(id, 'r', 'Sent', 'http://x/sent');
+    await markFailed(id, 'r', 400, 'refused', 'Q');
+    await updateAnswers(id, { Q: 'good' }, {}, undefined, ['Kept']);
+    expect(await getRecord(id)).toMatchObject({ photoRefs: {}, photoQuestions: ['Kept'] });
+    expect(await readPhoto(id, 'Local')).toBeUndefined();
+    expect((await readPhoto(id, 'Kept'))?.size).toBe(30);
+  });
+
   it('sending -> queued with backoff on a retry verdict, attempts counted', async () => {
     const id = await enqueueResponse({ ...base, answers: {} });
     await claimDue(a, claimOf('r'), Date.now(), 50);

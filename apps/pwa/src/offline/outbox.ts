@@ -107,19 +107,27 @@ export function getRecord(id: string): Promise<OutboxRecord | undefined> {
 /**
  * The user corrected a failed response: new answers and, optionally, replaced photos (a replaced
  * photo is uploaded again). The record stays failed until retry(id). `version`: the survey version
- * the answers were corrected on, which the response is then sent on.
+ * the answers were corrected on, which the response is then sent on. `keep`: the photo questions
+ * still answered (the others' photos, references and placeholders go: an answer to a question an
+ * earlier answer now hides is refused by the server); all of them when absent.
  */
-export async function updateAnswers(id: string, answers: Answers, photos: Record<string, Blob> = {}, version?: number): Promise<void> {
+export async function updateAnswers(id: string, answers: Answers, photos: Record<string, Blob> = {}, version?: number, keep?: readonly string[]): Promise<void> {
   const entries = Object.entries(photos);
   const rows = await Promise.all(entries.map(([question, blob]) => photoRow(id, question, blob)));
   await db.transaction('rw', db.outbox, db.photos, async () => {
     const record = await db.outbox.get(id);
     if (!record) throw new OutboxError('This response is no longer on this phone');
     if (record.status !== 'failed') throw new OutboxError('Only a response the server refused can be changed');
-    const photoRefs = { ...record.photoRefs };
-    for (const [question] of entries) delete photoRefs[question];
-    const photoQuestions = [...new Set([...record.photoQuestions, ...entries.map(([q]) => q)])];
-    await db.outbox.put({ ...record, answers, photoRefs, photoQuestions, updatedAt: Date.now(), ...(version ? { version } : {}) });
+    const kept = (question: string) => keep === undefined || keep.includes(question);
+    const replaced = new Set(entries.map(([q]) => q));
+    const photoRefs = Object.fromEntries(Object.entries(record.photoRefs).filter(([q]) => kept(q) && !replaced.has(q)));
+    // A placeholder names its photo's size and SHA-256: a replaced photo needs a new one.
+    const placeholders = Object.fromEntries(Object.entries(record.photoPlaceholders ?? {}).filter(([q]) => kept(q) && !replaced.has(q)));
+    const photoQuestions = [...new Set([...record.photoQuestions, ...replaced])].filter(kept);
+    const dropped = record.photoQuestions.filter((q) => !kept(q));
+    const { photoPlaceholders: _old, ...rest } = record;
+    await db.outbox.put({ ...rest, answers, photoRefs, photoQuestions, ...(Object.keys(placeholders).length > 0 ? { photoPlaceholders: placeholders } : {}), updatedAt: Date.now(), ...(version ? { version } : {}) });
+    if (dropped.length > 0) await db.photos.bulkDelete(dropped.map((question) => [id, question]));
     await db.photos.bulkPut(rows);
   });
   await verifyPhotos(entries.map(([question, original]) => ({ owner: id, question, original })));

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { answerProblem, normaliseAnswer, responseProblems, ruleProblems, visibleQuestions, type RuleAnswer, type RuleQuestion } from './evaluate.js';
+import { Msg } from '../messages.js';
 import { RuleMsg } from './messages.js';
+import { answerIssues, checkFormOf } from './response-check.js';
 
 const NOW = new Date(2026, 10, 25, 12, 0, 0);
 const q = (id: string, type: string, extra: Partial<RuleQuestion> = {}): RuleQuestion => ({ id, text: `Question ${id}`, type, compulsory: true, ...extra });
@@ -158,5 +160,30 @@ describe('the phone and the server agree', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('answerIssues (the check the API refuses by and the phone shows)', () => {
+  const qs: RuleQuestion[] = [
+    { id: 'a', text: 'A', type: 'select', compulsory: true },
+    { id: 'b', text: 'B', type: 'text', compulsory: true, showIf: { combine: 'all', conditions: [{ question: 'a', op: 'equals', value: 'Yes' }] } },
+    { id: 'c', text: 'C', type: 'number', compulsory: true, constraint: { min: 0, max: 120 } },
+    { id: 'd', text: 'D', type: 'checkbox', compulsory: false },
+  ];
+  const form = checkFormOf(qs);
+
+  it('finds every issue, missing compulsory first, each with what the form shows and what the API answers', () => {
+    const all = [...answerIssues(form, { A: 'Yes', C: '150', D: 'red', X: 'y' }, NOW)];
+    expect(all.map((i) => [i.question, i.message, i.refusal, i.missing])).toEqual([
+      ['B', Msg.answerRequired, Msg.fillCompulsory, true],
+      ['D', 'Must be a list of choices', 'The answer to "D" must be a list of choices', false],
+      ['X', 'Not a question of this survey', '"X" is not a question of this survey', false],
+      ['C', 'Must be between 0 and 120', '"C": Must be between 0 and 120', false],
+    ]);
+  });
+
+  it('never needs a hidden compulsory question, and refuses an answer to one', () => {
+    expect([...answerIssues(form, { A: 'No', C: '34' }, NOW)]).toEqual([]);
+    expect([...answerIssues(form, { A: 'No', B: 'sneaked', C: '34' }, NOW)].map((i) => i.refusal)).toEqual([`"B": ${RuleMsg.hidden}`]);
   });
 });

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { type Answer, answerOf, answerProblem, type Answers, ApiMsg, isAnswered, Limits, Msg, NO_ANSWER_QUESTION_TYPES, normaliseAnswer, PhotoMsg, QuestionType, type RespondBody, type RespondReply, ResponseStatus, RuleMsg, type RuleQuestion, SyncItem, type SyncResult, visibleQuestions } from '@survey-bird/contracts';
+import { type Answer, answerIssues, answerOf, type Answers, ApiMsg, Limits, Msg, normaliseAnswer, PhotoMsg, type RespondBody, type RespondReply, ResponseStatus, SyncItem, type SyncResult } from '@survey-bird/contracts';
 import { uuidv7 } from '@survey-bird/contracts/ids';
 import type { Db } from '../../db/database.js';
 import { RowCache } from '../../db/row-cache.js';
@@ -57,35 +57,15 @@ export function refusedAsClosed(survey: IngestSurvey, clientId: string | undefin
 const LATEST_ZONE_MS = 14 * 3_600_000;
 
 /**
- * The answers' problem against the survey's questions (spec section 5 first), or null. Then the
- * form's rules (issue 17), by the evaluator the phone runs: a hidden question's answer is refused,
- * a typed answer must be of its type and within its constraint, each named with its question.
+ * The answers' problem against the survey's questions (spec section 5 first), or null: the first
+ * issue of the contracts' check (answerIssues), the one the phone runs on every answer before it
+ * queues, so what the phone accepts offline is never refused here for a rule it could check.
  */
 export function answersProblem(survey: IngestForm, answers: Answers, now = Date.now()): string | null {
   // Before any per-key work: more keys than questions cannot all be answers (400,000 keys stalled the server).
   if (hasMoreKeysThan(answers, survey.questions.size)) return ApiMsg.tooManyAnswers;
-  const answerFor = (q: RuleQuestion) => answerOf(answers, q.text);
-  const visible = survey.hasShowIf ? visibleQuestions(survey.ordered, answerFor) : null;
-  // Spec: only the presence of the key is checked, not whether the answer is empty; a hidden question is never compulsory.
-  for (const q of survey.compulsory) if (!Object.hasOwn(answers, q.text) && (visible === null || visible.has(q.id))) return Msg.fillCompulsory;
-  for (const key in answers) {
-    if (!Object.hasOwn(answers, key)) continue;
-    const value = answers[key]!;
-    const question = survey.questions.get(key);
-    if (!question) return `"${key}" is not a question of this survey`;
-    const isList = Array.isArray(value);
-    if (question.type === QuestionType.checkbox && !isList) return `The answer to "${key}" must be a list of choices`;
-    if (question.type !== QuestionType.checkbox && isList) return `The answer to "${key}" must be text, not a list`;
-    if (NO_ANSWER_QUESTION_TYPES.includes(question.type) && isAnswered(value)) return `"${key}": A note takes no answer`;
-  }
-  const today = new Date(now + LATEST_ZONE_MS);
-  for (const q of survey.ordered) {
-    const answer = answerFor(q);
-    if (!isAnswered(answer)) continue;
-    const message = visible !== null && !visible.has(q.id) ? RuleMsg.hidden : answerProblem(q, answer!, today);
-    if (message !== null) return `"${q.text}": ${message}`;
-  }
-  return null;
+  const first = answerIssues(survey, answers, new Date(now + LATEST_ZONE_MS)).next();
+  return first.done ? null : first.value.refusal;
 }
 
 /**

@@ -18,6 +18,8 @@ export interface QuestionFieldProps {
   number: number;
   value: Answer | undefined;
   photo: Blob | undefined;
+  /** The server's URL of the photo already sent for this question (a Fix): shown until another is chosen. */
+  sentPhoto?: string | undefined;
   processing: boolean;
   /** What to fix, shown in red under the question (missing compulsory answer, a limit broken). */
   problem?: string | undefined;
@@ -35,7 +37,7 @@ const COUNTER_FROM = Math.floor(Limits.maxAnswerLength * 0.9);
 
 /** One question of the form (spec section 8, screen 8): its text, a red asterisk when compulsory, and its input. */
 export function QuestionField(props: QuestionFieldProps) {
-  const { question, number, value, photo, processing, problem, onAnswer, onPhoto, searchDataset } = props;
+  const { question, number, value, photo, sentPhoto, processing, problem, onAnswer, onPhoto, searchDataset } = props;
   const id = useId();
   const labelId = `${id}-label`;
   const errorId = `${id}-error`;
@@ -113,6 +115,12 @@ export function QuestionField(props: QuestionFieldProps) {
   return (
     <div className={problem ? 'q q--invalid' : 'q'} role="group" aria-labelledby={labelId} aria-describedby={problem ? errorId : undefined}>
       {labelled ? <label id={labelId} htmlFor={id} className="q__text">{title}</label> : <p id={labelId} className="q__text">{title}</p>}
+      {sentPhoto && !photo && (
+        <figure className="photo photo--sent">
+          <img className="photo__img" src={sentPhoto} alt={`Photo sent for ${text}`} loading="lazy" />
+          <figcaption className="photo__caption">The photo you sent stays; choose another only to replace it.</figcaption>
+        </figure>
+      )}
       <Suspense fallback={<div className="q__loading">Loading…</div>}>{input}</Suspense>
       {problem && <p id={errorId} className="q__error">{problem}</p>}
     </div>

@@ -1,10 +1,11 @@
-import { Msg, answerOf, type Answer, type Answers, type Survey } from '@survey-bird/contracts';
+import { Msg, type Survey } from '@survey-bird/contracts';
 import { useEffect, useState } from 'react';
-import { downscalePhoto, readPhotos, retry, searchDataset, updateAnswers, type OutboxRecord } from '../../offline';
+import { readPhotos, retry, searchDataset, updateAnswers, type OutboxRecord } from '../../offline';
 import { Modal } from '../../ui/Modal';
 import { toast } from '../../ui/toast-store';
-import { QuestionField } from '../capture/QuestionField';
-import { isPhotoQuestion, missingCompulsory, type Photos } from './form-logic';
+import { ResponseEditor } from '../capture/ResponseEditor';
+import { useResponseEditor } from '../capture/use-response-editor';
+import type { Photos } from './form-logic';
 
 interface Props {
   record: OutboxRecord;
@@ -14,27 +15,34 @@ interface Props {
   onSaved: () => void;
 }
 
-/** 'Fix' on a refused response: the same questions, prefilled; saving queues it again (updateAnswers, retry). */
+/**
+ * 'Fix' on a response the server refused: its questions as the form shows them, prefilled, the
+ * photos on the phone and those already on the server shown; saving checks it as the server will
+ * and queues it again (updateAnswers, retry).
+ */
 export default function FixResponseDialog({ record, survey, account, onClose, onSaved }: Props) {
-  const [answers, setAnswers] = useState<Answers>(record.answers);
-  const [photos, setPhotos] = useState<Photos>({});
-  const [changed, setChanged] = useState<Photos>({});
+  const editor = useResponseEditor({ questions: survey.questions, photoQuality: survey.photoQuality, start: { answers: record.answers, photos: {}, sent: record.photoRefs } });
+  // The photos this phone still holds for it, read once: a photo not among them on save is new.
+  const [stored, setStored] = useState<Photos | null>(null);
   const [saving, setSaving] = useState(false);
+  const { load, current } = editor;
 
   useEffect(() => {
-    void readPhotos(record.id).then(setPhotos, () => undefined);
-  }, [record.id]);
-
-  // A photo already uploaded (its reference kept) still answers its question.
-  const present: Photos = { ...Object.fromEntries(Object.keys(record.photoRefs).map((q) => [q, new Blob()])), ...photos };
+    void readPhotos(record.id).catch(() => ({})).then((photos) => {
+      setStored(photos);
+      load({ ...current(), photos: { ...photos, ...current().photos } });
+    });
+  }, [record.id, load, current]);
 
   const save = async () => {
-    if (saving) return;
-    if (missingCompulsory(survey.questions, answers, present).length > 0) return toast.error(Msg.fillCompulsory);
+    if (saving || !stored) return;
+    const checked = editor.validate();
+    if (!checked) return;
     setSaving(true);
     try {
+      const changed = Object.fromEntries(Object.entries(checked.photos).filter(([q, photo]) => stored[q] !== photo));
       // The dialog shows the survey's current version: the answers are sent on it.
-      await updateAnswers(record.id, answers, changed, survey.version ?? 1);
+      await updateAnswers(record.id, checked.answers, changed, survey.version ?? 1, [...Object.keys(checked.photos), ...Object.keys(checked.sent)]);
       await retry(record.id);
       onSaved();
     } catch (err) {
@@ -44,37 +52,13 @@ export default function FixResponseDialog({ record, survey, account, onClose, on
     }
   };
 
-  const setPhoto = async (question: string, photo: Blob | null) => {
-    if (!photo) return; // a refused response keeps its photo until another one replaces it
-    const small = await downscalePhoto(photo, survey.photoQuality);
-    setPhotos((p) => ({ ...p, [question]: small }));
-    setChanged((p) => ({ ...p, [question]: small }));
-  };
-
   return (
     <Modal open title="Fix this response" onClose={onClose} className="modal--fix">
       {record.lastError && <p className="fu-rec__error"><strong>The server said:</strong> {record.lastError.msg}</p>}
-      <div className="fu-form__questions">
-        {survey.questions.map((q, i) => (
-          <QuestionField
-            key={q.text}
-            question={q}
-            number={i + 1}
-            value={answerOf(answers, q.text)}
-            photo={photos[q.text]}
-            processing={false}
-            onAnswer={(value: Answer) => setAnswers((a) => ({ ...a, [q.text]: value }))}
-            onPhoto={(photo) => void setPhoto(q.text, photo)}
-            searchDataset={(question, query) => searchDataset(account, survey._id, question, query)}
-          />
-        ))}
-        {survey.questions.filter((q) => isPhotoQuestion(q) && record.photoRefs[q.text] && !photos[q.text]).map((q) => (
-          <p key={q.text} className="q__hint">The photo for “{q.text}” is already on the server; choose another only to replace it.</p>
-        ))}
-      </div>
+      <ResponseEditor editor={editor} searchDataset={(question, query) => searchDataset(account, survey._id, question, query)} disabled={saving} loading={stored === null} />
       <div className="modal__actions">
         <button type="button" className="btn btn--ghost" onClick={onClose}>Cancel</button>
-        <button type="button" className="btn btn--primary" onClick={() => void save()} disabled={saving}>{saving ? 'Saving…' : 'Save and send again'}</button>
+        <button type="button" className="btn btn--primary" onClick={() => void save()} disabled={saving || stored === null || editor.processing.size > 0}>{saving ? 'Saving…' : 'Save and send again'}</button>
       </div>
     </Modal>
   );

@@ -1,13 +1,13 @@
-import { answerOf, type Survey } from '@survey-bird/contracts';
+import type { Survey } from '@survey-bird/contracts';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { Suspense, lazy, memo, useCallback, useEffect, useRef } from 'react';
+import { Suspense, lazy, memo, useCallback, useEffect } from 'react';
 import { api } from '../../api';
 import { getCachedSurveys, searchDataset } from '../../offline';
 import { whenIdle } from '../../ui/idle';
 import { PageLoading } from '../../ui/Spinner';
 import { useOnline } from '../../ui/useOnline';
 import { getAccounts } from '../accounts/account-storage';
-import { QuestionField } from '../capture/QuestionField';
+import { ResponseEditor } from '../capture/ResponseEditor';
 import { activeSurveys, useActiveSurvey } from '../surveys/active-survey';
 import { SUBMIT_LABEL } from './form-logic';
 import { SurveySwitch } from './SurveySwitch';
@@ -109,15 +109,6 @@ const SurveyForm = memo(function SurveyForm({ account, survey }: { account: stri
     if (form.generation > 0) window.scrollTo({ top: 0 });
   }, [form.generation]);
 
-  // A refused submit brings the first question to fix into view, with the keyboard on it.
-  const questionsRef = useRef<HTMLFieldSetElement>(null);
-  useEffect(() => {
-    const first = form.refusals > 0 ? questionsRef.current?.querySelector<HTMLElement>('.q--invalid') : null;
-    if (!first) return;
-    first.scrollIntoView({ block: 'center' });
-    (first.querySelector<HTMLElement>('input:not(:disabled), select, textarea, button:not(:disabled)') ?? first).focus({ preventScroll: true });
-  }, [form.refusals]);
-
   const busy = form.phase !== 'idle';
   return (
     <form className="fu-form" noValidate onSubmit={(e) => {
@@ -129,29 +120,8 @@ const SurveyForm = memo(function SurveyForm({ account, survey }: { account: stri
         {survey.description && <p className="fu-form__desc">{survey.description}</p>}
         <p className="fu-form__total">Total Questions: {form.questions.length}</p>
       </header>
-      {form.ready ? (
-        // Held while a submit is being queued: what is typed then would be cleared with the sent answers.
-        <fieldset className="fu-form__questions" key={form.generation} ref={questionsRef} disabled={busy}>
-          {form.questions.map((q, i) => !form.shown.has(q.text) ? null : (
-            <QuestionField
-              key={q.text}
-              question={q}
-              number={i + 1}
-              value={answerOf(form.answers, q.text)}
-              photo={form.photos[q.text]}
-              processing={form.processing.has(q.text)}
-              problem={form.problems[q.text]}
-              onAnswer={(value) => form.setAnswer(q.text, value)}
-              onPhoto={(photo) => void form.setPhoto(q.text, photo)}
-              searchDataset={search}
-            />
-          ))}
-        </fieldset>
-      ) : (
-        <div className="fu-form__questions fu-form__questions--loading" aria-busy="true">
-          {form.questions.map((q) => <div key={q.text} className="q q--skeleton" />)}
-        </div>
-      )}
+      {/* Held while a submit is being queued: what is typed then would be cleared with the sent answers. */}
+      <ResponseEditor key={form.generation} editor={form.editor} searchDataset={search} disabled={busy} loading={!form.ready} />
       <div className="fu-submit">
         <button type="submit" className="btn btn--primary btn--lg fu-submit__btn" aria-busy={busy} aria-disabled={busy} disabled={!form.ready || form.processing.size > 0}>
           {busy && <span className="spinner" aria-hidden="true" />}

@@ -1,10 +1,14 @@
 import { Limits, Msg, QuestionType, type StoredQuestion } from '@survey-bird/contracts';
 import { describe, expect, it, vi } from 'vitest';
-import { answerText, createSubmitter, formatLocation, formProblems, missingCompulsory, SUBMIT_LABEL, toggleOption, type Delivery, type Problems, type SubmitDeps, type SubmitPhase } from './form-logic';
+import { answerText, createSubmitter, formatLocation, problemsToast, SUBMIT_LABEL, toggleOption, type Delivery, type Problems, type SubmitDeps, type SubmitPhase } from './form-logic';
 import { answerProblems, check, formRules, shownQuestions, withoutHidden } from './form-rules';
 
 const q = (text: string, type: StoredQuestion['type'] = QuestionType.text, compulsory = true, options: string[] = []): StoredQuestion => ({ id: text.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'q', text, type, compulsory, options });
 const jpeg = () => new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: 'image/jpeg' });
+
+// The compulsory questions check() finds unanswered (the contracts' check the server runs).
+const missingCompulsory = (questions: StoredQuestion[], answers: Record<string, string | string[]>, photos: Record<string, Blob>, sent: Record<string, string> = {}) =>
+  Object.entries(check(questions, answers, photos, sent).problems).filter(([, m]) => m === Msg.answerRequired).map(([text]) => text);
 
 describe('the compulsory rule (spec section 5: key presence only)', () => {
   const questions = [q('Name'), q('Colours', QuestionType.checkbox, true, ['red', 'blue']), q('Photo', QuestionType.image), q('Notes', QuestionType.text, false)];
@@ -18,14 +22,25 @@ describe('the compulsory rule (spec section 5: key presence only)', () => {
     expect(missingCompulsory(questions, { Name: '', Colours: [] }, { Photo: jpeg() })).toEqual([]);
   });
 
-  it('looks for photo answers among the photos, not the answers', () => {
+  it('looks for photo answers among the photos and the photos already sent, not the answers', () => {
     expect(missingCompulsory(questions, { Name: 'A', Colours: ['red'], Photo: 'typed' }, {})).toEqual(['Photo']);
     expect(missingCompulsory([q('Live', QuestionType.liveImages)], {}, { Live: jpeg() })).toEqual([]);
+    expect(missingCompulsory(questions, { Name: 'A', Colours: ['red'] }, {}, { Photo: 'https://x.ng/api/v1/files/image/1' })).toEqual([]);
   });
 
   it('ignores optional questions and inherited keys', () => {
     expect(missingCompulsory([q('toString')], {}, {})).toEqual(['toString']);
     expect(missingCompulsory([q('Notes', QuestionType.text, false)], {}, {})).toEqual([]);
+  });
+});
+
+describe('the submit toast', () => {
+  it('gives the true number of answers that block: missing, broken constraints and types alike', () => {
+    expect(problemsToast({ A: Msg.answerRequired, B: Msg.answerRequired })).toBe(`${Msg.fillCompulsory}: 2 questions are missing`);
+    expect(problemsToast({ Age: 'Must be between 0 and 120' })).toBe('Must be between 0 and 120');
+    expect(problemsToast({ A: Msg.answerRequired, B: Msg.answerRequired, Age: 'Must be between 0 and 120', Phone: 'Enter a valid e-mail address', N: 'Enter a whole number' }))
+      .toBe('5 answers need attention: 2 compulsory missing, 3 to correct');
+    expect(problemsToast({ Age: 'Must be between 0 and 120', N: 'Enter a whole number' })).toBe('2 answers need attention: 2 to correct');
   });
 });
 
@@ -111,8 +126,8 @@ describe('submitting', () => {
     h.setState({ answers: { Notes: 'x'.repeat(Limits.maxAnswerLength + 1) }, photos: { Photo: new Blob([new Uint8Array(Limits.maxImageBytes + 1)], { type: 'image/jpeg' }) } });
     expect(await createSubmitter(h.deps).submit()).toBe('incomplete');
     expect(marked).toEqual([{ Name: Msg.answerRequired, Town: Msg.answerRequired, Notes: Msg.answerTooLong, Photo: Msg.payloadTooLarge }]);
-    expect(h.toasts).toEqual([`error:${Msg.fillCompulsory}: 2 questions are missing`]);
-    expect(formProblems([q('Notes', QuestionType.text, false)], { Notes: 'x'.repeat(Limits.maxAnswerLength + 1) }, {})).toEqual({ Notes: Msg.answerTooLong });
+    expect(h.toasts).toEqual(['error:4 answers need attention: 2 compulsory missing, 2 to correct']);
+    expect(check([q('Notes', QuestionType.text, false)], { Notes: 'x'.repeat(Limits.maxAnswerLength + 1) }, {}).problems).toEqual({ Notes: Msg.answerTooLong });
     expect(h.deps.enqueue).not.toHaveBeenCalled();
 
     h.setState({ answers: { Name: 'Ada', Town: 'Jos', Notes: 'x'.repeat(Limits.maxAnswerLength) }, photos: {} });
@@ -132,7 +147,7 @@ describe('submitting', () => {
   });
 
   it('shows uploading images... while photos are going up, then sending response...', async () => {
-    const h = harness([{ status: 'sending', photosLeft: 1 }, { status: 'sending', photosLeft: 0 }, { status: 'synced' }]);
+    const h = harness([{ status: 'sending', photosLeft: 1 }, { status: 'sending', photosLeft: 0 }, { status: 'synced' }], { questions: () => [q('Name'), q('Photo', QuestionType.image, false)] });
     h.setState({ answers: { Name: 'Ada' }, photos: { Photo: jpeg() } });
     expect(await createSubmitter(h.deps).submit()).toBe('sent');
     expect(h.enqueued[0]?.photos).toEqual(['Photo']);
@@ -227,6 +242,15 @@ describe('issue 17: show-if and constraints on the phone', () => {
     const old = [{ text: 'Name', type: QuestionType.text, compulsory: true, options: [] }];
     expect([...shownQuestions(old, {}, {})]).toEqual(['Name']);
     expect(check(old, {}, {}).problems).toEqual({ Name: Msg.answerRequired });
+  });
+
+  it('does not send a photo or an answer to a question the survey no longer has (the server refuses it)', () => {
+    const kept = check([q('Name')], { Name: 'Ada', Gone: 'x' }, { OldPhoto: jpeg() }, { OldSent: 'https://x.ng/api/v1/files/image/1' });
+    expect(kept).toEqual({ answers: { Name: 'Ada' }, photos: {}, sent: {}, problems: {} });
+  });
+
+  it('blocks what the server refuses: a checkbox answer that is not a list (a question changed type since)', () => {
+    expect(check([q('Colours', QuestionType.checkbox, false, ['red'])], { Colours: 'red' }, {}).problems).toEqual({ Colours: 'Must be a list of choices' });
   });
 
   it('does not send the answer to a question hidden since it was typed', async () => {

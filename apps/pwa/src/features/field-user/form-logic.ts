@@ -1,4 +1,4 @@
-import { IMAGE_QUESTION_TYPES, Limits, Msg, QuestionType, type Answer, type Answers, type StoredQuestion } from '@survey-bird/contracts';
+import { IMAGE_QUESTION_TYPES, Msg, QuestionType, type Answer, type Answers, type StoredQuestion } from '@survey-bird/contracts';
 
 /**
  * The rules of the field-user form, free of React and IndexedDB so they can be tested alone.
@@ -11,6 +11,9 @@ import { IMAGE_QUESTION_TYPES, Limits, Msg, QuestionType, type Answer, type Answ
 
 export type Photos = Record<string, Blob>;
 
+/** Question text -> the server's reference of a photo already sent (a Fix keeps it unless another is chosen). */
+export type SentPhotos = Record<string, string>;
+
 export const isPhotoQuestion = (q: { type: string }): boolean => (IMAGE_QUESTION_TYPES as readonly string[]).includes(q.type);
 
 export type FormQuestion = Omit<StoredQuestion, 'id'> & { id?: string | undefined };
@@ -20,12 +23,12 @@ export type FormQuestion = Omit<StoredQuestion, 'id'> & { id?: string | undefine
  * loaded lazily so the form's route stays within its budget.
  */
 export interface FormRules {
-  /** Before a submit: the answers without hidden questions', and what is wrong with them (formProblems on the shown questions, then the rules). */
-  check(questions: readonly FormQuestion[], answers: Answers, photos: Photos): { answers: Answers; photos: Photos; problems: Problems };
+  /** Before a response is queued: what is entered without hidden (or unknown) questions', and every problem the server would refuse it for. */
+  check(questions: readonly FormQuestion[], answers: Answers, photos: Photos, sent?: SentPhotos): { answers: Answers; photos: Photos; sent: SentPhotos; problems: Problems };
   /** The answers after one changed, without those of the questions it hid. */
-  answered(questions: readonly FormQuestion[], answers: Answers, photos: Photos): Answers;
+  answered(questions: readonly FormQuestion[], answers: Answers, photos: Photos, sent?: SentPhotos): Answers;
   /** What the form shows: the questions shown and the live problems merged over `problems`. */
-  view(questions: readonly FormQuestion[], answers: Answers, photos: Photos, problems: Problems): { shown: Set<string>; problems: Problems };
+  view(questions: readonly FormQuestion[], answers: Answers, photos: Photos, problems: Problems, sent?: SentPhotos): { shown: Set<string>; problems: Problems };
 }
 
 /** The types before issue 17 (the first eight of QuestionType); QuestionField renders the others through TypedInput. */
@@ -35,34 +38,17 @@ export const PLAIN_TYPES: readonly string[] = Object.values(QuestionType).slice(
 /** Question text -> what is wrong with its answer, shown under the question. */
 export type Problems = Record<string, string>;
 
-/** Spec section 5: compulsory questions whose answer key is missing. Only presence counts, not emptiness; a hidden question is never compulsory. */
-export function missingCompulsory(questions: readonly FormQuestion[], answers: Answers, photos: Photos): string[] {
-  // A note is never stored compulsory (the contracts' schema), so it never shows here.
-  return questions.filter((q) => q.compulsory && !Object.hasOwn(isPhotoQuestion(q) ? photos : answers, q.text)).map((q) => q.text);
-}
-
 /**
- * What the server would refuse, checked on the phone before a response is queued so that nothing
- * accepted offline is refused later: missing compulsory answers, then the rules of the form and
- * the limits of contracts (answer length, photo size) in the server's own words.
+ * The toast for a refused submit, with the true number of answers that block it: missing
+ * compulsory answers and answers to correct (a constraint, a type, a limit) alike.
  */
-export function formProblems(questions: readonly FormQuestion[], answers: Answers, photos: Photos): Problems {
-  const problems: Problems = {};
-  for (const text of missingCompulsory(questions, answers, photos)) problems[text] = Msg.answerRequired;
-  for (const q of questions) {
-    const answer = answers[q.text];
-    if (typeof answer === 'string' && answer.length > Limits.maxAnswerLength) problems[q.text] = Msg.answerTooLong;
-    if ((photos[q.text]?.size ?? 0) > Limits.maxImageBytes) problems[q.text] = Msg.payloadTooLarge;
-  }
-  return problems;
-}
-
-/** The toast for a refused submit: how many compulsory answers are missing, else the first limit broken. */
 export function problemsToast(problems: Problems): string {
   const all = Object.values(problems);
   const missing = all.filter((m) => m === Msg.answerRequired).length;
-  if (missing === 0) return all[0] ?? Msg.unexpectedError;
-  return `${Msg.fillCompulsory}: ${missing} ${missing === 1 ? 'question is' : 'questions are'} missing`;
+  if (missing === all.length) return `${Msg.fillCompulsory}: ${missing} ${missing === 1 ? 'question is' : 'questions are'} missing`;
+  if (all.length === 1) return all[0]!;
+  const wrong = all.length - missing;
+  return `${all.length} answers need attention: ${missing > 0 ? `${missing} compulsory missing, ` : ''}${wrong} to correct`;
 }
 
 /** A checkbox answer is the ticked options, in the question's order. */

@@ -1,33 +1,26 @@
-import { Limits, Msg, uuidv7, type Answer, type Answers, type Survey } from '@survey-bird/contracts';
+import { uuidv7, type Survey } from '@survey-bird/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { appSync } from '../../app-sync';
-import { downscalePhoto, enqueueResponse, getRecord, loadDraft, saveDraftPhoto, type DraftForm } from '../../offline';
+import { enqueueResponse, getRecord, loadDraft, saveDraftPhoto, type DraftForm } from '../../offline';
 import { toast } from '../../ui/toast-store';
+import { useResponseEditor, type Entered, type ResponseEditor } from '../capture/use-response-editor';
 import { createDraftSaver } from './draft-saver';
-import { createSubmitter, type Delivery, type FormRules, type Photos, type Problems, type SubmitPhase } from './form-logic';
+import { createSubmitter, type Delivery, type SubmitPhase } from './form-logic';
 
-export interface SurveyForm {
-  /** The draft has been read back: inputs may render. */
+export interface SurveyForm extends Pick<ResponseEditor, 'answers' | 'photos' | 'processing' | 'problems' | 'shown' | 'refusals' | 'setAnswer' | 'setPhoto'> {
+  /** The draft has been read back and the rules loaded: inputs may render. */
   ready: boolean;
   /** The questions shown: those of the version the draft was begun on, else of the survey as given. */
   questions: Survey['questions'];
-  answers: Answers;
-  photos: Photos;
-  /** Questions whose photo is being shrunk and saved. */
-  processing: ReadonlySet<string>;
+  /** The answers being entered, on the rules the server applies (shared with Fix and Fix and resubmit). */
+  editor: ResponseEditor;
   phase: SubmitPhase;
-  /** What to fix per question: answers breaking the form's rules (live), and from the last refused submit (or a photo over the limit). */
-  problems: Problems;
-  /** The texts of the questions shown (issue 17: show-if on earlier answers), once `ready`. */
-  shown: ReadonlySet<string>;
-  /** Counts refused submits, so the screen moves to the first problem each time. */
-  refusals: number;
   /** Changes when the form is reset, so uncontrolled inputs (files) start empty. */
   generation: number;
-  setAnswer(question: string, value: Answer): void;
-  setPhoto(question: string, photo: Blob | null): Promise<void>;
   submit(): void;
 }
+
+const NOTHING: Entered = { answers: {}, photos: {}, sent: {} };
 
 const formOf = (s: Survey): DraftForm => ({ version: s.version ?? 1, questions: s.questions });
 
@@ -50,44 +43,37 @@ export function useSurveyForm(account: string, given: Survey): SurveyForm {
   const [pinned, setPinned] = useState<DraftForm | undefined>();
   const survey = useMemo(() => (pinned ? { ...given, ...pinned } : given), [given, pinned]);
   const [ready, setReady] = useState(false);
-  const [answers, setAnswers] = useState<Answers>({});
-  const [photos, setPhotos] = useState<Photos>({});
-  const [processing, setProcessing] = useState<ReadonlySet<string>>(new Set());
   const [phase, setPhase] = useState<SubmitPhase>('idle');
   const [generation, setGeneration] = useState(0);
-  const [problems, setProblems] = useState<Problems>({});
-  const [refusals, setRefusals] = useState(0);
-  const fixed = useCallback((question: string) => {
-    setProblems((prev) => {
-      if (!Object.hasOwn(prev, question)) return prev;
-      const { [question]: _fixed, ...rest } = prev;
-      return rest;
-    });
-  }, []);
-  // Show-if, constraints and typed answers: a lazy chunk (kept offline by the service worker), so
-  // the form's route stays within its budget. The same module for every survey: setting it after
-  // an unmount is harmless.
-  const [rules, setRules] = useState<FormRules | null>(null);
-  useEffect(() => {
-    void import('./form-rules').then((m) => setRules(m.formRules));
-  }, []);
-  const latest = useRef({ answers, photos, survey, rules });
-  latest.current = { answers, photos, survey, rules };
+  const latest = useRef({ survey });
+  latest.current = { survey };
   const pin = useCallback(() => setPinned((p) => p ?? formOf(latest.current.survey)), []);
-
   const saver = useMemo(() => createDraftSaver(account, surveyId, () => formOf(latest.current.survey)), [account, surveyId]);
+
+  const editor = useResponseEditor({
+    questions: survey.questions,
+    // The survey's current photo quality, even on a draft pinned to an older version.
+    photoQuality: given.photoQuality,
+    start: NOTHING,
+    onEdit: pin,
+    onAnswers: (next) => saver.schedule(next),
+    async keepPhoto(question, kept) {
+      pin();
+      await saveDraftPhoto(account, surveyId, question, kept, formOf(latest.current.survey));
+    },
+  });
+  const { load, mark } = editor;
+  const editorRef = useRef(editor);
+  editorRef.current = editor;
 
   useEffect(() => {
     let alive = true;
-    // Only a change of survey has anything to clear: on mount these leave the state as it is (no render).
     setReady(false);
-    setAnswers((prev) => (Object.keys(prev).length === 0 ? prev : {}));
-    setPhotos((prev) => (Object.keys(prev).length === 0 ? prev : {}));
+    load(NOTHING);
     loadDraft(account, surveyId)
       .then((draft) => {
         if (!alive) return;
-        setAnswers(draft?.answers ?? {});
-        setPhotos(draft?.photos ?? {});
+        load({ answers: draft?.answers ?? {}, photos: draft?.photos ?? {}, sent: {} });
         setPinned(draft?.form);
       })
       .catch((err: unknown) => console.error('survey-bird: could not read the draft', err))
@@ -103,55 +89,12 @@ export function useSurveyForm(account: string, given: Survey): SurveyForm {
       document.removeEventListener('visibilitychange', flush);
       window.removeEventListener('pagehide', flush);
     };
-  }, [account, surveyId, saver]);
-
-  const setAnswer = useCallback((question: string, value: Answer) => {
-    fixed(question);
-    pin();
-    setAnswers((prev) => {
-      const all = { ...prev, [question]: value };
-      // An answer that hides later questions clears theirs (a hidden photo is dropped at submit).
-      const next = latest.current.rules!.answered(latest.current.survey.questions, all, latest.current.photos);
-      saver.schedule(next);
-      return next;
-    });
-  }, [saver, fixed, pin]);
-
-  const setPhoto = useCallback(async (question: string, photo: Blob | null) => {
-    setProcessing((s) => new Set(s).add(question));
-    try {
-      // A signature's PNG is small enough to be kept as drawn (downscalePhoto keeps a small PNG).
-      // The survey's current photo quality (issue 19), even on a draft pinned to an older version.
-      const kept = photo ? await downscalePhoto(photo, latest.current.survey.photoQuality) : null;
-      // The server refuses larger uploads (413): say so now rather than after a day offline.
-      if (kept && kept.size > Limits.maxImageBytes) {
-        setProblems((prev) => ({ ...prev, [question]: Msg.payloadTooLarge }));
-        toast.error(Msg.payloadTooLarge);
-        return;
-      }
-      fixed(question);
-      pin();
-      await saveDraftPhoto(account, surveyId, question, kept, formOf(latest.current.survey));
-      setPhotos((prev) => {
-        const { [question]: _old, ...rest } = prev;
-        return kept ? { ...rest, [question]: kept } : rest;
-      });
-    } catch (err) {
-      console.error('survey-bird: could not keep the photo', err);
-      toast.error('Error processing images');
-    } finally {
-      setProcessing((s) => {
-        const next = new Set(s);
-        next.delete(question);
-        return next;
-      });
-    }
-  }, [account, surveyId, fixed, pin]);
+  }, [account, surveyId, saver, load]);
 
   const submitter = useMemo(() => createSubmitter({
     questions: () => latest.current.survey.questions,
-    rules: () => latest.current.rules!,
-    current: () => latest.current,
+    rules: () => editorRef.current.rules!,
+    current: () => editorRef.current.current(),
     async clientId() {
       await saver.flush();
       return (await loadDraft(account, surveyId))?.clientId ?? uuidv7();
@@ -169,24 +112,20 @@ export function useSurveyForm(account: string, given: Survey): SurveyForm {
     delivery: deliveryOf,
     online: () => navigator.onLine,
     onPhase: setPhase,
-    onProblems(found) {
-      setProblems(found);
-      if (Object.keys(found).length > 0) setRefusals((n) => n + 1);
-    },
+    onProblems: mark,
     reset() {
       saver.cancel();
       setPinned(undefined);
-      setAnswers({});
-      setPhotos({});
+      load(NOTHING);
       setGeneration((g) => g + 1);
     },
     toast,
-  }), [account, surveyId, saver]);
+  }), [account, surveyId, saver, load, mark]);
 
   const submit = useCallback(() => void submitter.submit(), [submitter]);
 
-  // Questions render once the rules are in (`ready`), so `shown` is read only then.
-  const view = useMemo(() => rules?.view(survey.questions, answers, photos, problems) ?? { shown: new Set<string>(), problems }, [rules, survey.questions, answers, photos, problems]);
-
-  return { ready: ready && rules !== null, questions: survey.questions, answers, photos, processing, phase, problems: view.problems, shown: view.shown, refusals, generation, setAnswer, setPhoto, submit };
+  return {
+    ready: ready && editor.ready, questions: survey.questions, editor, answers: editor.answers, photos: editor.photos, processing: editor.processing, phase,
+    problems: editor.problems, shown: editor.shown, refusals: editor.refusals, generation, setAnswer: editor.setAnswer, setPhoto: editor.setPhoto, submit,
+  };
 }
