@@ -92,6 +92,7 @@ describe.each([['390 px', PHONE], ['1280 px', DESKTOP]] as const)('every screen 
         failures.push(...(await watch.take()).map((p) => `${key}: ${p}`));
         // Each panel straight after a fresh load: the panel's code is then the first of its chunk to run.
         const nav = new SidePaneNav(page);
+        if (viewport === PHONE) failures.push(...(await nav.cutLabels()).map((l) => `${key}: tab label cut: ${l}`));
         const panels = who === 'signed out' || key === 'manageAccount' || key === 'welcome' ? [] : await nav.panelButtons();
         for (const label of panels) {
           await watch.visit(env.baseUrl, url);

@@ -58,6 +58,17 @@ export class SidePaneNav {
     return (await this.nav().getByRole('button').allInnerTexts()).map((t) => t.trim());
   }
 
+  /** Tab labels the bottom bar cuts (text wider or taller than its tab), as shown. */
+  async cutLabels(): Promise<string[]> {
+    return this.nav().locator('.sidepane__short').evaluateAll((els) =>
+      els.filter((el) => {
+        const tab = el.closest('.sidepane__link')!.getBoundingClientRect();
+        const box = el.getBoundingClientRect();
+        return el.checkVisibility() && (el.scrollWidth > el.clientWidth + 1 || box.left < tab.left || box.right > tab.right || box.bottom > tab.bottom);
+      }).map((el) => el.textContent ?? ''),
+    );
+  }
+
   /** Opens the panel behind `label` and closes it again; resolves with the dialog's title. */
   async openPanel(label: string): Promise<string> {
     await this.nav().getByRole('button', { name: label }).click();
