@@ -42,6 +42,8 @@ export class FakeServer {
   readonly requests: LoggedRequest[] = [];
   /** token -> e-mail */
   readonly users = new Map<string, string>();
+  /** e-mail -> role GET /user answers; a field user unless set. */
+  readonly roles = new Map<string, string>();
   readonly surveys = new Map<string, Survey>();
   readonly datasets = new Map<string, string[]>();
   /** clientId -> stored response */
@@ -105,7 +107,7 @@ export class FakeServer {
     if (!user) return json(401, { msg: Msg.invalidOrExpiredToken });
     switch (`${method} ${url.pathname}`) {
       case `GET ${routes.currentUser.path}`:
-        return json(200, { user: { _id: 'u', email: user, role: 'field_user', fullName: null, verified: true, organization_id: null } });
+        return json(200, { user: { _id: 'u', email: user, role: this.roles.get(user) ?? 'field_user', fullName: null, verified: true, organization_id: null } });
       case `POST ${routes.uploadImage.path}`:
         return this.upload(user, req.form ?? {});
       case `POST ${routes.syncResponses.path}`: {

@@ -14,8 +14,8 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Starts the built API (which also serves the built PWA) on a free port with a fresh data folder. */
-export async function startServer(): Promise<RunningServer> {
+/** Starts the built API (which also serves the built PWA) on a free port with a fresh data folder; `env` adds to its environment (SEED_DEMO: 'true' seeds the demo). */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   // E2E_PWA_DIR: a PWA built elsewhere (`vite build --outDir`), so a parallel rebuild of apps/pwa/dist cannot swap files mid-run.
   const pwaDir = process.env.E2E_PWA_DIR ? resolve(process.env.E2E_PWA_DIR) : join(repoRoot, 'apps/pwa/dist');
   for (const f of [SERVER_JS, join(pwaDir, 'index.html')]) {
@@ -26,7 +26,7 @@ export async function startServer(): Promise<RunningServer> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const adminEmail = 'admin@e2e.test';
   const adminPassword = 'admin-password-e2e';
-  const child = spawnServer({ port, env: { DATA_DIR: dataDir, ADMIN_EMAIL: adminEmail, ADMIN_PASSWORD: adminPassword, PWA_DIR: pwaDir, RATE_LIMIT_MAX: '1000' } });
+  const child = spawnServer({ port, env: { DATA_DIR: dataDir, ADMIN_EMAIL: adminEmail, ADMIN_PASSWORD: adminPassword, PWA_DIR: pwaDir, RATE_LIMIT_MAX: '1000', ...env } });
   let log = '';
   child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (log += d.toString()));

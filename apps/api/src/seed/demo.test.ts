@@ -18,6 +18,11 @@ it('seeds a working demo once, and returns the same logins on the next start', a
   expect(await count('members')).toBe(8);
   expect(await count('surveys')).toBe(2);
   expect(await count('dataset_options')).toBeGreaterThan(50);
+  // Every field user with responses has a last sync (the team list would say "Never" otherwise).
+  const withResponses = await k.selectFrom('responses').select('user_id').distinct().execute();
+  const synced = await k.selectFrom('device_status').select(['user_id', 'last_sync_at']).execute();
+  expect(synced.map((d) => d.user_id).sort()).toEqual(withResponses.map((r) => r.user_id).sort());
+  for (const d of synced) expect(d.last_sync_at).toBeGreaterThan(0);
 
   const owner = logins!.find((l) => l.role === Role.organization)!;
   const token = await login(t.app, owner.email, owner.password);

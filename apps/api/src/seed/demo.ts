@@ -97,6 +97,15 @@ export async function seedDemoIfEmpty(app: FastifyInstance): Promise<DemoLogin[]
       });
     }
     for (let i = 0; i < responses.length; i += 100) await trx.insertInto('responses').values(responses.slice(i, i + 100)).execute();
+    // Each field user's phone reported at its last sync, when its newest response arrived: a team
+    // list showing hundreds of responses beside Last sync "Never" would contradict itself.
+    const newest = new Map<string, number>();
+    for (const r of responses) newest.set(r.user_id, Math.max(newest.get(r.user_id) ?? 0, r.created_at));
+    const devices = members.filter((m) => newest.has(m.userId)).map((m, i) => ({
+      user_id: m.userId, device_id: `demo-phone-${i + 1}`, app_version: 'demo', waiting: 0, failed: 0, photos_waiting: 0,
+      storage_used: null, storage_quota: null, last_sync_at: newest.get(m.userId)!, reported_at: newest.get(m.userId)!,
+    }));
+    if (devices.length > 0) await trx.insertInto('device_status').values(devices).execute();
   });
 
   writeFileSync(file, JSON.stringify(logins, null, 2), { mode: 0o600 });

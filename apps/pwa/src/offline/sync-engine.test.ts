@@ -227,6 +227,18 @@ describe('device report (issue 18)', () => {
     expect(Date.parse((report?.body as { lastSyncAt: string }).lastSyncAt)).toBeGreaterThanOrEqual(before);
   });
 
+  it("is never asked of an office account's session, nor the changes feed or earnings (field-user routes, 403 to others)", async () => {
+    server.roles.set(BEN, 'organization');
+    const none = { count: 0, amount: 0 };
+    server.earnings = { awaitingReview: none, owed: none, paid: { ...none, lastPaidAt: null }, returned: none, rejected: none };
+    await syncAccount({ account: BEN, token: 'tok-ben', fetch: server.fetch, device });
+    expect(server.paths(routes.currentUser.path)).toHaveLength(1);
+    for (const route of [routes.reportDevice, routes.myResponseChanges, routes.myEarnings]) expect(server.paths(route.path)).toHaveLength(0);
+    // A field user's run on the same phone still asks for all three.
+    await syncAccount({ account: ADA, token: 'tok-ada', fetch: server.fetch, device });
+    for (const route of [routes.reportDevice, routes.myResponseChanges, routes.myEarnings]) expect(server.paths(route.path)).toHaveLength(1);
+  });
+
   it('is not sent by a run without device details (the service worker), nor when the server is unreachable', async () => {
     await queue({ Name: 'x' });
     await sync();

@@ -1,4 +1,4 @@
-import { Limits, Msg, PHOTO_FILE_NAME, type RouteName, uuidv7, type ChangesReply, type PhotoPlaceholder, type CurrentUserReply, type EarningsReply, type RespondBody, type RespondReply, type SyncItem, type SyncResponsesReply, type UploadImageReply } from '@survey-bird/contracts';
+import { Limits, Msg, Role, PHOTO_FILE_NAME, type RouteName, uuidv7, type ChangesReply, type PhotoPlaceholder, type CurrentUserReply, type EarningsReply, type RespondBody, type RespondReply, type SyncItem, type SyncResponsesReply, type UploadImageReply } from '@survey-bird/contracts';
 import { rejectToken, isTokenRejected } from './accounts';
 import { accountKey, type OutboxRecord } from './db';
 import { LEASE_MS, withSyncLock, type SyncLock } from './lock';
@@ -99,8 +99,14 @@ type RetryVerdict = Extract<Verdict, { kind: 'retry' }>;
 /** How a step ended for the run as a whole. */
 type Step = 'go' | 'auth' | 'lost';
 
-/** Tokens already checked against GET /user in this context: token -> account. */
-const verifiedTokens = new Map<string, string>();
+/** Tokens already checked against GET /user in this context: token -> account and whether it is a field user's. */
+const verifiedTokens = new Map<string, { account: string; fieldUser: boolean }>();
+
+/**
+ * The changes feed, the earnings and the device report are a field user's routes (403 to anyone else):
+ * an office account stored on this phone is synced (its token checked) but never asks for them.
+ */
+const isFieldUser = (ctx: Ctx) => verifiedTokens.get(ctx.token)?.fieldUser === true;
 
 export async function syncAccount(options: SyncAccountOptions): Promise<SyncSummary> {
   const account = accountKey(options.account);
@@ -127,7 +133,7 @@ export async function syncAccount(options: SyncAccountOptions): Promise<SyncSumm
         const reachable = (await runLocked(ctx)) && !summary.authRequired && (await sendPendingPhotos(ctx));
         // Then what became of the responses already sent (review, fix, payment) and the earnings.
         if (reachable && !summary.authRequired) await pullStatuses(ctx);
-        if (reachable && !summary.authRequired && options.device) await reportDevice(ctx, options.device);
+        if (reachable && !summary.authRequired && options.device && isFieldUser(ctx)) await reportDevice(ctx, options.device);
         return true;
       },
       now,
@@ -212,7 +218,7 @@ async function pullStatuses(ctx: Ctx): Promise<void> {
     await rejectToken(ctx.account, ctx.token);
     return;
   }
-  if (check !== 'go') return;
+  if (check !== 'go' || !isFieldUser(ctx)) return;
   for (let page = 0; page < 1000; page++) {
     if (!(await ctx.lock.renew(ctx.now()))) return;
     const since = await changesCursor(ctx.account);
@@ -255,16 +261,17 @@ const unexpectedReply = (): RetryVerdict => ({ kind: 'retry', status: NO_ANSWER,
 
 /** The token must belong to this account before any of its responses goes out with it. */
 async function verifyToken(ctx: Ctx): Promise<Step | RetryVerdict> {
-  if (verifiedTokens.get(ctx.token) === ctx.account) return 'go';
+  if (verifiedTokens.get(ctx.token)?.account === ctx.account) return 'go';
   if (!(await keepAlive(ctx))) return 'lost';
   const { verdict, body } = await request(ctx, 'currentUser', {}, REQUEST_TIMEOUT_MS);
   if (verdict.kind === 'auth') return 'auth';
   if (verdict.kind === 'retry') return verdict;
   if (verdict.kind === 'failed') return { kind: 'retry', status: verdict.status, msg: verdict.msg };
-  const email = (body as Partial<CurrentUserReply> | undefined)?.user?.email;
+  const user = (body as Partial<CurrentUserReply> | undefined)?.user;
+  const email = user?.email;
   if (typeof email !== 'string') return unexpectedReply();
   if (accountKey(email) !== ctx.account) return 'auth';
-  verifiedTokens.set(ctx.token, ctx.account);
+  verifiedTokens.set(ctx.token, { account: ctx.account, fieldUser: user?.role === Role.fieldUser });
   return 'go';
 }
 

@@ -39,7 +39,7 @@ export function SignatureQuestion({ id, label, photo, processing, onPhoto }: Pro
     return [e.clientX - r.left, e.clientY - r.top] as const;
   };
 
-  if (photo) return <div className="capture"><PhotoPreview photo={photo} label={label} onRemove={() => { setDrawn(false); onPhoto(null); }} disabled={processing} /></div>;
+  if (photo) return <div className="capture"><PhotoPreview kind="signature" photo={photo} label={label} onRemove={() => { setDrawn(false); onPhoto(null); }} disabled={processing} /></div>;
 
   return (
     <div className="capture">

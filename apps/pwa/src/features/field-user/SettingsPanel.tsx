@@ -1,7 +1,6 @@
 import { Limits, PhotoEncoding, type CurrentUser } from '@survey-bird/contracts';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import packageJson from '../../../package.json?raw';
 import { requestPersistence } from '../../offline';
 import { paths } from '../../routes/paths';
 import { Modal } from '../../ui/Modal';
@@ -10,7 +9,13 @@ import { formatBytes, useOutboxState, useStorageEstimate, useSyncController } fr
 import './field-user.css';
 import { accountKey } from '../../offline/account-key';
 
-const version = (JSON.parse(packageJson) as { version: string }).version;
+/**
+ * The version this phone reports with its syncs (vite.config.ts defines it at build). Not read from
+ * package.json?raw: that module went into a chunk of its own which imports the field-user screens
+ * chunk, which imports it back; opening Settings before any other of those screens evaluated that
+ * chunk first, and the version string was still undefined when the panel's module read it.
+ */
+const version = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev';
 
 type Persisted = 'checking' | 'kept' | 'best-effort' | 'unsupported';
 
