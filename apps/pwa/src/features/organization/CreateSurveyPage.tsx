@@ -90,7 +90,15 @@ export function CreateSurveyPage({ edit }: { edit?: SurveyEdit } = {}) {
     const timer = setTimeout(() => writeDraft(draftKey, state, published), DRAFT_SAVE_MS);
     return () => clearTimeout(timer);
   }, [draftKey, state, published]);
-  useEffect(() => () => writeDraft(latest.current.draftKey, latest.current.state, published), [published]);
+  useEffect(() => {
+    // A reload or a closed tab unmounts nothing: the last 400 ms of typing are written on pagehide.
+    const flush = () => writeDraft(latest.current.draftKey, latest.current.state, published);
+    window.addEventListener('pagehide', flush);
+    return () => {
+      window.removeEventListener('pagehide', flush);
+      flush();
+    };
+  }, [published]);
 
   async function discard() {
     if (!edit) return;

@@ -2,6 +2,7 @@ import { StorageKey } from '../../storage-keys';
 import {
   CreateSurveyBody,
   DISABLED_QUESTION_TYPES,
+  IMAGE_QUESTION_TYPES,
   Msg,
   OPTION_QUESTION_TYPES,
   QUESTION_TYPES,
@@ -312,19 +313,16 @@ export const OP_LABELS: Record<ConditionOp, string> = {
   answered: 'is answered',
 };
 
-/** Types whose answers order (numbers, dates, times): they alone offer greater and less than. */
-const ORDERED_TYPES: readonly QuestionType[] = [...NUMERIC_QUESTION_TYPES, QuestionType.date, QuestionType.time];
-/** A photo, a signature or a position is compared with nothing: it is answered or not. */
-const ANSWERED_ONLY_TYPES: readonly QuestionType[] = [QuestionType.image, QuestionType.liveImages, QuestionType.signature, QuestionType.liveLocation, QuestionType.files];
-
 /**
  * The tests a condition on an answer of this type may use: a select (one option) is or is not an
- * option; a checkbox list includes one; numbers, dates and times also compare; text is or is not.
+ * option; a checkbox list includes one; numbers, dates and times also compare; text is or is not;
+ * a photo, a signature or a position is only answered or not. The type lists are read here, not
+ * copied at module load: in the bundle this module may run before the contracts' lists exist.
  */
 export function opsFor(type: QuestionType): readonly ConditionOp[] {
-  if (ANSWERED_ONLY_TYPES.includes(type)) return [ConditionOp.answered];
+  if ([...IMAGE_QUESTION_TYPES, QuestionType.liveLocation, QuestionType.files].includes(type)) return [ConditionOp.answered];
   if (type === QuestionType.checkbox) return [ConditionOp.includes, ConditionOp.answered];
-  if (ORDERED_TYPES.includes(type)) return [ConditionOp.equals, ConditionOp.notEquals, ConditionOp.greaterThan, ConditionOp.lessThan, ConditionOp.answered];
+  if (NUMERIC_QUESTION_TYPES.includes(type) || type === QuestionType.date || type === QuestionType.time) return [ConditionOp.equals, ConditionOp.notEquals, ConditionOp.greaterThan, ConditionOp.lessThan, ConditionOp.answered];
   return [ConditionOp.equals, ConditionOp.notEquals, ConditionOp.answered];
 }
 
