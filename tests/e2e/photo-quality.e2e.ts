@@ -122,12 +122,13 @@ describe('photo quality, from Manage Survey to the phone (issue 19)', () => {
     await expect.poll(() => storedPhotos(surveyId), { timeout: 30_000 }).toEqual({ 'Standard outlet': { width: 1600, height: 1200 } });
     await expect.poll(cachedQuality, { timeout: 15_000 }).toBe('standard');
 
-    const details = await (await new ManageSurveysPage(office.page).openFromMenu()).openSurvey(TITLE);
-    const setting = details.getByRole('combobox', { name: /Photo quality/ });
+    const settings = await (await new ManageSurveysPage(office.page).openFromMenu()).openSettings(TITLE);
+    const setting = settings.getByRole('combobox', { name: /Photo quality/ });
     expect(await setting.inputValue()).toBe('standard');
     expect(await seriousViolations(office.page)).toEqual([]);
     await setting.selectOption('high');
-    await toast(office.page, 'Photo quality saved').waitFor();
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await toast(office.page, 'Settings saved').waitFor();
 
     // The phone takes the setting with its surveys when it next opens with signal, then loses it.
     await phone.page.reload();
@@ -143,7 +144,7 @@ describe('photo quality, from Manage Survey to the phone (issue 19)', () => {
 
     // Manage Survey shows the setting as saved.
     await office.page.reload();
-    const again = await new ManageSurveysPage(office.page).openFromMenu().then((p) => p.openSurvey(TITLE));
+    const again = await new ManageSurveysPage(office.page).openFromMenu().then((p) => p.openSettings(TITLE));
     expect(await again.getByRole('combobox', { name: /Photo quality/ }).inputValue()).toBe('high');
   });
 });

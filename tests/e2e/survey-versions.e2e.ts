@@ -98,8 +98,9 @@ describe('editing and closing a published survey, seen on the phone (issue 17)',
   });
 
   it('closing the survey greys it out on the phone with the reason; reopening brings the form back', async () => {
-    const details = await (await new ManageSurveysPage(office.page).openFromMenu()).openSurvey(TITLE);
+    const details = await (await new ManageSurveysPage(office.page).openFromMenu()).openSettings(TITLE);
     await details.getByRole('button', { name: 'Close survey' }).click();
+    await office.page.getByRole('alertdialog', { name: 'Close this survey?' }).getByRole('button', { name: 'Close survey' }).click();
     await toast(office.page, 'Survey closed').waitFor();
     await details.getByRole('button', { name: 'Reopen' }).waitFor();
 

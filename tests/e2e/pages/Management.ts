@@ -108,10 +108,18 @@ export class ManageSurveysPage {
     return this.page.locator('.survey-row.is-active .survey-row__title');
   }
 
-  /** Opens a survey's dialog (its title): details, Edit, Close survey / Reopen, versions. */
+  /** Opens a survey's dialog (its title): details, Edit, Settings, versions. */
   async openSurvey(title: string): Promise<Locator> {
     await this.page.getByRole('button', { name: title, exact: true }).click();
     return this.page.getByRole('dialog', { name: title });
+  }
+
+  /** Opens a survey's settings panel from its row: pay after review, flag thresholds, photo quality, Close / Reopen. */
+  async openSettings(title: string): Promise<Locator> {
+    await this.page.getByRole('button', { name: `Settings of ${title}`, exact: true }).click();
+    const panel = this.page.getByRole('dialog', { name: `Survey settings: ${title}` });
+    await panel.waitFor();
+    return panel;
   }
 
   async createNew(): Promise<void> {

@@ -50,16 +50,17 @@ export default fp(
     app.addHook('onClose', async () => stores.close());
     const flags = new FlagsService(app);
     const uploads = new UploadService(app.config, app.db, ingest, stores);
+    const insight = new InsightService(app, flags);
     app.decorate('services', {
       accounts: new AccountsService(app),
       devices: new DevicesService(app),
       earnings: new EarningsService(app),
       flags,
       ingest,
-      insight: new InsightService(app, flags),
+      insight,
       organizations: new OrganizationsService(app),
       payouts: new PayoutsService(app),
-      review: new ReviewService(app, flags),
+      review: new ReviewService(app, flags, insight),
       surveys: new SurveysService(app),
       teams: new TeamsService(app, flags),
       uploads,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayPart, formatAgo, formatNaira, formatResponseDate, greeting } from './format';
+import { countOf, dayPart, formatAgo, formatNaira, formatResponseDate, greeting } from './format';
 
 const at = (h: number, m = 0) => new Date(2026, 10, 22, h, m);
 
@@ -60,5 +60,15 @@ describe('formatAgo', () => {
     ['not a date', 'N/A'],
   ])('%s -> %s', (iso, expected) => {
     expect(formatAgo(iso, now)).toBe(expected);
+  });
+});
+
+describe('countOf', () => {
+  it('takes the singular for exactly one, the plural otherwise, with thousands separated', () => {
+    expect(countOf(1, 'field user')).toBe('1 field user');
+    expect(countOf(0, 'field user')).toBe('0 field users');
+    expect(countOf(2, 'response')).toBe('2 responses');
+    expect(countOf(1200, 'survey')).toBe('1,200 surveys');
+    expect(countOf(1, 'older version')).toBe('1 older version');
   });
 });

@@ -56,3 +56,8 @@ export function formatAgo(iso: string | null | undefined, now: Date = new Date()
   const days = Math.floor(hours / 24);
   return `${days} day${days === 1 ? '' : 's'} ago`;
 }
+
+/** "1 field user", "2 field users", "1,200 responses": a count with its noun in the number it takes. */
+export function countOf(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-NG')} ${n === 1 ? one : many}`;
+}

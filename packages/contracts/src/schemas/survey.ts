@@ -148,6 +148,10 @@ export const Survey = z.object({
   payAfterReview: z.boolean().optional(),
   /** Always sent by the API; absent in older phone caches (= standard). */
   photoQuality: z.enum(PHOTO_QUALITIES).optional(),
+  /** too_fast below this many seconds, from the first response; null: a share of the median (FlagThresholds). Always sent by the API. */
+  minDurationSeconds: z.number().int().nullable().optional(),
+  /** low_gps_accuracy above this many metres; null: FlagThresholds.maxAccuracyMeters. Always sent by the API. */
+  maxAccuracyMeters: z.number().int().nullable().optional(),
   createdAt: z.string(),
   /** The latest published version (issue 17); always sent by the API, absent in older phone caches (= 1). */
   version: z.number().int().optional(),

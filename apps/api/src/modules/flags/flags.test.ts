@@ -226,6 +226,17 @@ describe('flags (section 2)', () => {
     expect((await detail(under)).flags.find((f) => f.flag === QualityFlag.tooFast)?.reason).toBe("Filled in 95 s, under the survey's minimum of 100 s");
   });
 
+  it('too_fast from the very first response once the organization sets a minimum: no median needed', async () => {
+    const { survey, ngozi } = await setup('First day');
+    const res = await call(t.app, org.token, { method: 'PATCH', url: `/api/v1/survey/${survey.id}/settings`, payload: { minDurationSeconds: 60 } });
+    expect(res.statusCode, res.body).toBe(200);
+    const first = await respond(ngozi, survey.id, {}, { durationMs: 12_000 });
+    const slow = await respond(ngozi, survey.id, {}, { durationMs: 75_000 });
+    await drain();
+    expect((await detail(first)).flags.find((f) => f.flag === QualityFlag.tooFast)?.reason).toBe("Filled in 12 s, under the survey's minimum of 60 s");
+    expect(await flagsOf(slow)).toEqual([]);
+  });
+
   it('too_fast needs 20 responses before the median default applies', async () => {
     const { survey, ngozi } = await setup('Few');
     for (let i = 0; i < 5; i++) await respond(ngozi, survey.id, {}, { durationMs: 120_000 });

@@ -3,7 +3,7 @@ import SQLite from 'better-sqlite3';
 import type { Answer } from '@survey-bird/contracts';
 import type { DbOptions } from '../../db/database.js';
 import type { ExportJob } from './export-job.js';
-import { CELL_SEP, FIELD_USER_ROLE, answerCell, plainText, type RowBatch } from './export-rows.js';
+import { CELL_SEP, FIELD_USER_ROLE, answerCell, keysOf, plainText, type RowBatch } from './export-rows.js';
 
 type Key = { created_at: number; id: string };
 type RawRow = [member_id: string, answers: string, created_at: number | string, id: string, captured_at: number | string | null, version: number | string, revision: number | string, status: string, reviewed_by: string | null, reviewed_at: number | string | null, payout_id: string | null, meta: string | null, flags: string | null, checking: number | boolean | null, photos: string | null];
@@ -72,8 +72,7 @@ export async function* readRowBatches(source: ExportSource, job: ExportJob, size
       cells.push(fieldUser, capturedAt === null ? '' : String(capturedAt), String(createdAt), String(version), String(revision));
       // Review (issue 16): status, who and when (empty when never reviewed), the paid payout's reference.
       cells.push(status, plainText(reviewedBy ?? ''), reviewedAt === null ? '' : String(reviewedAt), (payoutId !== null && references.get(payoutId)) || '');
-      // The answer keys of the response's own version (a version unknown here reads as the latest).
-      const keys = job.columns.keys[Number(version)] ?? job.columns.keys[job.columns.latest] ?? [];
+      const keys = keysOf(job.columns, Number(version));
       // Own properties only: a question named constructor or toString has no inherited answer.
       for (const key of keys) cells.push(answerCell(key !== null && Object.hasOwn(parsed, key.text) ? parsed[key.text] : undefined, job.publicUrl, key?.type));
       // Quality (issue 18, workbook.ts QUALITY_HEADER): open flags, or "checking" while they are computed, then the phone's metadata.

@@ -90,6 +90,32 @@ export function exportColumns(versions: readonly VersionQuestions[]): ExportColu
   return { headers: order.map((id) => headers.get(id)!), keys, latest: newestFirst[0]?.version ?? 1 };
 }
 
+/** The answer keys of a response's own version, one per column (a version unknown here reads as the latest). */
+export function keysOf(columns: ExportColumns, version: number): ExportColumns['keys'][number] {
+  return columns.keys[version] ?? columns.keys[columns.latest] ?? [];
+}
+
+/**
+ * A response's answers keyed as the export heads them: each question's latest text, found through
+ * its id in the response's own version, so a version-1 answer to a question renamed in version 2
+ * sits under the new name. An answer its version names no column for keeps its own key.
+ */
+export function answersUnderHeaders<A>(columns: ExportColumns, version: number, answers: Record<string, A>): Record<string, A> {
+  const keys = keysOf(columns, version);
+  const entries: [string, A][] = [];
+  const placed = new Set<string>();
+  keys.forEach((key, c) => {
+    // Own properties only: a question named constructor or toString has no inherited answer.
+    if (key === null || !Object.hasOwn(answers, key.text)) return;
+    entries.push([columns.headers[c]!, answers[key.text]!]);
+    placed.add(key.text);
+  });
+  const taken = new Set(entries.map(([header]) => header));
+  for (const [key, value] of Object.entries(answers)) if (!placed.has(key) && !taken.has(key)) entries.push([key, value]);
+  // fromEntries defines each key as an own property, "__proto__" included.
+  return Object.fromEntries(entries);
+}
+
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)$/;
 
 /**

@@ -32,6 +32,8 @@ export interface ListedResponse {
   answers: string;
   created_at: number;
   captured_at: number | null;
+  /** The survey version it was filled against. */
+  version: number;
   full_name: string;
   email: string;
   status: string;
@@ -348,7 +350,7 @@ export class InsightRepository {
     return this.k
       .selectFrom('responses as r')
       .innerJoin('members as m', 'm.id', 'r.member_id')
-      .select(['r.id', 'r.survey_id', 'r.organization_id', 'r.answers', 'r.created_at', 'r.captured_at', 'r.status', 'm.full_name', 'm.email'])
+      .select(['r.id', 'r.survey_id', 'r.organization_id', 'r.answers', 'r.created_at', 'r.captured_at', 'r.version', 'r.status', 'm.full_name', 'm.email'])
       .where((eb) => this.inScope(eb as unknown as Eb, scope))
       .orderBy('r.created_at', 'desc')
       .orderBy('r.id', 'desc');

@@ -4,7 +4,7 @@ import { ApiMsg, type ByWeeksReply, Limits, type ResponseListReply, type Respons
 import { badRequest, notFound } from '../../http/errors.js';
 import type { FlagsService } from '../flags/service.js';
 import { pageOf, pagingReply } from '../../http/paging.js';
-import { exportColumns } from './export-rows.js';
+import { answersUnderHeaders, exportColumns, type ExportColumns } from './export-rows.js';
 import { exportInWorker } from './export.js';
 import { InsightRepository, type Key, type ListedResponse, type Scope, type ScopedSurvey } from './repository.js';
 
@@ -35,9 +35,9 @@ export class InsightService {
     const page = pageOf(query.page);
     const result = await this.repo.listResponses(filtered(scope, query), query.searchQuery, page, query.after ? keyOf(query.after) : null);
     const last = result.rows.at(-1);
-    const flags = await this.flags.stateOf(result.rows.map((r) => r.id));
+    const [flags, columns] = await Promise.all([this.flags.stateOf(result.rows.map((r) => r.id)), this.answerColumns(scope.surveyId)]);
     return {
-      responses: result.rows.map((r) => ({ ...toResponseRow(r), ...flags.get(r.id)! })),
+      responses: result.rows.map((r) => ({ ...toResponseRow(r, columns), ...flags.get(r.id)! })),
       ...pagingReply(page, result.totalCount),
       hasNextPage: result.hasNextPage,
       nextCursor: result.hasNextPage && last ? `${Number(last.created_at)}.${last.id}` : null,
@@ -70,6 +70,16 @@ export class InsightService {
     return days;
   }
 
+  /**
+   * The export's question columns over every version: the table and the detail view key answers
+   * by them too, so the three agree. Null for a survey published before versions (one version,
+   * its answers keyed by its only questions).
+   */
+  async answerColumns(surveyId: string): Promise<ExportColumns | null> {
+    const stored = await this.repo.versionQuestions(surveyId);
+    return stored.length === 0 ? null : columnsOf(stored);
+  }
+
   /** Columns from every version of the survey (a survey published before versions has only its own questions). */
   async export(survey: ScopedSurvey, search: string): Promise<Readable> {
     const { config, db } = this.app;
@@ -80,8 +90,7 @@ export class InsightService {
         db: { dataDir: config.dataDir, databaseUrl: config.databaseUrl, pgSchema: db.pgSchema, sqliteFile: db.sqlite?.name },
         scope: survey.scope,
         search,
-        // Questions stored before ids get theirs by position in each version, as every reply gives them.
-        columns: exportColumns(versions.map((v) => ({ version: v.version, questions: withQuestionIds(JSON.parse(v.questions) as StoredQuestion[]) }))),
+        columns: columnsOf(versions),
         publicUrl: config.publicUrl,
       },
       (err) => this.app.log.error({ err: err.message, surveyId: survey.id }, 'export failed'),
@@ -94,19 +103,29 @@ export function filtered(scope: Scope, query: { status?: ResponseStatus | undefi
   return { ...scope, ...(query.status ? { status: query.status } : {}), ...(query.flagged !== undefined ? { flagged: query.flagged } : {}) };
 }
 
+/** Questions stored before ids get theirs by position in each version, as every reply gives them. */
+const columnsOf = (versions: { version: number; questions: string }[]) =>
+  exportColumns(versions.map((v) => ({ version: v.version, questions: withQuestionIds(JSON.parse(v.questions) as StoredQuestion[]) })));
+
+/** Answers as stored, re-keyed to the export's columns when the survey has versions. */
+export function shownAnswers<A>(columns: ExportColumns | null, version: number, stored: string): Record<string, A> {
+  const answers = JSON.parse(stored) as Record<string, A>;
+  return columns ? answersUnderHeaders(columns, version, answers) : answers;
+}
+
 /** A ResponsesCursor (checked by the route's schema) back into the key it names. */
 function keyOf(cursor: string): Key {
   const dot = cursor.indexOf('.');
   return { created_at: Number(cursor.slice(0, dot)), id: cursor.slice(dot + 1) };
 }
 
-function toResponseRow(r: ListedResponse): Omit<ResponseRow, 'checking' | 'flags'> {
+function toResponseRow(r: ListedResponse, columns: ExportColumns | null): Omit<ResponseRow, 'checking' | 'flags'> {
   const fieldUser = { fullName: r.full_name, email: r.email };
   return {
     _id: r.id,
     survey_id: r.survey_id,
     organization_id: r.organization_id,
-    answers: JSON.parse(r.answers) as ResponseRow['answers'],
+    answers: shownAnswers<ResponseRow['answers'][string]>(columns, Number(r.version), r.answers),
     ...fieldUser,
     fieldUser,
     createdAt: new Date(Number(r.created_at)).toISOString(),

@@ -106,7 +106,7 @@ export class ReviewRepository {
   async detail(reviewer: Reviewer, id: string) {
     return this.visible(reviewer)
       .innerJoin('members as m', 'm.id', 'r.member_id')
-      .select(['r.id', 'r.survey_id', 'r.answers', 'r.status', 'r.review_comment', paidAtOf('r.id', 'r.paid_at').as('paid_at'), 'r.created_at', 'r.revision', 'r.meta', 'r.captured_at', 'm.full_name', 'm.email'])
+      .select(['r.id', 'r.survey_id', 'r.answers', 'r.status', 'r.review_comment', paidAtOf('r.id', 'r.paid_at').as('paid_at'), 'r.created_at', 'r.revision', 'r.version', 'r.meta', 'r.captured_at', 'm.full_name', 'm.email'])
       .where('r.id', '=', id)
       .executeTakeFirst();
   }

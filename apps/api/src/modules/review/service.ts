@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { AuthContext } from '../../plugins/auth.js';
 import { notFound } from '../../http/errors.js';
 import type { FlagsService } from '../flags/service.js';
+import { shownAnswers, type InsightService } from '../insight/service.js';
 import { ReviewRepository, type Reviewer, type ReviewTarget } from './repository.js';
 
 type Review = z.output<typeof ReviewBody>;
@@ -25,7 +26,7 @@ export const ReviewMsg = {
 export class ReviewService {
   private readonly repo: ReviewRepository;
 
-  constructor(app: FastifyInstance, private readonly flags: FlagsService) {
+  constructor(app: FastifyInstance, private readonly flags: FlagsService, private readonly insight: InsightService) {
     this.repo = new ReviewRepository(app.db.kysely);
   }
 
@@ -67,20 +68,22 @@ export class ReviewService {
   async detail(reviewer: Reviewer, id: string): Promise<ResponseDetailReply> {
     const row = await this.repo.detail(reviewer, id);
     if (!row) throw notFound(ReviewMsg.responseNotFound);
-    const [audit, stored, flagState, meta] = await Promise.all([this.repo.audit(row.id), this.repo.revisions(row.id), this.flags.stateOf([row.id]), this.flags.metaOf(row, row.id)]);
+    const [audit, stored, flagState, meta, columns] = await Promise.all([this.repo.audit(row.id), this.repo.revisions(row.id), this.flags.stateOf([row.id]), this.flags.metaOf(row, row.id), this.insight.answerColumns(row.survey_id)]);
     const fieldUser = { fullName: row.full_name, email: row.email };
     const status = row.status as ResponseStatus;
     const revision = Number(row.revision);
     type Answers = ResponseDetailReply['answers'];
+    // Keyed as the table and the export head them: a question renamed since shows its answer under its new name.
+    const answersOf = (json: string) => shownAnswers<Answers[string]>(columns, Number(row.version), json);
     // A response never fixed is its own revision 1; a fixed one has every revision stored, and
     // each before the latest was superseded while returned (only a returned response is fixed).
     const revisions = stored.length === 0
-      ? [{ revision: 1, answers: JSON.parse(row.answers) as Answers, submittedAt: new Date(Number(row.created_at)).toISOString(), status }]
-      : stored.map((r) => ({ revision: Number(r.revision), answers: JSON.parse(r.answers) as Answers, submittedAt: new Date(Number(r.submitted_at)).toISOString(), status: Number(r.revision) === revision ? status : ResponseStatus.returned }));
+      ? [{ revision: 1, answers: answersOf(row.answers), submittedAt: new Date(Number(row.created_at)).toISOString(), status }]
+      : stored.map((r) => ({ revision: Number(r.revision), answers: answersOf(r.answers), submittedAt: new Date(Number(r.submitted_at)).toISOString(), status: Number(r.revision) === revision ? status : ResponseStatus.returned }));
     return {
       _id: row.id,
       survey_id: row.survey_id,
-      answers: JSON.parse(row.answers) as ResponseDetailReply['answers'],
+      answers: answersOf(row.answers),
       fieldUser,
       status,
       comment: row.review_comment,

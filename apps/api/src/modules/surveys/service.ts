@@ -68,7 +68,6 @@ export class SurveysService {
   async setSettings(surveyId: string, organizationId: string, settings: SurveySettingsBody): Promise<Omit<SurveySettingsReply, 'msg'>> {
     const row = await this.repo.setSettings(surveyId, organizationId, settings, Date.now());
     if (!row) throw notFound(ApiMsg.surveyNotFound);
-    const orNull = (v: number | null) => (v === null ? null : Number(v));
     return { payAfterReview: Number(row.pay_after_review) === 1, closed: row.closed_at !== null, minDurationSeconds: orNull(row.min_duration_s), maxAccuracyMeters: orNull(row.max_accuracy_m), photoQuality: photoQualityOf(row.photo_quality) };
   }
 
@@ -135,6 +134,9 @@ function largeSelect(survey: SurveyRow | undefined, text: string): { surveyId: s
   return { surveyId: survey.id, question: question.text };
 }
 
+/** A nullable integer column (PostgreSQL's bigint arrives as a string). */
+const orNull = (v: number | null | undefined) => (v === null || v === undefined ? null : Number(v));
+
 /** The stored setting; anything else (nothing writes it) reads as standard, the phone's default too. */
 const photoQualityOf = (stored: string | undefined): PhotoQuality => (stored === PhotoQuality.high ? PhotoQuality.high : PhotoQuality.standard);
 
@@ -149,6 +151,8 @@ export function toSurvey(row: SurveyRow): Survey {
     questions: withQuestionIds(JSON.parse(row.questions) as StoredQuestion[]),
     payAfterReview: Number(row.pay_after_review) === 1,
     photoQuality: photoQualityOf(row.photo_quality),
+    minDurationSeconds: orNull(row.min_duration_s),
+    maxAccuracyMeters: orNull(row.max_accuracy_m),
     createdAt: new Date(Number(row.created_at)).toISOString(),
     version: Number(row.version ?? 1),
     closed: row.closed_at !== null && row.closed_at !== undefined,

@@ -162,6 +162,35 @@ describe('stable question ids', () => {
   });
 });
 
+describe('the table and the detail view resolve answers as the export does', () => {
+  it('a version 1 answer to a question renamed in version 2 sits under the new name, with no orphan key; a removed question keeps its own', async () => {
+    const survey = await publish('Renamed in table');
+    const ids = (survey as unknown as { questions: { id: string }[] }).questions.map((q) => q.id);
+    const fu = await fieldUser(survey._id);
+    const sup = await addMember(t.app, survey._id, org.id, { role: Role.supervisor });
+    await t.app.db.kysely.updateTable('members').set({ supervisor_id: sup.id }).where('id', '=', fu.id).execute();
+    const old = await respond(fu.token!, { survey_id: survey._id, organization_id: org.id, version: 1, answers: { 'Name of outlet': 'Mama Put', 'Outlet type': 'Kiosk', 'Fridge count': '2' } });
+    expect(old.statusCode, old.body).toBe(200);
+    const v2renamed = [{ ...text('Outlet name', true), id: ids[0] }, { text: 'Kind of outlet', type: QuestionType.select, compulsory: false, options: ['Kiosk', 'Shop'], id: ids[1] }];
+    expect((await put(survey._id, { title: 'Renamed in table', questions: v2renamed })).statusCode).toBe(200);
+    const fresh = await respond(fu.token!, { survey_id: survey._id, organization_id: org.id, version: 2, answers: { 'Outlet name': 'New Shop', 'Kind of outlet': 'Shop' } });
+    expect(fresh.statusCode, fresh.body).toBe(200);
+
+    const expected = { 'Outlet name': 'Mama Put', 'Kind of outlet': 'Kiosk', 'Fridge count': '2' };
+    for (const [token, url] of [[org.token, `/api/v1/survey/organization/response/${survey._id}`], [sup.token!, `/api/v1/supervisor/response/${survey._id}`]] as const) {
+      const list = await call(t.app, token, { method: 'GET', url });
+      expect(list.statusCode, list.body).toBe(200);
+      const rows = list.json().responses as { _id: string; answers: Record<string, string> }[];
+      expect(rows.find((r) => r._id === old.json()._id)?.answers).toEqual(expected);
+      expect(rows.find((r) => r._id === fresh.json()._id)?.answers).toEqual({ 'Outlet name': 'New Shop', 'Kind of outlet': 'Shop' });
+    }
+    const detail = await call(t.app, org.token, { method: 'GET', url: `/api/v1/responses/${old.json()._id}` });
+    expect(detail.statusCode, detail.body).toBe(200);
+    expect(detail.json().answers).toEqual(expected);
+    expect(detail.json().revisions.map((r: { answers: object }) => r.answers)).toEqual([expected]);
+  });
+});
+
 describe('closing a survey', () => {
   it('refuses new responses with 403, but takes those made on the phone before the close', async () => {
     const survey = await publish('Closing soon');

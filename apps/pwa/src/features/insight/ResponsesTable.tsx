@@ -120,7 +120,7 @@ export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }
               <th scope="col" className="responses__received">Received</th>
               <th scope="col">Status</th>
               <th scope="col">Flags</th>
-              {questions.map((q) => <th key={q.text} scope="col">{q.text}</th>)}
+              {questions.map((q) => <th key={q.id ?? q.text} scope="col">{q.text}</th>)}
             </tr>
           </thead>
           <tbody>
@@ -188,7 +188,7 @@ function ResponseTableRow({ row, sn, questions, now, picked, onPick, onOpen }: {
       <td className="responses__date responses__received">{formatResponseDate(row.createdAt, now, true)}</td>
       <td><StatusChip status={row.status} /></td>
       <td><FlagChips row={row} /></td>
-      {questions.map((q) => <td key={q.text}><CellView cell={formatCell(answerOf(row.answers, q.text), undefined, q.type)} /></td>)}
+      {questions.map((q) => <td key={q.id ?? q.text}><CellView cell={formatCell(answerOf(row.answers, q.text), undefined, q.type)} /></td>)}
     </tr>
   );
 }

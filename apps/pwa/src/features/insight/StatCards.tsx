@@ -2,6 +2,7 @@ import { Limits, type TopPerformerReply } from '@survey-bird/contracts';
 import type { ReactNode } from 'react';
 import { flaggedShare } from '../review/flag-labels';
 import { FlagIcon, InboxIcon, PulseIcon, TrophyIcon } from './icons';
+import { countOf } from '../../ui/format';
 
 interface StatCardsProps {
   cards: TopPerformerReply | null;
@@ -18,7 +19,7 @@ export function StatCards({ cards, loading, expected, scope = 'survey' }: StatCa
   const team = scope === 'team';
   return (
     <ul className="stat-cards" aria-busy={loading}>
-      <StatCard icon={<InboxIcon />} title="Total responses" tone="brand" caption={team ? 'From your field users' : expected ? `Target: ${expected.toLocaleString('en-NG')} responses` : 'All responses to this survey'}>
+      <StatCard icon={<InboxIcon />} title="Total responses" tone="brand" caption={team ? 'From your field users' : expected ? `Target: ${countOf(expected, 'response')}` : 'All responses to this survey'}>
         {show ? cards.totalResponses.toLocaleString('en-NG') : null}
       </StatCard>
       <StatCard icon={<FlagIcon />} title="Flagged" tone="rose" caption={show ? flaggedShare(cards.flaggedResponses, cards.totalResponses) : 'Responses with an open flag'}>

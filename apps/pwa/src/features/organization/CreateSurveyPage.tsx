@@ -1,5 +1,5 @@
 import {
-  ConditionOp,
+  type ConditionOp,
   DISABLED_QUESTION_TYPES,
   LENGTH_QUESTION_TYPES,
   Msg,
@@ -15,6 +15,7 @@ import { api } from '../../api';
 import { navigateTo } from '../../routes/navigate';
 import { paths } from '../../routes/paths';
 import { Spinner } from '../../ui/Spinner';
+import { confirmDialog } from '../../ui/dialog-store';
 import { toast } from '../../ui/toast-store';
 import { useSession } from '../accounts/session';
 import { useActiveSurvey } from '../surveys/active-survey';
@@ -28,28 +29,22 @@ import {
   EMPTY_BUILDER,
   formOptions,
   isBlank,
+  OP_LABELS,
+  opsFor,
   optionsSummary,
   parseDatasetFile,
   parseDraft,
   publishBody,
+  showIfSummary,
   type BuilderState,
 } from './builder';
 import './create-survey.css';
 import '../team/team.css';
 import { accountKey } from '../../offline/account-key';
+import { countOf } from '../../ui/format';
 
 const DRAFT_SAVE_MS = 400;
 const FormPreview = lazy(() => import('./FormPreview'));
-
-/** The words the builder shows for each condition. */
-const OP_LABELS: Record<ConditionOp, string> = {
-  equals: 'is',
-  notEquals: 'is not',
-  includes: 'includes',
-  greaterThan: 'is greater than',
-  lessThan: 'is less than',
-  answered: 'is answered',
-};
 
 function readDraft(key: string, initial: BuilderState = EMPTY_BUILDER): BuilderState {
   try {
@@ -65,9 +60,14 @@ export interface SurveyEdit {
   initial: BuilderState;
 }
 
-function writeDraft(key: string, state: BuilderState): void {
+/**
+ * Keeps the builder in localStorage under `key` (one per account, and per survey while editing) until
+ * it is published or discarded. An edit left as the published version is no draft: keeping it would
+ * later hide a version published from elsewhere.
+ */
+function writeDraft(key: string, state: BuilderState, published?: BuilderState): void {
   try {
-    if (isBlank(state)) localStorage.removeItem(key);
+    if (isBlank(state) || (published && JSON.stringify(state) === JSON.stringify(published))) localStorage.removeItem(key);
     else localStorage.setItem(key, JSON.stringify(state));
   } catch {
     // Quota reached (a very large option list): the survey is still on screen, only not kept for a reload.
@@ -85,11 +85,30 @@ export function CreateSurveyPage({ edit }: { edit?: SurveyEdit } = {}) {
   const latest = useRef({ draftKey, state });
   latest.current = { draftKey, state };
 
+  const published = edit?.initial;
   useEffect(() => {
-    const timer = setTimeout(() => writeDraft(draftKey, state), DRAFT_SAVE_MS);
+    const timer = setTimeout(() => writeDraft(draftKey, state, published), DRAFT_SAVE_MS);
     return () => clearTimeout(timer);
-  }, [draftKey, state]);
-  useEffect(() => () => writeDraft(latest.current.draftKey, latest.current.state), []);
+  }, [draftKey, state, published]);
+  useEffect(() => {
+    // A reload or a closed tab unmounts nothing: the last 400 ms of typing are written on pagehide.
+    const flush = () => writeDraft(latest.current.draftKey, latest.current.state, published);
+    window.addEventListener('pagehide', flush);
+    return () => {
+      window.removeEventListener('pagehide', flush);
+      flush();
+    };
+  }, [published]);
+
+  async function discard() {
+    if (!edit) return;
+    const yes = await confirmDialog({ title: 'Discard your changes?', body: `The survey goes back to version ${edit.survey.version ?? 1} as published. Your unpublished changes are deleted from this device.`, action: 'Discard changes', cancel: 'Keep editing', tone: 'danger' });
+    if (!yes) return;
+    dispatch({ type: 'restore', state: edit.initial });
+    latest.current.state = edit.initial;
+    writeDraft(draftKey, edit.initial, edit.initial);
+    toast.success('Changes discarded');
+  }
 
   async function publish() {
     if (busy) return;
@@ -160,6 +179,7 @@ export function CreateSurveyPage({ edit }: { edit?: SurveyEdit } = {}) {
           <strong>{state.questions.length === 1 ? '1 question' : `${state.questions.length} questions`} added</strong>
           <span className="builder__note">{edit ? 'Editing: nothing changes until you publish.' : 'You can edit the survey after publishing; each publish is a new version.'}</span>
         </p>
+        {edit && <button type="button" className="btn btn--ghost btn--lg" onClick={() => void discard()} disabled={busy || JSON.stringify(state) === JSON.stringify(edit.initial)}>Discard changes</button>}
         <button type="button" className="btn btn--ghost btn--lg" onClick={() => setPreviewing(true)} disabled={state.questions.length === 0}>Preview</button>
         <button type="button" className="btn btn--primary btn--lg" onClick={() => void publish()} disabled={busy} aria-disabled={busy}>
           {busy && <Spinner label="Publishing" />} {busy ? 'Publishing…' : 'Publish'}
@@ -195,7 +215,7 @@ function QuestionList({ state, onEdit, onDelete }: { state: BuilderState; onEdit
                   <p className="qlist__meta">
                     <span className="badge">{q.type}</span>
                     {summary && <span className="qlist__options">{summary}</span>}
-                    {q.showIf && <span className="qlist__options">Shown if {q.showIf.conditions.length === 1 ? 'a condition holds' : `${q.showIf.combine} of ${q.showIf.conditions.length} conditions hold`}</span>}
+                    {q.showIf && <span className="qlist__options">{showIfSummary(q.showIf, state.questions)}</span>}
                     {q.constraint && <span className="qlist__options">Has limits</span>}
                   </p>
                 </div>
@@ -260,14 +280,14 @@ function QuestionEditor({ state, dispatch }: { state: BuilderState; dispatch: (a
           <label htmlFor={form.dataset ? undefined : 'q-dataset'}>Option list</label>
           {form.dataset ? (
             <div className="dataset">
-              <p><strong>{datasetCount.toLocaleString('en-NG')} options</strong> from {form.datasetFile}</p>
+              <p><strong>{countOf(datasetCount, 'option')}</strong> from {form.datasetFile}</p>
               <p className="dataset__preview">{form.dataset.slice(0, 5).join(', ')}{form.dataset.length > 5 ? ', …' : ''}</p>
               <button type="button" className="link" onClick={() => dispatch({ type: 'form', change: { dataset: null, datasetFile: null } })}>Remove this list</button>
             </div>
           ) : (
             <>
               <textarea id="q-dataset" className="dataset__paste" value={form.options} onChange={(e) => dispatch({ type: 'form', change: { options: e.target.value } })} placeholder={'Paste the options, one per line\nor separated by commas'} />
-              <p className="form__hint" aria-live="polite">{datasetCount.toLocaleString('en-NG')} options</p>
+              <p className="form__hint" aria-live="polite">{countOf(datasetCount, 'option')}</p>
             </>
           )}
           <label className="btn btn--ghost btn--sm dataset__upload">
@@ -353,7 +373,7 @@ function ShowIfEditor({ state, dispatch }: { state: BuilderState; dispatch: (a: 
               {earlier.map((q) => <option key={q.id} value={q.id}>{q.text}</option>)}
             </select>
             <select aria-label={`Condition ${i + 1}: test`} value={c.op} onChange={(e) => dispatch({ type: 'condition', index: i, change: { op: e.target.value as ConditionOp } })}>
-              {Object.values(ConditionOp).map((op) => <option key={op} value={op}>{OP_LABELS[op]}</option>)}
+              {(source ? opsFor(source.type) : []).map((op) => <option key={op} value={op}>{OP_LABELS[op]}</option>)}
             </select>
             {c.op !== 'answered' && (choices ? (
               <select aria-label={`Condition ${i + 1}: value`} value={c.value} onChange={(e) => dispatch({ type: 'condition', index: i, change: { value: e.target.value } })}>

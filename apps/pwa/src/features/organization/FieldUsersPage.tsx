@@ -7,6 +7,7 @@ import { formatNaira } from '../../ui/format';
 import { ActiveSurveyButton } from '../surveys/ActiveSurveyButton';
 import { useActiveSurvey } from '../surveys/active-survey';
 import { AssignSupervisorModal } from '../team/AssignSupervisorModal';
+import { withAssigned } from '../team/assigned';
 import type { Column } from '../team/DataTable';
 import { fieldUserColumns } from '../team/field-user-columns';
 import { UserPlusIcon } from '../team/icons';
@@ -80,7 +81,7 @@ function SurveyFieldUsers({ survey }: { survey: Survey }) {
           surveyId={survey._id}
           fieldUser={assigning}
           onClose={() => setAssigning(null)}
-          onAssigned={(row) => list.setData((d) => (d ? { ...d, fieldUsers: d.fieldUsers.map((f) => (f._id === row._id ? row : f)) } : d))}
+          onAssigned={(row) => list.setData((d) => (d ? { ...d, fieldUsers: withAssigned(d.fieldUsers, row) } : d))}
         />
       )}
     </section>

@@ -6,6 +6,7 @@ import { Spinner } from '../../ui/Spinner';
 import { toast } from '../../ui/toast-store';
 import { UploadIcon } from '../team/icons';
 import { EMPTY_BUILDER, type BuilderState } from './builder';
+import { countOf } from '../../ui/format';
 
 /**
  * "Import XLSForm": an ODK or Kobo .xlsx read by the server into a draft the builder opens (nothing
@@ -26,7 +27,7 @@ export function ImportXlsformButton({ onDraft }: { onDraft: (state: BuilderState
       const { draft, unsupported } = await api.call('importXlsform', { form });
       onDraft({ ...EMPTY_BUILDER, title: draft.title, description: draft.description, questions: draft.questions });
       setReport({ file: file.name, count: draft.questions.length, unsupported });
-      if (unsupported.length === 0) toast.success(`${draft.questions.length} questions imported from ${file.name}`);
+      if (unsupported.length === 0) toast.success(`${countOf(draft.questions.length, 'question')} imported from ${file.name}`);
     } catch {
       // The API client showed the server's reason (too large, not a workbook, no survey sheet).
     } finally {
@@ -42,7 +43,7 @@ export function ImportXlsformButton({ onDraft }: { onDraft: (state: BuilderState
       </label>
       {report && report.unsupported.length > 0 && (
         <Modal open title="Not carried over" onClose={() => setReport(null)} className="modal--form">
-          <p className="card__text">{report.count} questions were imported from {report.file}. These rows and cells were not; check the draft before you publish.</p>
+          <p className="card__text">{countOf(report.count, 'question')} {report.count === 1 ? 'was' : 'were'} imported from {report.file}. These rows and cells were not; check the draft before you publish.</p>
           <ul className="xlsform-report">
             {report.unsupported.map((u, i) => (
               <li key={i}><strong>{u.sheet} row {u.row}{u.column ? `, ${u.column}` : ''}:</strong> {u.reason}</li>

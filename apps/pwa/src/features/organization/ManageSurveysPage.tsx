@@ -10,6 +10,7 @@ import { MgmtHead } from '../team/Layout';
 import { Pager, SearchBox } from '../team/ListControls';
 import { usePagedList } from '../team/usePagedList';
 import { SurveyDetailsModal } from './SurveyDetailsModal';
+import { SurveySettingsModal } from './SurveySettingsModal';
 
 /** Spec screen 3: the organization's surveys, newest first; choosing one makes it the active survey. */
 export function ManageSurveysPage() {
@@ -19,6 +20,7 @@ export function ManageSurveysPage() {
   const surveys = data?.survey ?? [];
   const page = data?.page ?? list.page;
   const [viewing, setViewing] = useState<Survey | null>(null);
+  const [setting, setSetting] = useState<Survey | null>(null);
 
   return (
     <section className="mgmt">
@@ -51,17 +53,23 @@ export function ManageSurveysPage() {
         ) : (
           <ul className="survey-list">
             {surveys.map((s) => (
-              <SurveyRow key={s._id} survey={s} active={s._id === active?._id} onChoose={() => setActive(s)} onOpen={() => setViewing(s)} />
+              <SurveyRow key={s._id} survey={s} active={s._id === active?._id} onChoose={() => setActive(s)} onOpen={() => setViewing(s)} onSettings={() => setSetting(s)} />
             ))}
           </ul>
         )}
         <Pager label="Showing:" page={page} count={surveys.length} total={data?.totalCount ?? 0} hasPreviousPage={!!data?.hasPreviousPage} hasNextPage={!!data?.hasNextPage} onPage={list.setPage} />
       </div>
       <SurveyDetailsModal
-        survey={viewing}
+        survey={setting ? null : viewing}
         onClose={() => setViewing(null)}
+        onSettings={setSetting}
+      />
+      <SurveySettingsModal
+        survey={setting}
+        onClose={() => setSetting(null)}
         onChanged={(changed) => {
-          setViewing(changed);
+          setSetting(changed);
+          if (viewing?._id === changed._id) setViewing(changed);
           list.refresh();
           if (changed._id === active?._id) setActive(changed);
         }}
@@ -70,7 +78,7 @@ export function ManageSurveysPage() {
   );
 }
 
-function SurveyRow({ survey, active, onChoose, onOpen }: { survey: Survey; active: boolean; onChoose: () => void; onOpen: () => void }) {
+function SurveyRow({ survey, active, onChoose, onOpen, onSettings }: { survey: Survey; active: boolean; onChoose: () => void; onOpen: () => void; onSettings: () => void }) {
   const count = survey.questions.length;
   return (
     <li className={`survey-row${active ? ' is-active' : ''}${survey.closed ? ' is-closed' : ''}`}>
@@ -83,11 +91,14 @@ function SurveyRow({ survey, active, onChoose, onOpen }: { survey: Survey; activ
           {survey.closed && <> · <span className="badge">Closed</span></>}
         </p>
       </div>
-      {active ? (
-        <span className="badge badge--brand">Active survey</span>
-      ) : (
-        <button type="button" className="btn btn--ghost btn--sm" onClick={onChoose} aria-label={`Make ${survey.title} the active survey`}>Make active</button>
-      )}
+      <div className="survey-row__actions">
+        <button type="button" className="btn btn--ghost btn--sm" onClick={onSettings} aria-label={`Settings of ${survey.title}`}>Settings</button>
+        {active ? (
+          <span className="badge badge--brand">Active survey</span>
+        ) : (
+          <button type="button" className="btn btn--ghost btn--sm" onClick={onChoose} aria-label={`Make ${survey.title} the active survey`}>Make active</button>
+        )}
+      </div>
     </li>
   );
 }

@@ -1,12 +1,12 @@
-import { QuestionType, type PhotoQuality, type Survey, type SurveySettingsBody, type SurveyVersion } from '@survey-bird/contracts';
+import { QuestionType, type Survey, type SurveyVersion } from '@survey-bird/contracts';
 import { useEffect, useState } from 'react';
 import { api } from '../../api';
 import { navigateTo } from '../../routes/navigate';
 import { paths } from '../../routes/paths';
 import { Modal } from '../../ui/Modal';
-import { toast } from '../../ui/toast-store';
 import { createdLabel } from '../surveys/format';
 import { setEditTarget } from './edit-target';
+import { countOf } from '../../ui/format';
 
 /** Options listed in full up to this many; a longer list shows its count (a large dataset never ships its options). */
 const OPTIONS_SHOWN = 12;
@@ -22,12 +22,11 @@ const dateOf = (iso: string) => new Date(iso).toLocaleDateString('en-NG', { day:
 
 /**
  * A published survey: when it was created, each question's type, compulsion and options; Edit (the
- * builder, publishing the next version), its versions, Close / Reopen (issue 17) and the photo
- * quality (issue 19: the phones use it from their next survey refresh).
+ * builder, publishing the next version), its versions, and Settings (SurveySettingsModal: pay after
+ * review, flag thresholds, photo quality, Close / Reopen).
  */
-export function SurveyDetailsModal({ survey, onClose, onChanged }: { survey: Survey | null; onClose: () => void; onChanged?: (survey: Survey) => void }) {
+export function SurveyDetailsModal({ survey, onClose, onSettings }: { survey: Survey | null; onClose: () => void; onSettings: (survey: Survey) => void }) {
   const [versions, setVersions] = useState<{ list: SurveyVersion[]; total: number } | null>(null);
-  const [busy, setBusy] = useState(false);
   const id = survey?._id;
   useEffect(() => {
     setVersions(null);
@@ -42,20 +41,6 @@ export function SurveyDetailsModal({ survey, onClose, onChanged }: { survey: Sur
   if (!survey) return null;
   const closed = survey.closed === true;
 
-  async function save(body: SurveySettingsBody, done: string) {
-    if (!survey || busy) return;
-    setBusy(true);
-    try {
-      const reply = await api.call('surveySettings', { params: { id: survey._id }, body });
-      toast.success(done);
-      onChanged?.({ ...survey, closed: reply.closed, closedAt: reply.closed ? (survey.closedAt ?? new Date().toISOString()) : null, photoQuality: reply.photoQuality });
-    } catch {
-      // The API client showed the reason.
-    } finally {
-      setBusy(false);
-    }
-  }
-
   return (
     <Modal open title={survey.title} onClose={onClose} className="modal--form">
       <div className="survey-view">
@@ -68,19 +53,8 @@ export function SurveyDetailsModal({ survey, onClose, onChanged }: { survey: Sur
             setEditTarget(survey);
             navigateTo(paths.orgEditSurvey.replace('$surveyId', encodeURIComponent(survey._id)));
           }}>Edit</button>
-          {closed ? (
-            <button type="button" className="btn btn--ghost btn--sm" disabled={busy} onClick={() => void save({ closed: false }, 'Survey reopened')}>Reopen</button>
-          ) : (
-            <button type="button" className="btn btn--danger-outline btn--sm" disabled={busy} onClick={() => void save({ closed: true }, 'Survey closed: field users can no longer start new responses')}>Close survey</button>
-          )}
+          <button type="button" className="btn btn--ghost btn--sm" onClick={() => onSettings(survey)}>Settings</button>
         </div>
-        <label className="survey-view__setting">
-          Photo quality
-          <select value={survey.photoQuality ?? 'standard'} disabled={busy} onChange={(e) => void save({ photoQuality: e.target.value as PhotoQuality }, 'Photo quality saved')}>
-            <option value="standard">Standard (smaller, faster on 2G)</option>
-            <option value="high">High (more detail)</option>
-          </select>
-        </label>
         {closed && <p className="survey-view__note">Closed: field users see it greyed out and cannot start new responses. Responses made on a phone before the close are still accepted when it syncs.</p>}
         {survey.description && <p className="survey-view__desc">{survey.description}</p>}
         <ol className="survey-view__questions">
@@ -109,7 +83,7 @@ export function SurveyDetailsModal({ survey, onClose, onChanged }: { survey: Sur
                 {v.version === (survey.version ?? 1) && <span className="badge badge--brand">Current</span>}
               </li>
             ))}
-            {versions.total > versions.list.length && <li>and {versions.total - versions.list.length} older versions</li>}
+            {versions.total > versions.list.length && <li>and {countOf(versions.total - versions.list.length, 'older version')}</li>}
           </ol>
         )}
       </div>

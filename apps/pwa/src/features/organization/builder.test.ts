@@ -8,10 +8,12 @@ import {
   firstCsvColumn,
   formOptions,
   isBlank,
+  opsFor,
   parseDatasetFile,
   parseDatasetText,
   parseDraft,
   publishBody,
+  showIfSummary,
   type BuilderAction,
   type BuilderState,
 } from './builder';
@@ -218,5 +220,38 @@ describe('issue 17: types, limits and show-if in the builder', () => {
     const withRules = run(form({ text: 'Age', type: QuestionType.number, max: '120' }), commit, { type: 'edit', index: 0 });
     expect(withRules.form.max).toBe('120');
     expect(parseDraft(JSON.stringify(withRules))).toEqual(withRules);
+  });
+});
+
+describe("show-if: which condition, and only the tests a question's type offers", () => {
+  it('says which condition: "Shown if Q1 is Yes", and names each of several by number', () => {
+    let s = run(form({ text: 'Married?', type: QuestionType.select, options: 'Yes, No' }), commit, form({ text: 'Age', type: QuestionType.number }), commit);
+    const [married, age] = s.questions.map((x) => x.id!);
+    s = run({ type: 'restore', state: s }, form({ text: 'Spouse' }), { type: 'addCondition', question: married! }, { type: 'condition', index: 0, change: { value: 'Yes' } }, commit);
+    expect(showIfSummary(s.questions[2]!.showIf!, s.questions)).toBe('Shown if Q1 is Yes');
+    const any = { combine: 'any' as const, conditions: [{ question: age!, op: 'greaterThan' as const, value: 17 }, { question: married!, op: 'answered' as const }] };
+    expect(showIfSummary(any, s.questions)).toBe('Shown if Q2 is greater than 17 or Q1 is answered');
+    expect(showIfSummary({ ...any, combine: 'all' }, s.questions)).toBe('Shown if Q2 is greater than 17 and Q1 is answered');
+  });
+
+  it('a yes/no select offers only is, is not and is answered; numbers, dates and times also compare; a checkbox list includes', () => {
+    expect(opsFor(QuestionType.select)).toEqual(['equals', 'notEquals', 'answered']);
+    expect(opsFor(QuestionType.largeSelect)).toEqual(['equals', 'notEquals', 'answered']);
+    expect(opsFor(QuestionType.text)).toEqual(['equals', 'notEquals', 'answered']);
+    expect(opsFor(QuestionType.checkbox)).toEqual(['includes', 'answered']);
+    for (const t of [QuestionType.number, QuestionType.decimal, QuestionType.date, QuestionType.time]) expect(opsFor(t)).toContain('greaterThan');
+    expect(opsFor(QuestionType.image)).toEqual(['answered']);
+  });
+
+  it('a test the chosen question does not offer falls back to its first: greater than on a select becomes is', () => {
+    let s = run(form({ text: 'Married?', type: QuestionType.select, options: 'Yes, No' }), commit, form({ text: 'Age', type: QuestionType.number }), commit, form({ text: 'Spouse' }));
+    const [married, age] = s.questions.map((x) => x.id!);
+    s = builderReducer(s, { type: 'addCondition', question: age! });
+    s = builderReducer(s, { type: 'condition', index: 0, change: { op: 'greaterThan', value: '17' } });
+    expect(s.form.conditions[0]).toMatchObject({ op: 'greaterThan' });
+    s = builderReducer(s, { type: 'condition', index: 0, change: { question: married!, value: '' } });
+    expect(s.form.conditions[0]).toMatchObject({ question: married, op: 'equals' });
+    s = builderReducer(s, { type: 'condition', index: 0, change: { op: 'greaterThan' } });
+    expect(s.form.conditions[0]!.op).toBe('equals');
   });
 });

@@ -2,6 +2,7 @@ import { StorageKey } from '../../storage-keys';
 import {
   CreateSurveyBody,
   DISABLED_QUESTION_TYPES,
+  IMAGE_QUESTION_TYPES,
   Msg,
   OPTION_QUESTION_TYPES,
   QUESTION_TYPES,
@@ -13,7 +14,7 @@ import {
   questionProblem,
   questionRulesProblems,
   splitOptions,
-  type ConditionOp,
+  ConditionOp,
   type Constraint,
   type Question,
   type ShowIf,
@@ -261,11 +262,11 @@ export function builderReducer(state: BuilderState, action: BuilderAction): Buil
       return q ? { ...state, form: formFor(q), editing: action.index } : state;
     }
     case 'addCondition':
-      return { ...state, form: { ...state.form, conditions: [...state.form.conditions, { question: action.question, op: 'equals', value: '' }] } };
+      return { ...state, form: { ...state.form, conditions: [...state.form.conditions, fitOp({ question: action.question, op: 'equals', value: '' }, state.questions)] } };
     case 'condition': {
       const conditions = action.change === null
         ? state.form.conditions.filter((_, i) => i !== action.index)
-        : state.form.conditions.map((c, i) => (i === action.index ? { ...c, ...action.change } : c));
+        : state.form.conditions.map((c, i) => (i === action.index ? fitOp({ ...c, ...action.change }, state.questions) : c));
       return { ...state, form: { ...state.form, conditions } };
     }
     case 'cancelEdit':
@@ -302,6 +303,46 @@ export function publishBody(state: BuilderState): PublishCheck {
 }
 
 /** What the question list shows under a question: its options, or their count for a large list. */
+/** The words the builder shows for each condition. */
+export const OP_LABELS: Record<ConditionOp, string> = {
+  equals: 'is',
+  notEquals: 'is not',
+  includes: 'includes',
+  greaterThan: 'is greater than',
+  lessThan: 'is less than',
+  answered: 'is answered',
+};
+
+/**
+ * The tests a condition on an answer of this type may use: a select (one option) is or is not an
+ * option; a checkbox list includes one; numbers, dates and times also compare; text is or is not;
+ * a photo, a signature or a position is only answered or not. The type lists are read here, not
+ * copied at module load: in the bundle this module may run before the contracts' lists exist.
+ */
+export function opsFor(type: QuestionType): readonly ConditionOp[] {
+  if ([...IMAGE_QUESTION_TYPES, QuestionType.liveLocation, QuestionType.files].includes(type)) return [ConditionOp.answered];
+  if (type === QuestionType.checkbox) return [ConditionOp.includes, ConditionOp.answered];
+  if (NUMERIC_QUESTION_TYPES.includes(type) || type === QuestionType.date || type === QuestionType.time) return [ConditionOp.equals, ConditionOp.notEquals, ConditionOp.greaterThan, ConditionOp.lessThan, ConditionOp.answered];
+  return [ConditionOp.equals, ConditionOp.notEquals, ConditionOp.answered];
+}
+
+/** A condition whose test its question's type does not offer takes that type's first test. */
+function fitOp(c: ConditionForm, questions: readonly Question[]): ConditionForm {
+  const source = questions.find((q) => q.id === c.question);
+  const ops = source ? opsFor(source.type) : Object.values(ConditionOp);
+  return ops.includes(c.op) ? c : { ...c, op: ops[0]! };
+}
+
+/** "Shown if Q3 is Yes", "Shown if Q2 is answered and Q5 is greater than 4": each condition names its question by number. */
+export function showIfSummary(showIf: ShowIf, questions: readonly Question[]): string {
+  const parts = showIf.conditions.map((c) => {
+    const n = questions.findIndex((q) => q.id === c.question);
+    const subject = n >= 0 ? `Q${n + 1}` : 'a removed question';
+    return c.op === 'answered' ? `${subject} ${OP_LABELS.answered}` : `${subject} ${OP_LABELS[c.op]} ${String(c.value ?? '')}`;
+  });
+  return `Shown if ${parts.join(showIf.combine === 'any' ? ' or ' : ' and ')}`;
+}
+
 export function optionsSummary(q: Question): string | null {
   if (q.type === QuestionType.largeSelect) return `${q.options.length.toLocaleString('en-NG')} options`;
   if (OPTION_QUESTION_TYPES.includes(q.type)) return q.options.join(', ');

@@ -2,7 +2,7 @@ import type { PayoutDetail, SkippedFieldUser } from '@survey-bird/contracts';
 import { useEffect, useId, useState } from 'react';
 import { api } from '../../api';
 import { confirmDialog } from '../../ui/dialog-store';
-import { formatNaira, formatResponseDate } from '../../ui/format';
+import { countOf, formatNaira, formatResponseDate } from '../../ui/format';
 import { Modal } from '../../ui/Modal';
 import { PageLoading } from '../../ui/Spinner';
 import { toast } from '../../ui/toast-store';
@@ -71,7 +71,7 @@ export function PayoutDialog({ id, surveyTitle, readOnly, created, onClose, onCh
           <div className="payout-dialog__summary">
             <span className={`payout-chip payout-chip--${payout.status}`}>{PAYOUT_STATUS_LABEL[payout.status]}</span>
             <strong>{formatNaira(payout.total)}</strong>
-            <span>{payout.responseCount} responses, {payout.fieldUserCount} field users</span>
+            <span>{countOf(payout.responseCount, 'response')}, {countOf(payout.fieldUserCount, 'field user')}</span>
             <span>Created {formatResponseDate(payout.createdAt)}</span>
             {payout.paidAt && <span>Paid {formatResponseDate(payout.paidAt)}, reference {payout.reference}</span>}
           </div>

@@ -1,4 +1,4 @@
-import { answerOf, type Answer, type ResponseDetailReply, type Survey } from '@survey-bird/contracts';
+import type { Answer, ResponseDetailReply, Survey } from '@survey-bird/contracts';
 import { useEffect, useState } from 'react';
 import { api } from '../../api';
 import { formatResponseDate } from '../../ui/format';
@@ -6,6 +6,7 @@ import { Modal } from '../../ui/Modal';
 import { PageLoading } from '../../ui/Spinner';
 import { toast } from '../../ui/toast-store';
 import { formatCell } from '../insight/cells';
+import { answerLines } from './answer-lines';
 import { FLAG_LABEL } from './flag-labels';
 import { FlagsSection } from './FlagsSection';
 import { ReviewActions } from './ReviewActions';
@@ -88,14 +89,12 @@ export function ResponseDetail({ id, survey, onClose, onChanged }: { id: string;
   );
 }
 
-/** The survey's questions in order, then any answer to a question no longer in it. */
+/** The survey's questions in order, then any answer to a question no longer in it (answer-lines.ts). */
 function Answers({ answers, survey }: { answers: Record<string, Answer>; survey: Survey }) {
-  const texts = survey.questions.map((q) => q.text);
-  const extra = Object.keys(answers).filter((k) => !texts.includes(k));
   return (
     <dl className="response-detail__answers">
-      {[...texts, ...extra].map((text) => {
-        const cell = formatCell(answerOf(answers, text), undefined, survey.questions.find((q) => q.text === text)?.type);
+      {answerLines(survey.questions, answers).map(({ question: text, answer, type }) => {
+        const cell = formatCell(answer, undefined, type);
         return [
           <dt key={`q-${text}`}>{text}</dt>,
           <dd key={`a-${text}`}>

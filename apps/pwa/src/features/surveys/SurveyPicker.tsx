@@ -5,6 +5,7 @@ import { SearchBox } from '../team/ListControls';
 import { usePagedList } from '../team/usePagedList';
 import '../team/team.css';
 import type { SurveyListRoute } from './active-survey-store';
+import { countOf } from '../../ui/format';
 
 interface SurveyPickerProps {
   /** 'organizationSurveys' for an organisation, 'fieldUserSurveys' for a field user (and 'supervisorSurveys'). */
@@ -22,7 +23,7 @@ export function SurveyPicker({ route, activeId, total, onChoose, onClose }: Surv
   const surveys = list.data?.survey ?? [];
   return (
     <Modal open title="Choose a survey" onClose={onClose} className="modal--picker">
-      <SearchBox value={list.search} onChange={list.setSearch} placeholder={`Search all your ${total} surveys`} label="Search surveys" />
+      <SearchBox value={list.search} onChange={list.setSearch} placeholder={`Search all your ${countOf(total, 'survey')}`} label="Search surveys" />
       <ul className="pick-list" aria-busy={list.loading} aria-label="Surveys">
         {list.loading
           ? [0, 1, 2, 3].map((i) => <li key={i} className="pick-list__placeholder" aria-hidden="true"><span className="skeleton-bar" /></li>)
