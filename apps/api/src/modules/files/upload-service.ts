@@ -134,7 +134,12 @@ export class UploadService {
 
     const { survey } = await this.ingest.access(userId, surveyId);
     if (organizationId !== survey.organizationId) throw badRequest(ApiMsg.organizationMismatch);
-    const q = survey.questions.get(question);
+    // A photo belongs to the form its response was filled on: a response queued on version 1 keeps
+    // version 1's question texts (and its placeholders are keyed by them) after version 2 renames
+    // or removes the question. No stored response yet (a photo sent ahead of it): the latest form.
+    const version = await this.pending.versionOf({ userId, surveyId: survey.id, clientId });
+    const form = version === undefined ? survey : await this.ingest.surveys.form(survey, version);
+    const q = form?.questions.get(question);
     if (!q) throw badRequest(`"${question}" is not a question of this survey`);
     if (!IMAGE_QUESTION_TYPES.includes(q.type)) throw badRequest(`"${question}" does not take a photo`);
     return { survey, question, clientId };

@@ -51,6 +51,18 @@ export class PendingPhotosRepository {
     return row ? parse(row.pending_photos)[key.question] : undefined;
   }
 
+  /** The survey version the caller's response was filled on; undefined while there is no such response. */
+  async versionOf(key: Omit<PhotoKey, 'question'>): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('responses')
+      .select('version')
+      .where('survey_id', '=', key.surveyId)
+      .where('client_id', '=', key.clientId)
+      .where('user_id', '=', key.userId)
+      .executeTakeFirst();
+    return row && Number(row.version);
+  }
+
   /** True when the caller's response holds this question's photo already (no placeholder left for it). */
   async settled(key: PhotoKey): Promise<boolean> {
     const row = await this.db
