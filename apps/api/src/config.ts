@@ -5,6 +5,16 @@ import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/slow-cl
 import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from './modules/insight/export-queue.js';
 import { FLAG_POLL_MS } from './modules/flags/flag-worker.js';
 import { defaultPasswordPoolLimits, type PasswordPoolLimits } from './modules/accounts/password-pool.js';
+import { Limits } from '@survey-bird/contracts';
+
+/**
+ * Unfinished resumable photo uploads are kept this long from their creation: a 10 MB photo takes
+ * about 10 minutes at 2G's 16 KB/s, so 6 hours covers a long loss of signal in the field, and a
+ * phone away longer resends that one photo from its first byte.
+ */
+export const RESUMABLE_EXPIRY_HOURS = 6;
+/** Ten full-size photos (Limits.maxImageBytes, 10 MB) in unfinished uploads per user; the phone has two open at most. */
+export const RESUMABLE_USER_MAX_MB = 100;
 
 export interface S3Config {
   endpoint: string | undefined;
@@ -57,8 +67,10 @@ export interface Config {
   connections: ConnectionLimits;
   /** Exports running at once and waiting (EXPORT_CONCURRENCY, EXPORT_QUEUE). */
   exports: ExportLimits;
-  /** How long an unfinished resumable photo upload is kept (RESUMABLE_UPLOAD_EXPIRY_DAYS, default 7). */
+  /** How long an unfinished resumable photo upload is kept (RESUMABLE_UPLOAD_EXPIRY_HOURS, default 6). */
   resumableExpiryMs: number;
+  /** Bytes one user may hold in unfinished resumable uploads (RESUMABLE_UPLOAD_USER_MAX_MB, default 100; never under one photo). */
+  resumableUserMaxBytes: number;
 }
 
 export const OWASP_SCRYPT_N = 2 ** 17;
@@ -161,7 +173,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       queue: Math.max(0, Number(env.EXPORT_QUEUE ?? DEFAULT_EXPORT_LIMITS.queue) || 0),
       clusterConcurrency: Number(env.EXPORT_CLUSTER_CONCURRENCY) > 0 ? Math.floor(Number(env.EXPORT_CLUSTER_CONCURRENCY)) : undefined,
     },
-    resumableExpiryMs: (Number(env.RESUMABLE_UPLOAD_EXPIRY_DAYS) > 0 ? Number(env.RESUMABLE_UPLOAD_EXPIRY_DAYS) : 7) * 86_400_000,
+    resumableExpiryMs: (Number(env.RESUMABLE_UPLOAD_EXPIRY_HOURS) > 0 ? Number(env.RESUMABLE_UPLOAD_EXPIRY_HOURS) : RESUMABLE_EXPIRY_HOURS) * 3_600_000,
+    resumableUserMaxBytes: Math.max(Limits.maxImageBytes, (Number(env.RESUMABLE_UPLOAD_USER_MAX_MB) > 0 ? Number(env.RESUMABLE_UPLOAD_USER_MAX_MB) : RESUMABLE_USER_MAX_MB) * 1024 * 1024),
     ...overrides,
   };
 }

@@ -37,7 +37,7 @@ function samples(): Record<RouteName, { params?: Record<string, string>; query?:
     respond: { body: { survey_id: a.surveyId, organization_id: a.orgId, answers: { 'Name of outlet': 'x', 'Outlet type': 'Kiosk' }, clientId: '3b241101-e2bb-4255-8caf-4136c566a962' } },
     syncResponses: { body: { responses: [{ survey_id: a.surveyId, organization_id: a.orgId, answers: { 'Name of outlet': 'x', 'Outlet type': 'Kiosk' }, clientId: '3b241101-e2bb-4255-8caf-4136c566a963' }] } },
     uploadImage: {},
-    resumableCreate: {}, resumableOffset: { params: { id: '0123456789abcdef0123456789abcdef' } }, resumableAppend: { params: { id: '0123456789abcdef0123456789abcdef' } },
+    resumableCreate: {}, resumableOffset: { params: { id: '0123456789abcdef0123456789abcdef' } }, resumableAppend: { params: { id: '0123456789abcdef0123456789abcdef' } }, resumableTerminate: { params: { id: '0123456789abcdef0123456789abcdef' } },
     exportQueue: {},
     organizationResponses: { params: surveyParams }, organizationExport: { params: surveyParams }, organizationTopPerformer: { params: surveyParams },
     organizationByWeeks: { params: surveyParams, query: week },

@@ -32,6 +32,7 @@ export function tusClient(app: TestApp['app'], target: { surveyId: string; organ
     patch: (location: string, offset: number, data: Buffer, token: string | null = target.token) =>
       call(app, token, { method: 'PATCH', url: location, payload: data, headers: { 'tus-resumable': '1.0.0', 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' } }),
     head: (location: string, token: string | null = target.token) => call(app, token, { method: 'HEAD', url: location, headers: { 'tus-resumable': '1.0.0' } }),
+    cancel: (location: string, token: string | null = target.token) => call(app, token, { method: 'DELETE', url: location, headers: { 'tus-resumable': '1.0.0' } }),
     stored: (clientId: string) => app.db.kysely.selectFrom('responses').select(['answers', 'pending_photos']).where('client_id', '=', clientId).executeTakeFirstOrThrow(),
   };
 }

@@ -108,6 +108,7 @@ export const routes = {
   resumableCreate: { method: 'POST', path: '/api/v1/files/tus', access: fu, summary: 'Start a resumable photo upload (tus creation; Upload-Metadata: question, survey_id, organization_id, clientId of a response sent with its placeholder)' },
   resumableOffset: { method: 'GET', path: '/api/v1/files/tus/:id', access: fu, summary: "HEAD: the bytes the server holds of the caller's resumable upload (tus); GET answers 404", params: ResumableParams },
   resumableAppend: { method: 'PATCH', path: '/api/v1/files/tus/:id', access: fu, summary: 'Append bytes at Upload-Offset (tus); the last bytes store the photo and attach it to its response', params: ResumableParams },
+  resumableTerminate: { method: 'DELETE', path: '/api/v1/files/tus/:id', access: fu, summary: "Cancel the caller's unfinished resumable upload (tus termination): its bytes are removed", params: ResumableParams },
   getImage: { method: 'GET', path: '/api/v1/files/image/:id', access: 'public', summary: 'A stored photo (capability URL)', params: ImageParams, sensitive: ['id'] },
   organizationResponses: { method: 'GET', path: '/api/v1/survey/organization/response/:surveyId', access: org, summary: 'Responses of a survey', params: SurveyIdParams, querystring: R.ResponsesQuery, reply: R.ResponseListReply },
   organizationExport: { method: 'GET', path: '/api/v1/survey/organization/response/download/:surveyId', access: org, summary: 'Responses as xlsx', params: SurveyIdParams, querystring: R.ResponsesQuery },

@@ -55,4 +55,6 @@ export const PhotoMsg = {
   alreadyAttached: 'Photo already received',
   noPlaceholder: 'No response waits for this photo',
   withRevision: 'A fix sends its photos first, not as placeholders',
+  /** Creating a resumable upload past the caller's cap on bytes held in unfinished uploads (413). */
+  unfinishedUploadsFull: 'Too many unfinished photo uploads: let them finish, or cancel one, before starting another',
 } as const;

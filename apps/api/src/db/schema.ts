@@ -262,6 +262,17 @@ export interface ResumableUploadChunksTable {
   bytes: Buffer;
 }
 
+/** The unfinished resumable upload holding a photo placeholder, and the length it declared (modules/files/resumable-claims.ts). */
+export interface ResumableClaimsTable {
+  upload_id: string;
+  user_id: string;
+  survey_id: string;
+  client_id: string;
+  question: string;
+  size: number;
+  created_at: number;
+}
+
 export interface MailOutboxTable {
   id: string;
   to_email: string;
@@ -401,6 +412,7 @@ export interface Database {
   file_blobs: FileBlobsTable;
   resumable_uploads: ResumableUploadsTable;
   resumable_upload_chunks: ResumableUploadChunksTable;
+  resumable_claims: ResumableClaimsTable;
   mail_outbox: MailOutboxTable;
   rate_counters: RateCountersTable;
   leases: LeasesTable;

@@ -291,3 +291,26 @@ it("opens the next photo's upload while the bytes of the one before are on the l
     await new Promise((r) => proxy.close(r));
   }
 });
+
+it('cancels on the server (tus DELETE) the upload of a photo the phone can no longer read', async () => {
+  const id = await enqueueResponse({ account: field.email, surveyId, organizationId: org.id, answers: answers('Given up'), photos: { 'Shelf photo': new Blob([bigJpeg(120)], { type: 'image/jpeg' }) } });
+  // The link drops on the photo's bytes: the upload exists on the server, its URL on the phone.
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = (input, init) => (init?.method === 'PATCH' ? Promise.reject(new TypeError('network connection lost')) : realFetch(input, init));
+  try {
+    expect(await syncAccount({ account: field.email, token: field.token, baseUrl, resumable: () => import('./sync-tus') })).toMatchObject({ sent: 1 });
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+  const kept = await db.meta.where('key').startsWith('tus:').toArray();
+  expect(kept).toHaveLength(1);
+  const head = () => fetch(kept[0]!.value as string, { method: 'HEAD', headers: { authorization: `Bearer ${field.token}`, 'tus-resumable': '1.0.0' } });
+  expect((await head()).status).toBe(200);
+
+  // The photo is gone from the phone: refused, and its upload cancelled rather than left to expire.
+  await db.photos.where('owner').equals(id).delete();
+  await syncAccount({ account: field.email, token: field.token, baseUrl, resumable: () => import('./sync-tus') });
+  expect((await getRecord(id))?.photoError?.question).toBe('Shelf photo');
+  expect((await head()).status).toBe(404);
+  expect(await db.meta.where('key').startsWith('tus:').count()).toBe(0);
+});

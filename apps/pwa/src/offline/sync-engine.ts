@@ -387,6 +387,9 @@ async function sendPendingPhotos(ctx: Ctx): Promise<boolean> {
       const photo = await photoOrNothing(r.id, question);
       if (!photo) {
         await markPhotoRefused(r.id, question, NO_ANSWER, new PhotoUnreadableError(question).message);
+        // Its upload (opened ahead, or left by an earlier run) will never finish: cancelled, not left to expire.
+        const target = tus && uploadTarget(ctx, r, question);
+        if (target) await tus.cancelUpload(target, opened);
         continue;
       }
       // The next photo's upload is opened while this one's bytes are on the link: a round trip

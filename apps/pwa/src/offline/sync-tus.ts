@@ -2,13 +2,13 @@ import { Msg, PhotoMsg, type PhotoPlaceholder } from '@survey-bird/contracts';
 import { db } from './db';
 
 /**
- * Resumable photo uploads (issue 19): the client side of tus 1.0 (creation, HEAD, PATCH), loaded
- * by the sync engine only when a run has photos to send (a dynamic import, never in the form's
- * chunk). The URL of each unfinished upload lives in IndexedDB (`meta`, key `tus:<fingerprint>`),
+ * Resumable photo uploads (issue 19): the client side of tus 1.0 (creation, HEAD, PATCH, and
+ * termination for an upload it gives up), loaded by the sync engine only when a run has photos to
+ * send (a dynamic import, never in the form's chunk). The URL of each unfinished upload lives in IndexedDB (`meta`, key `tus:<fingerprint>`),
  * so an upload cut by a lost link, a reload or an app restart goes on from the last byte the server
  * stored. The fingerprint names the account, response, question and photo: another photo never
  * resumes this one's upload. Not tus-js-client: its browser build is 16 KB gzipped, twice what the
- * whole app's budget had left (docs/decisions.md, issue 19); these three requests are what we use of it.
+ * whole app's budget had left (docs/decisions.md, issue 19); these four requests are what we use of it.
  *
  * No retries here: a failed attempt ends the sync run like any request, and the run's backoff
  * decides when the next one resumes.
@@ -58,7 +58,7 @@ interface Reply {
  * bytes, so the engine can open the next photo's upload while this one's bytes are on the link.
  */
 export async function openUpload(input: UploadTarget): Promise<OpenUpload | ResumableResult> {
-  const key = KEY + [input.account, input.responseId, input.question, input.placeholder.clientId].join('|');
+  const key = keyOf(input);
   const auth = { authorization: `Bearer ${input.token}`, ...TUS };
   const url = (await db.meta.get(key))?.value as string | undefined;
   if (url) {
@@ -94,10 +94,32 @@ export async function sendResumable(input: ResumableInput, opened?: Promise<Open
   }
   // 409: the server holds another offset than we sent (an earlier attempt went further): the next HEAD says which.
   if (patch.status === 409) return { kind: 'error', status: 0, msg: Msg.uploadIncomplete, retryAfter: null };
-  // A refused finished upload is gone on the server: the next attempt starts a new one.
-  if (patch.status >= 400 && patch.status < 500 && patch.status !== 401 && patch.status !== 408 && patch.status !== 429) await db.meta.delete(key);
+  // Refused: the next attempt starts a new upload. A refused finished upload is gone on the server
+  // already; any other is cancelled, so its bytes do not count against us until it expires.
+  if (patch.status >= 400 && patch.status < 500 && patch.status !== 401 && patch.status !== 408 && patch.status !== 429) {
+    if (patch.status !== 404 && patch.status !== 410) await send('DELETE', url, { authorization: `Bearer ${input.token}`, ...TUS });
+    await db.meta.delete(key);
+  }
   return failure(patch);
 }
+
+/**
+ * Gives up the photo's upload (the photo can no longer be read, so it will never be finished):
+ * the server is asked to remove it (tus termination) and the phone forgets its URL. `opened` is
+ * openUpload's answer when the engine asked ahead. Never fails: unanswered, the server's expiry
+ * removes it all the same.
+ */
+export async function cancelUpload(input: UploadTarget, opened?: Promise<OpenUpload | ResumableResult>): Promise<void> {
+  const ahead = await opened?.catch(() => undefined);
+  const key = keyOf(input);
+  const url = ahead?.kind === 'open' ? ahead.url : ((await db.meta.get(key))?.value as string | undefined);
+  if (!url) return;
+  await send('DELETE', url, { authorization: `Bearer ${input.token}`, ...TUS });
+  await db.meta.delete(key);
+}
+
+/** The photo's upload in IndexedDB: account, response, question and the photo's own id. */
+const keyOf = (input: UploadTarget) => KEY + [input.account, input.responseId, input.question, input.placeholder.clientId].join('|');
 
 function base64(text: string): string {
   let binary = '';

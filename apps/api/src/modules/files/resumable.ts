@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, createReadStream, mkdirSync } from 'node:fs';
-import { open, unlink } from 'node:fs/promises';
+import { open, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FileStore } from '@tus/file-store';
+import { FileConfigstore, FileStore } from '@tus/file-store';
 import { ERRORS, MemoryLocker, Server, type DataStore, type Locker, type ServerOptions } from '@tus/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiMsg, Limits, PhotoMsg, routes } from '@survey-bird/contracts';
@@ -10,6 +10,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { HttpError, notFound, storageStatus } from '../../http/errors.js';
 import { PgLocker } from './pg-locker.js';
+import { ResumableClaims } from './resumable-claims.js';
 import { DatabaseUploadStore, type FinishedFile } from './resumable-store.js';
 import type { UploadService } from './upload-service.js';
 
@@ -19,7 +20,10 @@ type Upload = Parameters<NonNullable<ServerOptions['onUploadFinish']>>[1];
 const CALLER = 'x-survey-bird-caller';
 /** The last PATCH's reply names the stored photo, as the photo route's reply does. */
 export const REFERENCE_HEADER = 'photo-reference';
-const CLEAN_UP_EVERY_MS = 60 * 60 * 1000;
+/** Expiry is counted in hours: a sweep every 10 minutes keeps an expired upload at most that much longer. */
+const CLEAN_UP_EVERY_MS = 10 * 60 * 1000;
+/** How long creating an upload waits to take over the placeholder's previous one (its PATCH is asked to stop, tus lets it drain 3 s). */
+const REPLACE_WAIT_MS = 5000;
 
 /** Where unfinished uploads live: tus's DataStore, and how a finished one is read out and removed. */
 export interface PartialUploads {
@@ -29,13 +33,42 @@ export interface PartialUploads {
   discard(id: string): Promise<void>;
 }
 
+/**
+ * Photos are personal data: a partial upload's bytes and its .json are created 0600 (the server
+ * user's only, whatever the umask), not tus's default 0666 less the umask. Ids are ours (32 hex
+ * digits: namingFunction, and the route's check of `:id`), so the paths stay inside `dir`.
+ */
+class PrivateFileStore extends FileStore {
+  constructor(private readonly dir: string, expiryMs: number) {
+    super({ directory: dir, configstore: new PrivateConfigstore(dir), expirationPeriodInMilliseconds: expiryMs });
+  }
+
+  override async create(upload: Upload): Promise<Upload> {
+    const path = join(this.dir, upload.id);
+    await writeFile(path, '', { mode: 0o600, flag: 'wx' });
+    await this.configstore.set(upload.id, upload);
+    upload.storage = { type: 'file', path };
+    return upload;
+  }
+}
+
+class PrivateConfigstore extends FileConfigstore {
+  constructor(private readonly dir: string) {
+    super(dir);
+  }
+
+  override async set(key: string, value: Upload): Promise<void> {
+    await writeFile(join(this.dir, `${key}.json`), JSON.stringify(value), { mode: 0o600 });
+  }
+}
+
 /** DATA_DIR/resumable with tus's file store: one instance (the disk photo store). */
 function partialsOnDisk(config: Config): PartialUploads {
   const dir = join(config.dataDir, 'resumable');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
   return {
-    store: new FileStore({ directory: dir, expirationPeriodInMilliseconds: config.resumableExpiryMs }),
+    store: new PrivateFileStore(dir, config.resumableExpiryMs),
     async finished(id, size) {
       const path = join(dir, id);
       // The reply promises the photo is kept: on disk before we say so.
@@ -76,20 +109,28 @@ function partialsInDatabase(db: Db, config: Config, uploads: UploadService): Par
  * token is checked by the route (field users only) and its ownership of the upload here, on every
  * request; the upload names the response (clientId) and question its placeholder was sent with.
  * The finished file is synced, then handed to the same checks and attach logic as a photo sent
- * whole (UploadService.store), all before the last PATCH is answered. Unfinished uploads are
- * removed after `resumableExpiryMs` (RESUMABLE_UPLOAD_EXPIRY_DAYS, default 7).
+ * whole (UploadService.store), all before the last PATCH is answered.
+ *
+ * Unfinished uploads are bounded (resumable-claims.ts): one per photo placeholder (creating another
+ * replaces it: the phone only creates when it has lost or been refused the old one's URL, so it
+ * sends from byte 0 either way, and the old bytes would only hold disk), at most
+ * `resumableUserMaxBytes` declared per user (413 past it), cancelled by the phone with DELETE (tus
+ * termination), and removed `resumableExpiryMs` after creation (RESUMABLE_UPLOAD_EXPIRY_HOURS,
+ * default 6).
  */
 export class ResumableUploads {
   readonly partials: PartialUploads;
   readonly locker: Locker;
+  readonly claims: ResumableClaims;
   private readonly tus: Server;
   private cleanUpTimer: NodeJS.Timeout | undefined;
 
-  constructor(config: Config, db: Db, private readonly uploads: UploadService, private readonly log: { info(o: object, msg: string): void; warn(o: object, msg: string): void }) {
+  constructor(private readonly config: Config, db: Db, private readonly uploads: UploadService, private readonly log: { info(o: object, msg: string): void; warn(o: object, msg: string): void }) {
     this.partials = config.fileStore === 'disk' ? partialsOnDisk(config) : partialsInDatabase(db, config, uploads);
     this.locker = db.engine === 'postgres' && config.databaseUrl
       ? new PgLocker({ connectionString: config.databaseUrl, schema: db.pgSchema, onConnectionLost: (err) => log.warn({ err: err?.message }, 'upload lock connection dropped') })
       : new MemoryLocker();
+    this.claims = new ResumableClaims(db.kysely, db.engine);
     this.tus = new Server({
       path: routes.resumableCreate.path,
       datastore: this.partials.store,
@@ -100,7 +141,12 @@ export class ResumableUploads {
       namingFunction: () => randomBytes(16).toString('hex'),
       onUploadCreate: async (req, upload) => {
         const caller = req.headers.get(CALLER) ?? '';
-        await tusErrors(() => this.uploads.checkResumable(caller, fieldsOf(upload), upload.size));
+        await tusErrors(async () => {
+          const placeholder = await this.uploads.checkResumable(caller, fieldsOf(upload), upload.size);
+          const claimed = await this.claims.claim(placeholder, upload.id, upload.size ?? 0, this.config.resumableUserMaxBytes, Date.now());
+          if (!claimed.ok) throw new HttpError(413, PhotoMsg.unfinishedUploadsFull);
+          if (claimed.replaced) await this.terminate(claimed.replaced);
+        });
         return { metadata: { ...upload.metadata, owner: caller } };
       },
       onUploadFinish: async (_req, upload) => {
@@ -116,12 +162,14 @@ export class ResumableUploads {
     });
   }
 
-  /** Removes partial uploads older than the expiry; answers how many. */
-  cleanUp(): Promise<number> {
-    return this.tus.cleanUpExpiredUploads();
+  /** Removes partial uploads older than the expiry, and their claims; answers how many uploads. */
+  async cleanUp(): Promise<number> {
+    const removed = await this.tus.cleanUpExpiredUploads();
+    await this.claims.releaseCreatedBefore(Date.now() - this.config.resumableExpiryMs);
+    return removed;
   }
 
-  /** cleanUp now and every hour. */
+  /** cleanUp now and every CLEAN_UP_EVERY_MS. */
   startCleanUp(): void {
     const run = () => void this.cleanUp().catch(() => undefined);
     run();
@@ -153,7 +201,24 @@ export class ResumableUploads {
     req.raw.headers[CALLER] = caller;
     await reply.hijack();
     await this.tus.handle(req.raw, reply.raw);
+    // Cancelled (tus termination): its declared bytes no longer count against the caller.
+    if (req.method === 'DELETE' && id !== undefined && reply.raw.statusCode === 204) await this.claims.release(id);
     return reply;
+  }
+
+  /**
+   * Removes the placeholder's previous upload: its lock is taken first (a PATCH still writing it is
+   * asked to stop), then its bytes go. A PATCH that would not let go in time is cut off all the
+   * same: its next write finds the upload gone (404, or 409 on the offset check).
+   */
+  private async terminate(id: string): Promise<void> {
+    const lock = this.locker.newLock(id);
+    const locked = await lock.lock(AbortSignal.timeout(REPLACE_WAIT_MS), async () => undefined).then(() => true, () => false);
+    try {
+      await this.partials.discard(id);
+    } finally {
+      if (locked) await lock.unlock().catch(() => undefined);
+    }
   }
 
   private async finish(upload: Upload): Promise<string> {
@@ -167,6 +232,7 @@ export class ResumableUploads {
     } finally {
       // Stored (the file moved into the photo store) or refused: this upload is over either way.
       await this.partials.discard(upload.id);
+      await this.claims.release(upload.id);
     }
   }
 }

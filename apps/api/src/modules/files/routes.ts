@@ -31,6 +31,7 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
   route(app, 'resumableCreate', (req, reply) => resumable.handle(req, reply));
   route(app, 'resumableOffset', (req, reply) => resumable.handle(req, reply, req.params.id));
   route(app, 'resumableAppend', (req, reply) => resumable.handle(req, reply, req.params.id));
+  route(app, 'resumableTerminate', (req, reply) => resumable.handle(req, reply, req.params.id));
 
   route(app, 'getImage', async (req, reply) => {
     // Undefined also when the bytes went missing under the row: a 404, not a broken 200.

@@ -9,7 +9,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { HttpError, badRequest } from '../../http/errors.js';
 import type { IngestService } from '../responses/ingest-service.js';
-import { PendingPhotosRepository, photoMismatch } from '../responses/pending-photos.js';
+import { PendingPhotosRepository, photoMismatch, type PhotoKey } from '../responses/pending-photos.js';
 import { FilesRepository } from './files-repository.js';
 import { sniffImage, type ImageInfo } from './image-sniff.js';
 import { hasImageData } from './image-structure.js';
@@ -115,7 +115,7 @@ export class UploadService {
    * Before a resumable upload starts (issue 19): the same access and question checks as a photo
    * sent whole, and a placeholder of this size waiting for it, so nothing is sent in vain.
    */
-  async checkResumable(userId: string, fields: Record<string, string>, size: number | undefined): Promise<void> {
+  async checkResumable(userId: string, fields: Record<string, string>, size: number | undefined): Promise<PhotoKey> {
     const { survey, question, clientId } = await this.target(userId, fields, undefined);
     if (size === undefined || size > Limits.maxImageBytes) throw new HttpError(413, Msg.payloadTooLarge);
     const placeholder = await this.pending.find({ userId, surveyId: survey.id, clientId, question });
@@ -123,6 +123,7 @@ export class UploadService {
     if (!placeholder && (await this.pending.settled({ userId, surveyId: survey.id, clientId, question }))) throw new HttpError(409, PhotoMsg.alreadyAttached);
     if (!placeholder) throw badRequest(PhotoMsg.noPlaceholder);
     if (placeholder.size !== size) throw badRequest(PhotoMsg.mismatch);
+    return { userId, surveyId: survey.id, clientId, question };
   }
 
   /** The survey, question and response clientId an upload names, checked against the caller's access. */
@@ -134,7 +135,12 @@ export class UploadService {
 
     const { survey } = await this.ingest.access(userId, surveyId);
     if (organizationId !== survey.organizationId) throw badRequest(ApiMsg.organizationMismatch);
-    const q = survey.questions.get(question);
+    // A photo belongs to the form its response was filled on: a response queued on version 1 keeps
+    // version 1's question texts (and its placeholders are keyed by them) after version 2 renames
+    // or removes the question. No stored response yet (a photo sent ahead of it): the latest form.
+    const version = await this.pending.versionOf({ userId, surveyId: survey.id, clientId });
+    const form = version === undefined ? survey : await this.ingest.surveys.form(survey, version);
+    const q = form?.questions.get(question);
     if (!q) throw badRequest(`"${question}" is not a question of this survey`);
     if (!IMAGE_QUESTION_TYPES.includes(q.type)) throw badRequest(`"${question}" does not take a photo`);
     return { survey, question, clientId };

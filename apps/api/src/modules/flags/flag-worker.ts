@@ -208,6 +208,6 @@ export class FlagWorker {
     }
 
     const facts: CheckedFacts = { responseId: s.id, surveyId: s.survey_id, userId: s.user_id, capturedAt, position, answersHash: answersHash ?? '', durationMs };
-    return this.repo.save({ ...s, created_at: Number(s.created_at) }, facts, photos, flags, now);
+    return this.repo.save({ ...s, created_at: Number(s.created_at) }, facts, photos, flags, now, s.queued_at);
   }
 }

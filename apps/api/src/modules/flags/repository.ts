@@ -20,6 +20,20 @@ export interface PhotoFacts {
   phash: string | null;
 }
 
+/**
+ * Queues a response's checks again (an answer changed after it was checked: a photo arrived). A
+ * job still waiting gets a new `queued_at` (one more than before, so it differs even within a
+ * millisecond): a worker that read the response before this change then fails to take the job
+ * (save compares `queued_at`), and the job is checked again with the new answers.
+ */
+export async function requeueChecks(db: Kysely<Database>, responseId: string, now: number): Promise<void> {
+  await db
+    .insertInto('flag_jobs')
+    .values({ response_id: responseId, queued_at: now })
+    .onConflict((oc) => oc.column('response_id').doUpdateSet({ queued_at: sql<number>`flag_jobs.queued_at + 1` }))
+    .execute();
+}
+
 /** Reads and writes of the flag worker and of the flag routes; ownership is checked by the caller's queries (review/repository.ts). */
 export class FlagsRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -30,10 +44,12 @@ export class FlagsRepository {
     return rows.map((r) => r.response_id);
   }
 
+  /** The response to check, with its job's `queued_at` read in the same statement (one snapshot: see requeueChecks). */
   async subject(responseId: string) {
     return this.db.selectFrom('responses as r')
       .innerJoin('surveys as s', 's.id', 'r.survey_id')
-      .select(['r.id', 'r.survey_id', 'r.organization_id', 'r.member_id', 'r.user_id', 'r.answers', 'r.meta', 'r.captured_at', 'r.created_at', 's.questions', 's.min_duration_s', 's.max_accuracy_m'])
+      .leftJoin('flag_jobs as j', 'j.response_id', 'r.id')
+      .select(['r.id', 'r.survey_id', 'r.organization_id', 'r.member_id', 'r.user_id', 'r.answers', 'r.meta', 'r.captured_at', 'r.created_at', 's.questions', 's.min_duration_s', 's.max_accuracy_m', 'j.queued_at'])
       .where('r.id', '=', responseId)
       .executeTakeFirst();
   }
@@ -105,11 +121,15 @@ export class FlagsRepository {
   /**
    * Stores a response's facts and flags and takes its job, in one transaction. The job is taken
    * first: if another instance took it meanwhile (PostgreSQL waits on its row lock, then finds it
-   * gone) nothing is written twice. Flags dismissed earlier stay as they are.
+   * gone) nothing is written twice. With `queuedAt` (the job as subject read it) a job queued
+   * again since (requeueChecks) is not taken either: these facts are already stale. Flags
+   * dismissed earlier stay as they are.
    */
-  async save(subject: { id: string; survey_id: string; organization_id: string; member_id: string; user_id: string; created_at: number }, facts: CheckedFacts | null, photos: PhotoFacts[], flags: ComputedFlag[], now: number): Promise<boolean> {
+  async save(subject: { id: string; survey_id: string; organization_id: string; member_id: string; user_id: string; created_at: number }, facts: CheckedFacts | null, photos: PhotoFacts[], flags: ComputedFlag[], now: number, queuedAt?: number | string | null): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const taken = await trx.deleteFrom('flag_jobs').where('response_id', '=', subject.id).executeTakeFirst();
+      const taken = await trx.deleteFrom('flag_jobs').where('response_id', '=', subject.id)
+        .$if(queuedAt !== undefined && queuedAt !== null, (q) => q.where('queued_at', '=', Number(queuedAt)))
+        .executeTakeFirst();
       if (Number(taken.numDeletedRows) === 0) return false;
       await trx.deleteFrom('response_checks').where('response_id', '=', subject.id).execute();
       if (facts) {

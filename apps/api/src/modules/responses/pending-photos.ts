@@ -1,13 +1,15 @@
 import type { Kysely } from 'kysely';
 import { IMAGE_QUESTION_TYPES, PhotoMsg, PENDING_PHOTO_ANSWER, type Answers, type PhotoPlaceholder } from '@survey-bird/contracts';
 import type { Database } from '../../db/schema.js';
+import { requeueChecks } from '../flags/repository.js';
 import type { IngestForm } from './survey-cache.js';
 
 /**
  * Responses first, photos after (issue 19). A response may carry placeholders for photos still on
  * the phone: it is stored at once with PENDING_PHOTO_ANSWER for each of those questions and the
- * placeholders in `responses.pending_photos`; each photo, when POST /files/image brings it (same
- * response clientId and question, same size and SHA-256), replaces its placeholder's answer.
+ * placeholders in `responses.pending_photos`; each photo, when POST /files/image or tus brings it
+ * (same response clientId and question, same size and SHA-256), replaces its placeholder's answer
+ * and queues the response's quality checks again (flag_jobs).
  */
 export type PendingPhotos = Record<string, Omit<PhotoPlaceholder, 'question'>>;
 
@@ -51,6 +53,18 @@ export class PendingPhotosRepository {
     return row ? parse(row.pending_photos)[key.question] : undefined;
   }
 
+  /** The survey version the caller's response was filled on; undefined while there is no such response. */
+  async versionOf(key: Omit<PhotoKey, 'question'>): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('responses')
+      .select('version')
+      .where('survey_id', '=', key.surveyId)
+      .where('client_id', '=', key.clientId)
+      .where('user_id', '=', key.userId)
+      .executeTakeFirst();
+    return row && Number(row.version);
+  }
+
   /** True when the caller's response holds this question's photo already (no placeholder left for it). */
   async settled(key: PhotoKey): Promise<boolean> {
     const row = await this.db
@@ -79,13 +93,20 @@ export class PendingPhotosRepository {
       delete pending[key.question];
       const answers = JSON.parse(row.answers) as Answers;
       Object.defineProperty(answers, key.question, { value: reference, enumerable: true, writable: true, configurable: true });
-      const result = await this.db
-        .updateTable('responses')
-        .set({ answers: JSON.stringify(answers), pending_photos: Object.keys(pending).length > 0 ? JSON.stringify(pending) : null })
-        .where('id', '=', row.id)
-        .where('pending_photos', '=', row.pending_photos)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) > 0) return;
+      const attached = await this.db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('responses')
+          .set({ answers: JSON.stringify(answers), pending_photos: Object.keys(pending).length > 0 ? JSON.stringify(pending) : null })
+          .where('id', '=', row.id)
+          .where('pending_photos', '=', row.pending_photos)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) return false;
+        // The response was checked when it arrived, without this photo: its checks (duplicate and
+        // similar photo) run again, queued in the same transaction as the answer they will read.
+        await requeueChecks(trx, row.id, Date.now());
+        return true;
+      });
+      if (attached) return;
     }
     throw new Error('photo attach kept losing to concurrent attaches');
   }
