@@ -9,7 +9,8 @@ export const ApiMsg = {
   fullNameShort: 'Full name should be at least 3 char.',
   invalidEmail: 'Invalid email address',
   providePhone: 'Provide phone number',
-  invalidAccountNumber: 'Provide valid Nigerian account number',
+  /** The spec's words, then the rule (a NUBAN), so the person sees what to fix. */
+  invalidAccountNumber: 'Provide valid Nigerian account number: exactly 10 digits',
   provideAccountName: 'Provide account name',
   organizationNameShort: 'Organization name should be at least 3 char.',
   provideOldPassword: 'Provide old password',

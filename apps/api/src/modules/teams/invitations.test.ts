@@ -29,6 +29,10 @@ describe('POST /field-user: validation', () => {
     ['no phone', { phoneNumber: ' ' }, ApiMsg.providePhone],
     ['a negative rate', { rate: -5 }, 'Rate cannot be negative'],
     ['a fractional rate', { rate: 10.5 }, 'Rate must be a whole number of naira'],
+    ['a 9-digit account number', { accountNumber: '012345678' }, ApiMsg.invalidAccountNumber],
+    ['an 11-digit account number', { accountNumber: '01234567890' }, ApiMsg.invalidAccountNumber],
+    ['an account number with a letter', { accountNumber: '01234567O9' }, ApiMsg.invalidAccountNumber],
+    ['an account number that is not text', { accountNumber: 123456789 }, ApiMsg.invalidAccountNumber],
   ];
   for (const [name, body, msg] of cases) {
     it(`refuses ${name}: '${msg}'`, async () => {
@@ -48,6 +52,7 @@ describe('POST /supervisor: validation', () => {
     ['no account number', { accountNumber: undefined }, ApiMsg.invalidAccountNumber],
     ['a 9-character account number', { accountNumber: '012345678' }, ApiMsg.invalidAccountNumber],
     ['an 11-character account number', { accountNumber: '01234567890' }, ApiMsg.invalidAccountNumber],
+    ['a 10-character account number with spaces inside', { accountNumber: '0123 45678' }, ApiMsg.invalidAccountNumber],
     ['no account name', { accountName: '  ' }, ApiMsg.provideAccountName],
   ];
   for (const [name, body, msg] of cases) {
