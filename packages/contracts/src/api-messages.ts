@@ -14,6 +14,7 @@ export const ApiMsg = {
   provideAccountName: 'Provide account name',
   organizationNameShort: 'Organization name should be at least 3 char.',
   provideOldPassword: 'Provide old password',
+  commonPassword: 'This password is on the list of commonly used passwords; choose one that is harder to guess',
   linkExpired: 'link expired, request a new verification link',
   checkEmail: 'Kindly check your email to verify your account',
   accountVerified: 'account verified',
