@@ -74,7 +74,10 @@ describe('inviting', () => {
       _id: expect.any(String), fullName: 'Ngozi Eze', phoneNumber: '08031234567', email: 'new.person@team.ng', bank: 'GTBank', accountNumber: '', accountName: '',
       rate: 0, responses: 0, outstanding: 0, awaitingReview: 0, supervisorId: null, supervisorName: null,
     });
-    const link = (await lastMail(t.app, 'new.person@team.ng'))?.link;
+    const mail = await lastMail(t.app, 'new.person@team.ng');
+    expect(mail?.subject).toBe('Inviting Org invites you to Survey Bird');
+    expect(mail?.text).toContain('Inviting Org has invited you to Survey Bird as a field user of the survey "Retail audit"');
+    const link = mail?.link;
     expect(link).toMatch(/^http:\/\/sb\.test\/register\?email=new\.person%40team\.ng&invite=[\w-]{43}$/);
     expect((await member('new.person@team.ng'))?.user_id).toBeNull();
 

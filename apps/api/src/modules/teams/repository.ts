@@ -48,7 +48,8 @@ export class TeamsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   surveyOfOrganization(surveyId: string, organizationId: string) {
-    return this.db.selectFrom('surveys').select(['id', 'title', 'organization_id']).where('id', '=', surveyId).where('organization_id', '=', organizationId).executeTakeFirst();
+    return this.db.selectFrom('surveys as v').innerJoin('organizations as o', 'o.id', 'v.organization_id')
+      .select(['v.id', 'v.title', 'v.organization_id', 'o.name as organization_name']).where('v.id', '=', surveyId).where('v.organization_id', '=', organizationId).executeTakeFirst();
   }
 
   findInvitation(surveyId: string, email: string) {

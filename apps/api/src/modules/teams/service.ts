@@ -86,7 +86,7 @@ export class TeamsService {
       if (isUniqueViolation(err)) throw conflict(ApiMsg.alreadyInvited);
       throw err;
     }
-    await mailInvitation(this.app, { email: body.email, role, hasAccount: row.user_id !== null, where: `survey "${survey.title}"` });
+    await mailInvitation(this.app, { email: body.email, role, hasAccount: row.user_id !== null, organization: survey.organization_name, survey: survey.title });
     return row;
   }
 
