@@ -72,7 +72,7 @@ export async function mailInvitation(app: FastifyInstance, invite: { email: stri
   await app.mailer.send({
     to: invite.email,
     subject: owner ? `You are invited to run ${invite.organization} on Survey Bird` : `${invite.organization} invites you to Survey Bird`,
-    text: owner
+    text: invite.role === Role.organization
       ? `You have been invited to Survey Bird as the owner of the organization "${invite.organization}". ${action}:\n\n${link}`
       : `${invite.organization} has invited you to Survey Bird as ${MEMBER_WORDS[invite.role]}${survey}. ${action}:\n\n${link}`,
     link,
