@@ -24,7 +24,7 @@ try {
   const survey = await createSurvey(t.app, org.id, { title: 'Spreadsheet check' });
   const member = await addMember(t.app, survey.id, org.id, { fullName: 'Ada Obi' });
   for (let i = 0; i < ROWS; i++) {
-    const outlet = i === 0 ? '=HYPERLINK("http://evil.example")' : `Outlet ${i}`;
+    const outlet = i === 0 ? '=HYPERLINK("http://evil.example")' : i === 1 ? '+2348122223333' : `Outlet ${i}`;
     await addResponse(t.app, member, { id: survey.id, organizationId: org.id }, { fullName: 'Ada Obi', answers: { 'Name of outlet': outlet, 'Outlet type': 'Kiosk', 'Brands stocked': ['Alpha', 'Beta'] }, createdAt: Date.now() - i * 60_000 });
   }
   const res = await call(t.app, org.token, { method: 'GET', url: `/api/v1/survey/organization/response/download/${survey.id}` });
@@ -42,6 +42,7 @@ try {
   check(csv.length - header - 1 === ROWS, `${ROWS} response rows (found ${csv.length - header - 1})`);
   check(csv.some((line) => line.includes('=HYPERLINK(""http://evil.example"")')), 'the formula-looking answer is plain text');
   check(csv.some((line) => line.includes('"Alpha, Beta"')), 'checkbox answers joined by commas');
+  check(csv.some((line) => line.includes(',+2348122223333,')) && !csv.some((line) => line.includes("'+234")), 'a phone number in +234 form as typed, with no quote');
 } finally {
   await t.close();
 }

@@ -76,7 +76,7 @@ describe('OWASP ASVS 5.0 V6.3.1 (credential stuffing and brute force) and API4:2
   });
 
   it('reset tokens, change-password and the mail-sending routes are limited per address', async () => {
-    const guesses = await attack(1000, (i) => t.app.inject({ method: 'POST', url: '/api/v1/user/reset-password', payload: { resetToken: `guess-${i}`, newPassword: 'owned-1' }, remoteAddress: '192.0.2.30' }));
+    const guesses = await attack(1000, (i) => t.app.inject({ method: 'POST', url: '/api/v1/user/reset-password', payload: { resetToken: `guess-${i}`, newPassword: 'owned-pw-1' }, remoteAddress: '192.0.2.30' }));
     expect(guesses.reached).toBe(limit.max);
     const mails = await attack(100, (i) => t.app.inject({ method: 'POST', url: '/api/v1/user/send-refresh-token', payload: { email: `flood-${i}@brute.ng` }, remoteAddress: '192.0.2.31' }));
     expect(mails.reached).toBe(limit.max);

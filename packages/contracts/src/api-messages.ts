@@ -9,10 +9,12 @@ export const ApiMsg = {
   fullNameShort: 'Full name should be at least 3 char.',
   invalidEmail: 'Invalid email address',
   providePhone: 'Provide phone number',
-  invalidAccountNumber: 'Provide valid Nigerian account number',
+  /** The spec's words, then the rule (a NUBAN), so the person sees what to fix. */
+  invalidAccountNumber: 'Provide valid Nigerian account number: exactly 10 digits',
   provideAccountName: 'Provide account name',
   organizationNameShort: 'Organization name should be at least 3 char.',
   provideOldPassword: 'Provide old password',
+  commonPassword: 'This password is on the list of commonly used passwords; choose one that is harder to guess',
   linkExpired: 'link expired, request a new verification link',
   checkEmail: 'Kindly check your email to verify your account',
   accountVerified: 'account verified',

@@ -27,6 +27,8 @@ export const Limits = {
   maxXlsformBytes: 10 * 1024 * 1024,
   maxImagePixels: 50_000_000,
   activeFieldUserDays: 7,
+  /** NIST SP 800-63B 5.1.1.2: at least 8 characters for a password the person chose. */
+  minPassword: 8,
   maxPassword: 200,
   maxEmail: 254,
   maxReviewBatch: 500,

@@ -11,6 +11,8 @@ export const Msg = {
   passwordsDontMatch: "Passwords don't match",
   provideNewPassword: 'Provide new password',
   passwordDontMatch: "Password don't match",
+  // a new password's rule (NIST SP 800-63B); the server also refuses common ones (ApiMsg.commonPassword)
+  passwordTooShort: `Password must be at least ${Limits.minPassword} characters`,
   fillCompulsory: 'Kindly fill all compulsory fields',
   // the form marks each missing compulsory question with this, under the question
   answerRequired: 'This question is compulsory',

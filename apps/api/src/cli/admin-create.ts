@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
+import { passwordProblem } from '../modules/accounts/password-rule.js';
 import { AccountsService } from '../modules/accounts/service.js';
 
 /** `npm run admin:create -- --email you@example.com --password '...'`: creates or resets a master admin. */
@@ -9,8 +10,9 @@ if (!values.email || !values.password) {
   console.error('usage: npm run admin:create -- --email <email> --password <password>');
   process.exit(2);
 }
-if (values.password.length < 8) {
-  console.error('choose a password of at least 8 characters');
+const problem = await passwordProblem(values.password);
+if (problem) {
+  console.error(problem);
   process.exit(2);
 }
 const app = await buildApp(loadConfig(process.env, { pwaDir: undefined }), { logger: false });

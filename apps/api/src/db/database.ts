@@ -28,6 +28,7 @@ import * as payoutItems from './migrations/20261128000000_payout_items.js';
 import * as resumableUploads from './migrations/20261128510000_resumable_uploads.js';
 import * as resumableClaims from './migrations/20261129100000_resumable_claims.js';
 import * as searchGramsPostgres from './migrations/20261128600000_search_grams_postgres.js';
+import * as dormantSupervisor from './migrations/20261129110000_dormant_supervisor.js';
 import type { Database } from './schema.js';
 import { WriteWatch } from './write-watch.js';
 
@@ -126,6 +127,7 @@ const migrations: Record<string, Migration> = {
   '20261128510000_resumable_uploads': resumableUploads,
   '20261128600000_search_grams_postgres': searchGramsPostgres,
   '20261129100000_resumable_claims': resumableClaims,
+  '20261129110000_dormant_supervisor': dormantSupervisor,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

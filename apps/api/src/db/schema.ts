@@ -91,6 +91,8 @@ export interface MembersTable {
   created_at: number;
   /** Set when the organization withdrew the invitation: no access to the survey, responses kept. */
   withdrawn_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The supervisor a withdrawal set aside, put back by the re-invitation (teams/repository.ts). */
+  dormant_supervisor_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface DatasetOptionsTable {

@@ -2,9 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { ApiMsg } from '../api-messages.js';
 import { Msg } from '../messages.js';
 import { Naira, PageQuery, RequiredEmail, ValidEmail } from './common.js';
+import { ChangePasswordBody, LoginBody, RegisterBody, ResetPasswordBody } from './user.js';
 import { ResponsesQuery } from './response.js';
 
 const message = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues[0]?.message;
+
+describe('a password being set', () => {
+  it('is at least 8 characters on register, reset and change (the form checks length; the server also the common list)', () => {
+    expect(message(RegisterBody.safeParse({ email: 'a@b.ng', password: 'short' }))).toBe(Msg.passwordTooShort);
+    expect(message(ResetPasswordBody.safeParse({ newPassword: '1234567', resetToken: 't' }))).toBe(Msg.passwordTooShort);
+    expect(message(ChangePasswordBody.safeParse({ oldPassword: 'x', newPassword: 'short' }))).toBe(Msg.passwordTooShort);
+    expect(message(ResetPasswordBody.safeParse({ newPassword: '', resetToken: 't' }))).toBe(Msg.provideNewPassword);
+    expect(RegisterBody.safeParse({ email: 'a@b.ng', password: 'kano-market-42' }).success).toBe(true);
+  });
+  it('is not checked on sign-in, so a password from before the rule still signs in', () => {
+    expect(LoginBody.safeParse({ email: 'a@b.ng', password: 'pw' }).success).toBe(true);
+  });
+});
 
 describe('Naira', () => {
   it('takes whole, non-negative amounts of any size a sum can reach', () => {

@@ -43,6 +43,13 @@ export const ValidEmail = z
 export const Password = (message: string) =>
   z.string({ error: message }).min(1, message).max(Limits.maxPassword, `Password is too long (max ${Limits.maxPassword})`);
 
+/**
+ * A password being set (register, reset, change): also at least `Limits.minPassword` characters.
+ * The server alone checks it against the common-password list (apps/api accounts/password-rule.ts),
+ * so the PWA's bundle never carries the list. Sign-in keeps `Password`: old passwords still sign in.
+ */
+export const NewPassword = (message: string) => Password(message).min(Limits.minPassword, Msg.passwordTooShort);
+
 export const PageQuery = z.object({
   page: z.coerce.number({ error: 'page must be a positive whole number' }).int('page must be a positive whole number').min(1, 'page must be a positive whole number').max(1_000_000).default(1),
   searchQuery: z.string().trim().max(Limits.maxSearchQuery, `searchQuery is too long (max ${Limits.maxSearchQuery})`).default(''),

@@ -39,6 +39,11 @@ export type FieldUserListReply = z.infer<typeof FieldUserListReply>;
 
 const fullName = z.string({ error: ApiMsg.fullNameShort }).trim().min(Limits.minFullName, ApiMsg.fullNameShort).max(120, 'Full name is too long (max 120)');
 const phoneNumber = z.string({ error: ApiMsg.providePhone }).trim().min(1, ApiMsg.providePhone).max(30, 'Phone number is too long (max 30)');
+/**
+ * A NUBAN: exactly 10 digits. An invitation's bank details cannot be edited afterwards, so a
+ * mistyped one (9 digits, a letter) is refused here, in the form and on the server alike.
+ */
+const nuban = new RegExp(`^\\d{${Limits.accountNumberLength}}$`);
 const surveyId = z.string({ error: Msg.noActiveSurvey }).min(1, Msg.noActiveSurvey).max(64).overwrite(lowerUuid);
 
 export const InviteFieldUserBody = z.object({
@@ -46,7 +51,8 @@ export const InviteFieldUserBody = z.object({
   fullName,
   email: ValidEmail,
   phoneNumber,
-  accountNumber: z.string().trim().max(30).default(''),
+  /** Optional for a field user (spec section 8), but a NUBAN when given. */
+  accountNumber: z.string({ error: ApiMsg.invalidAccountNumber }).trim().refine((v) => v === '' || nuban.test(v), ApiMsg.invalidAccountNumber).default(''),
   accountName: z.string().trim().max(120).default(''),
   bank: z.string().trim().max(120).default(''),
   rate: NairaInput('Rate').default(0),
@@ -58,7 +64,7 @@ export const InviteSupervisorBody = z.object({
   fullName,
   email: ValidEmail,
   phoneNumber,
-  accountNumber: z.string({ error: ApiMsg.invalidAccountNumber }).trim().length(Limits.accountNumberLength, ApiMsg.invalidAccountNumber),
+  accountNumber: z.string({ error: ApiMsg.invalidAccountNumber }).trim().regex(nuban, ApiMsg.invalidAccountNumber),
   accountName: z.string({ error: ApiMsg.provideAccountName }).trim().min(1, ApiMsg.provideAccountName).max(120),
   bank: z.string().trim().max(120).default(''),
 });

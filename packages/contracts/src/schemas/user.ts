@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApiMsg } from '../api-messages.js';
 import { Msg } from '../messages.js';
 import { ROLES } from '../roles.js';
-import { Id, Password, RegisterEmail, RequiredEmail } from './common.js';
+import { Id, NewPassword, Password, RegisterEmail, RequiredEmail } from './common.js';
 
 export const UserSummary = z.object({ email: z.string(), role: z.enum(ROLES) });
 export type UserSummary = z.infer<typeof UserSummary>;
@@ -22,7 +22,7 @@ export type LoginReply = z.infer<typeof LoginReply>;
 
 export const RegisterBody = z.object({
   email: RegisterEmail,
-  password: Password(ApiMsg.providePassword),
+  password: NewPassword(ApiMsg.providePassword),
   /** The token of the invitation link (`/register?email=...&invite=...`): required for an invited e-mail. */
   invite: z.string().max(200).optional(),
 });
@@ -38,14 +38,14 @@ export const SendRefreshTokenBody = z.object({ email: RequiredEmail });
 export type SendRefreshTokenBody = z.infer<typeof SendRefreshTokenBody>;
 
 export const ResetPasswordBody = z.object({
-  newPassword: Password(Msg.provideNewPassword),
+  newPassword: NewPassword(Msg.provideNewPassword),
   resetToken: z.string({ error: ApiMsg.resetLinkInvalid }).min(1, ApiMsg.resetLinkInvalid).max(200),
 });
 export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
 
 export const ChangePasswordBody = z.object({
   oldPassword: Password(ApiMsg.provideOldPassword),
-  newPassword: Password(Msg.provideNewPassword),
+  newPassword: NewPassword(Msg.provideNewPassword),
   /** 'Sign out from all devices after password change', on by default (spec section 9). */
   signOutOthers: z.boolean().default(true),
 });

@@ -180,7 +180,7 @@ describe('password reset', () => {
     const res = await post('/reset-password', { resetToken, newPassword: 'brand-new-pw' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ msg: ApiMsg.passwordReset });
-    expect((await post('/reset-password', { resetToken, newPassword: 'again' })).json().msg.startsWith('link expired')).toBe(true);
+    expect((await post('/reset-password', { resetToken, newPassword: 'again-new-pw' })).json().msg.startsWith('link expired')).toBe(true);
     expect((await get('', oldToken)).statusCode).toBe(401);
     expect((await post('/login', { email: 'reset@org.ng', password: 'brand-new-pw' })).statusCode).toBe(200);
   });

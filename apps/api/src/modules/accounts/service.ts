@@ -5,6 +5,7 @@ import type { UserRow } from '../../db/schema.js';
 import type { Page } from '../../http/paging.js';
 import { registrationLink } from '../teams/invitations.js';
 import { RESET_TTL_MS, VERIFY_TTL_MS, hashLinkToken, isInvitationToken, newLinkToken } from './links.js';
+import { assertPasswordRule } from './password-rule.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { AccountsRepository } from './repository.js';
 
@@ -65,6 +66,7 @@ export class AccountsService {
    * and the invitee is mailed the invitation link again.
    */
   async register(email: string, password: string, invited: boolean): Promise<void> {
+    await assertPasswordRule(password);
     const existing = await this.repo.findByEmail(email);
     if (existing) {
       // Spend the hash a new account costs, so the reply time does not tell the e-mail is taken.
@@ -146,6 +148,8 @@ export class AccountsService {
   }
 
   async resetPassword(resetToken: string, newPassword: string): Promise<void> {
+    // Before the token is spent: a refused password leaves the link usable for another try.
+    await assertPasswordRule(newPassword);
     const id = hashLinkToken(resetToken);
     const row = await this.repo.findLinkToken(id, 'reset');
     if (!row || row.used_at !== null || row.expires_at < Date.now()) throw badRequest(ApiMsg.resetLinkInvalid);
@@ -158,6 +162,7 @@ export class AccountsService {
   }
 
   async changePassword(user: UserRow, sessionId: string, oldPassword: string, newPassword: string, signOutOthers: boolean): Promise<void> {
+    await assertPasswordRule(newPassword);
     if (!(await verifyPassword(oldPassword, user.password_hash))) throw badRequest(ApiMsg.wrongOldPassword);
     await this.repo.setPassword(user.id, await hashPassword(newPassword, this.config.scryptN));
     await this.repo.consumeAllLinkTokens(user.id, 'reset');
@@ -171,6 +176,7 @@ export class AccountsService {
 
   /** Creates (or resets) a verified master admin: used at start-up and by `npm run admin:create`. */
   async upsertMasterAdmin(email: string, password: string): Promise<void> {
+    await assertPasswordRule(password);
     const passwordHash = await hashPassword(password, this.config.scryptN);
     const existing = await this.repo.findByEmail(email);
     if (!existing) {

@@ -3,7 +3,7 @@ import SQLite from 'better-sqlite3';
 import type { Answer } from '@survey-bird/contracts';
 import type { DbOptions } from '../../db/database.js';
 import type { ExportJob } from './export-job.js';
-import { CELL_SEP, FIELD_USER_ROLE, answerCell, keysOf, plainText, type RowBatch } from './export-rows.js';
+import { CELL_SEP, FIELD_USER_ROLE, answerCell, keysOf, momentCell, numberCell, plainText, type RowBatch } from './export-rows.js';
 
 type Key = { created_at: number; id: string };
 type RawRow = [member_id: string, answers: string, created_at: number | string, id: string, captured_at: number | string | null, version: number | string, revision: number | string, status: string, reviewed_by: string | null, reviewed_at: number | string | null, payout_id: string | null, meta: string | null, flags: string | null, checking: number | boolean | null, photos: string | null];
@@ -121,13 +121,11 @@ function qualityColumns(source: ExportSource): string {
     (select ${agg("p.question || ': ' || coalesce(p.phash, '-') || ' sha256 ' || coalesce(p.sha256, '-')")} from response_photos p where p.response_id = responses.id) as photos`;
 }
 
-const iso = (ms: number | undefined) => (ms === undefined || !Number.isFinite(ms) ? '' : new Date(ms).toISOString());
-
 /** The QUALITY_HEADER cells of one row (responses.meta is modules/flags/meta.ts StoredMeta). */
 function qualityCells(metaJson: string | null, flags: string, photos: string): string[] {
   const m = (metaJson ? JSON.parse(metaJson) : {}) as { openedAt?: number; durationMs?: number; locationAccuracy?: number; locationFixedAt?: number; deviceId?: string; appVersion?: string };
   return [
-    plainText(flags), iso(m.openedAt), m.durationMs === undefined ? '' : String(Math.round(m.durationMs / 100) / 10),
-    m.locationAccuracy === undefined ? '' : String(Math.round(m.locationAccuracy)), iso(m.locationFixedAt), plainText(m.deviceId ?? ''), plainText(m.appVersion ?? ''), plainText(photos),
+    plainText(flags), momentCell(m.openedAt), numberCell(m.durationMs === undefined ? undefined : Math.round(m.durationMs / 100) / 10),
+    numberCell(m.locationAccuracy === undefined ? undefined : Math.round(m.locationAccuracy)), momentCell(m.locationFixedAt), plainText(m.deviceId ?? ''), plainText(m.appVersion ?? ''), plainText(photos),
   ];
 }

@@ -11,6 +11,15 @@ export const MISSING = 'N/A';
 export const CELL_SEP = '\u0000';
 /** Leads a cell that is a hyperlink to its own text. */
 export const LINK_MARK = '\u0001';
+/**
+ * Lead a typed cell, so the sheet holds numbers and dates a spreadsheet can sum and sort, not
+ * text: a number as written; a moment as epoch ms; a date answer as yyyy-mm-dd; a time answer as
+ * hh:mm. plainText turns these control characters into U+FFFD, so no answer can forge a mark.
+ */
+export const NUMBER_MARK = '\u0002';
+export const MOMENT_MARK = '\u0003';
+export const DATE_MARK = '\u0004';
+export const TIME_MARK = '\u0005';
 
 /**
  * Rows on their way from the export's reader thread to its writer thread: per row the field user's
@@ -30,16 +39,19 @@ const ILL_FORMED = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC
 // eslint-disable-next-line no-control-regex -- as above; a cheap test before the replace
 const SUSPECT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 const FORMULA_START = /^[=+\-@\t\r]/;
+/** A sign then digits (a phone number in +234 form, "-5"): no spreadsheet evaluates it as a formula. */
+const SIGNED_NUMBER = /^[+-]\d+(\.\d+)?$/;
 
 /**
  * Text as a spreadsheet must get it: never a formula. A leading = + - @ tab or CR gets a quote
- * so Excel, LibreOffice and a later CSV save all keep it as text.
+ * so Excel, LibreOffice and a later CSV save all keep it as text; a signed number such as
+ * "+2348122223333" is no formula and stays as typed (the cell is a text cell all the same).
  */
 export function plainText(value: string): string {
   // Lone surrogates and the control characters XML 1.0 forbids become U+FFFD here: the writer
   // would silently drop the latter, and "\u0000=1" would then reach the sheet as "=1" unquoted.
   const wellFormed = SUSPECT.test(value) ? value.replace(ILL_FORMED, '\uFFFD') : value;
-  return FORMULA_START.test(wellFormed) ? `'${wellFormed}` : wellFormed;
+  return FORMULA_START.test(wellFormed) && !SIGNED_NUMBER.test(wellFormed) ? `'${wellFormed}` : wellFormed;
 }
 
 /** The address an answer links to: an https URL, or a photo stored by this server; else null. */
@@ -117,17 +129,29 @@ export function answersUnderHeaders<A>(columns: ExportColumns, version: number, 
 }
 
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)$/;
+/** Excel keeps 15 significant digits: a longer number (an ID typed in a number question) stays text. */
+const EXACT_DIGITS = 15;
+const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
+
+/** A moment (epoch ms) as a date cell, '' when unknown. */
+export const momentCell = (ms: number | undefined | null): string => (ms === undefined || ms === null || !Number.isFinite(ms) ? '' : `${MOMENT_MARK}${ms}`);
+/** A measure as a number cell, '' when unknown. */
+export const numberCell = (n: number | undefined): string => (n === undefined || !Number.isFinite(n) ? '' : `${NUMBER_MARK}${n}`);
 
 /**
  * One answer's cell: N/A when missing, a checkbox list joined by commas, a link marked by LINK_MARK
- * (a photo's, a signature's). A number or decimal question's valid answer is kept as written, even
- * negative: "-5" is no formula, and quoting it would make it text in the sheet. A note has no answer.
+ * (a photo's, a signature's). A number or decimal question's valid answer is a number cell, a date
+ * or time question's a date cell (its marks above); anything else, or an answer in another shape
+ * (stored before the type checked it), is text. A note has no answer.
  */
 export function answerCell(answer: Answer | undefined, publicUrl: string, type?: string): string {
   if (answer === undefined || answer === null || type === 'note') return MISSING;
   if (Array.isArray(answer)) return plainText(answer.join(', '));
   const text = String(answer);
-  if ((type === 'number' || type === 'decimal') && NUMBER.test(text)) return text;
+  if ((type === 'number' || type === 'decimal') && NUMBER.test(text)) return text.replace(/\D/g, '').replace(/^0+/, '').length <= EXACT_DIGITS ? `${NUMBER_MARK}${text}` : text;
+  if (type === 'date' && DATE.test(text)) return `${DATE_MARK}${text}`;
+  if (type === 'time' && TIME.test(text)) return `${TIME_MARK}${text}`;
   const link = linkOf(text, publicUrl);
   return link ? `${LINK_MARK}${link}` : plainText(text);
 }

@@ -180,8 +180,12 @@ describe('supervisor export', () => {
 
 describe('cell and header helpers', () => {
   it('quotes every formula trigger and nothing else', () => {
-    expect(['=1', '+1', '-1', '@a', '\tx', '\rx'].map(plainText)).toEqual(["'=1", "'+1", "'-1", "'@a", "'\tx", "'\rx"]);
+    expect(['=1', '+1+1', '-1-1', '+A1', '-cmd', '@a', '\tx', '\rx', '+1.', '+1e5'].map(plainText)).toEqual(["'=1", "'+1+1", "'-1-1", "'+A1", "'-cmd", "'@a", "'\tx", "'\rx", "'+1.", "'+1e5"]);
     expect(['1', 'a=b', ' =x', ''].map(plainText)).toEqual(['1', 'a=b', ' =x', '']);
+  });
+
+  it('leaves a signed number as typed: a phone number in +234 form is no formula', () => {
+    expect(['+2348122223333', '+1', '-1', '-2.5'].map(plainText)).toEqual(['+2348122223333', '+1', '-1', '-2.5']);
   });
 
   it('keeps a hostile title out of the header', () => {

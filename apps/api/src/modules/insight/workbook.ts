@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { CELL_SEP, LINK_MARK, MISSING, plainText, type RowBatch } from './export-rows.js';
+import { CELL_SEP, DATE_MARK, LINK_MARK, MISSING, MOMENT_MARK, NUMBER_MARK, TIME_MARK, plainText, type RowBatch } from './export-rows.js';
 
 export { XLSX_MIME, attachmentHeader } from './download.js';
 
@@ -11,12 +11,33 @@ const DATE_FORMAT = 'dd/mm/yyyy hh:mm:ss';
  * object, so shared ones skip re-deriving it (and rendering its XML) for each cell, which took
  * about a fifth of the writer's time. The ids, and so the file, are the same as with a style per cell.
  */
-const STYLES = { number: {}, text: {}, date: { numFmt: DATE_FORMAT } } satisfies Record<string, Partial<ExcelJS.Style>>;
+const STYLES = { number: {}, text: {}, date: { numFmt: DATE_FORMAT }, day: { numFmt: 'dd/mm/yyyy' }, time: { numFmt: 'hh:mm' } } satisfies Record<string, Partial<ExcelJS.Style>>;
+type Styled = [ExcelJS.CellValue, Partial<ExcelJS.Style>];
 
-function cellValue(cell: string): ExcelJS.CellValue {
-  if (!cell.startsWith(LINK_MARK)) return cell;
-  const link = cell.slice(1);
-  return { text: link, hyperlink: link };
+const MS_PER_DAY = 86_400_000;
+
+/** A cell from the reader (export-rows.ts), by its mark: a link, a number, a moment, a date, a time, or text. */
+function cellValue(cell: string): Styled {
+  switch (cell.charAt(0)) {
+    case LINK_MARK: {
+      const link = cell.slice(1);
+      return [{ text: link, hyperlink: link }, STYLES.text];
+    }
+    case NUMBER_MARK:
+      return [Number(cell.slice(1)), STYLES.number];
+    case MOMENT_MARK:
+      return [new Date(Number(cell.slice(1))), STYLES.date];
+    case DATE_MARK:
+      // Midnight UTC: exceljs writes a Date's UTC fields, so the cell shows the day as answered.
+      return [new Date(`${cell.slice(1)}T00:00:00Z`), STYLES.day];
+    case TIME_MARK: {
+      // A time of day is the fraction of a day, the serial Excel itself stores for 07:30.
+      const [h = 0, m = 0, s = 0] = cell.slice(1).split(':').map(Number);
+      return [((h * 60 + m) * 60 + s) * 1000 / MS_PER_DAY, STYLES.time];
+    }
+    default:
+      return [cell, STYLES.text];
+  }
 }
 
 /** After "Received at": the review columns (issue 16), one cell each per row from the reader. */
@@ -99,12 +120,14 @@ export async function writeResponsesWorkbook(out: Writable, input: WorkbookInput
       const captured = cells[i + 2] ? new Date(Number(cells[i + 2])) : MISSING;
       const reviewed = cells[i + 8] ? new Date(Number(cells[i + 8])) : '';
       const values: ExcelJS.CellValue[] = [++serial, cells[i], cells[i + 1], captured, new Date(Number(cells[i + 3])), Number(cells[i + 4]), Number(cells[i + 5]), cells[i + 6], cells[i + 7], reviewed, cells[i + 9]];
-      for (let c = i + 10; c < i + width; c++) values.push(cellValue(cells[c]!));
+      const styles: Partial<ExcelJS.Style>[] = [STYLES.number, STYLES.text, STYLES.text, captured === MISSING ? STYLES.text : STYLES.date, STYLES.date, STYLES.number, STYLES.number, STYLES.text, STYLES.text, reviewed === '' ? STYLES.text : STYLES.date, STYLES.text];
+      for (let c = i + 10; c < i + width; c++) {
+        const [value, style] = cellValue(cells[c]!);
+        values.push(value);
+        styles.push(style);
+      }
       const row = sheet.addRow(values);
-      row.getCell(1).style = STYLES.number;
-      row.getCell(6).style = STYLES.number;
-      row.getCell(7).style = STYLES.number;
-      for (let c = 2; c <= values.length; c++) if (c !== 6 && c !== 7) row.getCell(c).style = c === 5 || (c === 4 && captured !== MISSING) || (c === 10 && reviewed !== '') ? STYLES.date : STYLES.text;
+      for (let c = 0; c < styles.length; c++) row.getCell(c + 1).style = styles[c]!;
       row.commit();
     }
     if (out.destroyed) throw new Error('export aborted: the client went away');

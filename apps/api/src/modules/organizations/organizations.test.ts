@@ -40,6 +40,7 @@ describe('POST /organization', () => {
     const mail = await lastMail(t.app, 'owner@lagospolls.ng');
     expect(mail?.link).toMatch(/^http:\/\/sb\.test\/register\?email=owner%40lagospolls\.ng&invite=[\w-]{43}$/);
     expect(mail?.text).toContain('Lagos Polls');
+    expect(mail?.subject).toBe('You are invited to run Lagos Polls on Survey Bird');
 
     const invite = new URL(mail!.link!).searchParams.get('invite');
     const reg = await call(t.app, null, { method: 'POST', url: '/api/v1/user/register', payload: { email: 'owner@lagospolls.ng', password: 'pw-123456', invite } });

@@ -49,7 +49,7 @@ export class OrganizationsService {
       if (isUniqueViolation(err)) throw conflict(ApiMsg.organizationExists);
       throw err;
     }
-    await mailInvitation(this.app, { email: body.email, role: Role.organization, hasAccount: userId !== null, where: body.organizationName });
+    await mailInvitation(this.app, { email: body.email, role: Role.organization, hasAccount: userId !== null, organization: body.organizationName });
     return toOrganization({ ...row, stale_sync_days: DEFAULT_STALE_SYNC_DAYS });
   }
 

@@ -29,6 +29,10 @@ describe('POST /field-user: validation', () => {
     ['no phone', { phoneNumber: ' ' }, ApiMsg.providePhone],
     ['a negative rate', { rate: -5 }, 'Rate cannot be negative'],
     ['a fractional rate', { rate: 10.5 }, 'Rate must be a whole number of naira'],
+    ['a 9-digit account number', { accountNumber: '012345678' }, ApiMsg.invalidAccountNumber],
+    ['an 11-digit account number', { accountNumber: '01234567890' }, ApiMsg.invalidAccountNumber],
+    ['an account number with a letter', { accountNumber: '01234567O9' }, ApiMsg.invalidAccountNumber],
+    ['an account number that is not text', { accountNumber: 123456789 }, ApiMsg.invalidAccountNumber],
   ];
   for (const [name, body, msg] of cases) {
     it(`refuses ${name}: '${msg}'`, async () => {
@@ -48,6 +52,7 @@ describe('POST /supervisor: validation', () => {
     ['no account number', { accountNumber: undefined }, ApiMsg.invalidAccountNumber],
     ['a 9-character account number', { accountNumber: '012345678' }, ApiMsg.invalidAccountNumber],
     ['an 11-character account number', { accountNumber: '01234567890' }, ApiMsg.invalidAccountNumber],
+    ['a 10-character account number with spaces inside', { accountNumber: '0123 45678' }, ApiMsg.invalidAccountNumber],
     ['no account name', { accountName: '  ' }, ApiMsg.provideAccountName],
   ];
   for (const [name, body, msg] of cases) {
@@ -69,7 +74,10 @@ describe('inviting', () => {
       _id: expect.any(String), fullName: 'Ngozi Eze', phoneNumber: '08031234567', email: 'new.person@team.ng', bank: 'GTBank', accountNumber: '', accountName: '',
       rate: 0, responses: 0, outstanding: 0, awaitingReview: 0, supervisorId: null, supervisorName: null,
     });
-    const link = (await lastMail(t.app, 'new.person@team.ng'))?.link;
+    const mail = await lastMail(t.app, 'new.person@team.ng');
+    expect(mail?.subject).toBe('Inviting Org invites you to Survey Bird');
+    expect(mail?.text).toContain('Inviting Org has invited you to Survey Bird as a field user of the survey "Retail audit"');
+    const link = mail?.link;
     expect(link).toMatch(/^http:\/\/sb\.test\/register\?email=new\.person%40team\.ng&invite=[\w-]{43}$/);
     expect((await member('new.person@team.ng'))?.user_id).toBeNull();
 

@@ -47,8 +47,7 @@ export async function claimAccount(db: Kysely<Database>, email: string, role: In
   return null;
 }
 
-const ROLE_WORDS: Record<InvitedRole, string> = {
-  [Role.organization]: 'the owner of an organization',
+const MEMBER_WORDS: Record<Exclude<InvitedRole, typeof Role.organization>, string> = {
   [Role.fieldUser]: 'a field user',
   [Role.supervisor]: 'a supervisor',
 };
@@ -58,16 +57,24 @@ export function registrationLink(app: FastifyInstance, email: string): string {
   return `${app.config.publicUrl}/register?email=${encodeURIComponent(email)}&invite=${invitationToken(app.config.jwtSecret, email)}`;
 }
 
-/** Mails the invitation: a registration link for a new person, a sign-in link for an existing account. */
-export async function mailInvitation(app: FastifyInstance, invite: { email: string; role: InvitedRole; hasAccount: boolean; where: string }): Promise<void> {
+/**
+ * Mails the invitation: a registration link for a new person, a sign-in link for an existing account.
+ * It names the inviting organization in the subject and the text (and the survey for a member), so
+ * the invitee can tell who invites them before opening a link.
+ */
+export async function mailInvitation(app: FastifyInstance, invite: { email: string; role: InvitedRole; hasAccount: boolean; organization: string; survey?: string }): Promise<void> {
   const { publicUrl } = app.config;
   const email = encodeURIComponent(invite.email);
   const link = invite.hasAccount ? `${publicUrl}/login?email=${email}` : registrationLink(app, invite.email);
   const action = invite.hasAccount ? 'Sign in with your existing account to get started' : 'Create your account to get started';
+  const owner = invite.role === Role.organization;
+  const survey = invite.survey === undefined ? '' : ` of the survey "${invite.survey}"`;
   await app.mailer.send({
     to: invite.email,
-    subject: 'You are invited to Survey Bird',
-    text: `You have been invited to Survey Bird as ${ROLE_WORDS[invite.role]} (${invite.where}). ${action}:\n\n${link}`,
+    subject: owner ? `You are invited to run ${invite.organization} on Survey Bird` : `${invite.organization} invites you to Survey Bird`,
+    text: invite.role === Role.organization
+      ? `You have been invited to Survey Bird as the owner of the organization "${invite.organization}". ${action}:\n\n${link}`
+      : `${invite.organization} has invited you to Survey Bird as ${MEMBER_WORDS[invite.role]}${survey}. ${action}:\n\n${link}`,
     link,
   });
 }

@@ -48,7 +48,8 @@ export class TeamsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   surveyOfOrganization(surveyId: string, organizationId: string) {
-    return this.db.selectFrom('surveys').select(['id', 'title', 'organization_id']).where('id', '=', surveyId).where('organization_id', '=', organizationId).executeTakeFirst();
+    return this.db.selectFrom('surveys as v').innerJoin('organizations as o', 'o.id', 'v.organization_id')
+      .select(['v.id', 'v.title', 'v.organization_id', 'o.name as organization_name']).where('v.id', '=', surveyId).where('v.organization_id', '=', organizationId).executeTakeFirst();
   }
 
   findInvitation(surveyId: string, email: string) {
@@ -68,21 +69,41 @@ export class TeamsRepository {
     return this.db.selectFrom('members').select(['id', 'role', 'withdrawn_at']).where('survey_id', '=', surveyId).where('id', '=', memberId).executeTakeFirst();
   }
 
-  /** Marks the row withdrawn and, for a supervisor, unassigns their field users, in one transaction. */
+  /**
+   * Marks the row withdrawn in one transaction. The assignments it breaks (the field user's own, or
+   * a supervisor's field users') are set aside in `dormant_supervisor_id`, not dropped: reads see no
+   * supervisor, and the re-invitation puts them back (restoreDormantAssignments).
+   */
   async withdraw(surveyId: string, memberId: string, now: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('members').set({ withdrawn_at: now, supervisor_id: null }).where('survey_id', '=', surveyId).where('id', '=', memberId).where('withdrawn_at', 'is', null).execute();
-      await trx.updateTable('members').set({ supervisor_id: null }).where('survey_id', '=', surveyId).where('supervisor_id', '=', memberId).execute();
+      await trx.updateTable('members').set((eb) => ({ withdrawn_at: now, dormant_supervisor_id: eb.fn.coalesce('supervisor_id', 'dormant_supervisor_id'), supervisor_id: null }))
+        .where('survey_id', '=', surveyId).where('id', '=', memberId).where('withdrawn_at', 'is', null).execute();
+      await trx.updateTable('members').set((eb) => ({ dormant_supervisor_id: eb.ref('supervisor_id'), supervisor_id: null }))
+        .where('survey_id', '=', surveyId).where('supervisor_id', '=', memberId).execute();
     });
   }
 
   /** A re-invitation of a withdrawn e-mail revives its row, so earlier responses keep one owner. */
   async reinstate(memberId: string, row: Pick<NewMember, 'role' | 'user_id' | 'full_name' | 'phone_number' | 'bank' | 'account_number' | 'account_name' | 'rate' | 'created_at'>): Promise<void> {
-    await this.db.updateTable('members').set({ ...row, supervisor_id: null, withdrawn_at: null }).where('id', '=', memberId).execute();
+    const { role, user_id, full_name, phone_number, bank, account_number, account_name, rate, created_at } = row;
+    await this.db.updateTable('members').set({ role, user_id, full_name, phone_number, bank, account_number, account_name, rate, created_at, withdrawn_at: null }).where('id', '=', memberId).execute();
   }
 
+  /**
+   * Every set-aside assignment of the survey whose field user and supervisor are both active again
+   * becomes the assignment: after a field user's re-invitation (their supervisor still active) or a
+   * supervisor's (their field users still unassigned). One statement covers both.
+   */
+  async restoreDormantAssignments(surveyId: string): Promise<void> {
+    await this.db.updateTable('members').set((eb) => ({ supervisor_id: eb.ref('dormant_supervisor_id'), dormant_supervisor_id: null }))
+      .where('survey_id', '=', surveyId).where('role', '=', Role.fieldUser).where('withdrawn_at', 'is', null).where('supervisor_id', 'is', null)
+      .where('dormant_supervisor_id', 'in', (eb) => eb.selectFrom('members as s').select('s.id').where('s.survey_id', '=', surveyId).where('s.role', '=', Role.supervisor).where('s.withdrawn_at', 'is', null))
+      .execute();
+  }
+
+  /** The organization's choice replaces any assignment a withdrawal set aside. */
   async setSupervisor(fieldUserId: string, supervisorId: string): Promise<void> {
-    await this.db.updateTable('members').set({ supervisor_id: supervisorId }).where('id', '=', fieldUserId).execute();
+    await this.db.updateTable('members').set({ supervisor_id: supervisorId, dormant_supervisor_id: null }).where('id', '=', fieldUserId).execute();
   }
 
   /** The caller's supervisor rows on a survey (by account, or by e-mail before the row was linked). */

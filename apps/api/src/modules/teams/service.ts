@@ -31,7 +31,9 @@ export class TeamsService {
 
   async inviteFieldUser(organizationId: string, body: FieldUserInvite): Promise<FieldUser> {
     const member = await this.invite(organizationId, Role.fieldUser, body, body.rate);
-    return toFieldUser({ ...member, responses: 0, outstanding: 0, awaiting_review: 0, supervisor_name: null });
+    // A re-invited row comes back with its responses and its set-aside supervisor: read it back.
+    const row = await this.repo.fieldUser(member.survey_id, member.id);
+    return toFieldUser(row ?? { ...member, responses: 0, outstanding: 0, awaiting_review: 0, supervisor_name: null });
   }
 
   async inviteSupervisor(organizationId: string, body: SupervisorInvite): Promise<Supervisor> {
@@ -66,14 +68,17 @@ export class TeamsService {
       supervisor_id: null,
       created_at: Date.now(),
       withdrawn_at: null,
+      dormant_supervisor_id: null,
     };
     if (earlier) row.id = earlier.id;
     try {
       row.user_id = await this.app.db.kysely.transaction().execute(async (trx) => {
         const userId = await claimAccount(trx, body.email, role, organizationId);
         const repo = new TeamsRepository(trx);
-        if (earlier) await repo.reinstate(earlier.id, { ...row, user_id: userId });
-        else await repo.insertMember({ ...row, user_id: userId });
+        if (earlier) {
+          await repo.reinstate(earlier.id, { ...row, user_id: userId });
+          await repo.restoreDormantAssignments(survey.id);
+        } else await repo.insertMember({ ...row, user_id: userId });
         return userId;
       });
     } catch (err) {
@@ -81,7 +86,7 @@ export class TeamsService {
       if (isUniqueViolation(err)) throw conflict(ApiMsg.alreadyInvited);
       throw err;
     }
-    await mailInvitation(this.app, { email: body.email, role, hasAccount: row.user_id !== null, where: `survey "${survey.title}"` });
+    await mailInvitation(this.app, { email: body.email, role, hasAccount: row.user_id !== null, organization: survey.organization_name, survey: survey.title });
     return row;
   }
 
@@ -131,7 +136,9 @@ export class TeamsService {
 
   /**
    * The Access delete icon: the member loses the survey at once (list, responses, insight) while
-   * their responses, money owed and payouts stay. Idempotent; a supervisor's field users are unassigned.
+   * their responses, money owed and payouts stay. Idempotent. A supervisor's field users are
+   * unassigned until the supervisor is invited again; a field user's supervisor comes back with
+   * the field user's re-invitation (TeamsRepository.withdraw).
    */
   async withdraw(organizationId: string, surveyId: string, memberId: string): Promise<void> {
     const survey = await this.ownSurvey(surveyId, organizationId);

@@ -71,6 +71,18 @@ describe('DELETE /api/v1/member/:surveyId/:memberId', () => {
     expect(owed).toHaveLength(4);
   });
 
+  it('gives a re-invited field user their supervisor back', async () => {
+    const cara = await addMember(t.app, survey.id, org.id, { fullName: 'Cara Uche', email: 'cara.w@team.ng', rate: 80, supervisorId: sup.id });
+    expect((await withdraw(cara.id)).statusCode).toBe(200);
+    const again = await call(t.app, org.token, { method: 'POST', url: '/api/v1/field-user', payload: { survey_id: survey.id, fullName: 'Cara Uche', email: 'cara.w@team.ng', phoneNumber: '08031234567' } });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().fieldsUser).toMatchObject({ _id: cara.id, supervisorId: sup.id, supervisorName: 'Sup Wale' });
+    const row = (await get(`/api/v1/field-user/${survey.id}`, org.token)).json().fieldUsers.find((f: { _id: string }) => f._id === cara.id);
+    expect(row).toMatchObject({ supervisorId: sup.id, supervisorName: 'Sup Wale' });
+    expect(ids((await get(`/api/v1/supervisor/field-user/${survey.id}`, sup.token)).json().fieldUsers)).toEqual(ids([bayo, cara].map((m) => ({ _id: m.id }))));
+    expect((await withdraw(cara.id)).statusCode).toBe(200);
+  });
+
   it('unassigns a withdrawn supervisor\'s field users and takes the survey from the supervisor', async () => {
     expect((await get('/api/v1/survey/supervisor', sup.token)).json().survey).toHaveLength(1);
     expect((await withdraw(sup.id)).statusCode).toBe(200);
@@ -96,5 +108,19 @@ describe('DELETE /api/v1/member/:surveyId/:memberId', () => {
     expect(row).toMatchObject({ responses: 4, outstanding: 300, rate: 120, supervisorId: null });
     expect((await get('/api/v1/survey/field-user', ada.token)).json().survey).toHaveLength(1);
     expect((await respond(ada.token)).statusCode).toBe(200);
+  });
+
+  it('gives a re-invited supervisor back the field users a withdrawal set aside, not those assigned elsewhere since', async () => {
+    const other = await addMember(t.app, survey.id, org.id, { role: Role.supervisor, fullName: 'Sup Other', email: 'sup.other@team.ng' });
+    const dayo = await addMember(t.app, survey.id, org.id, { fullName: 'Dayo Ola', email: 'dayo.w@team.ng', rate: 60 });
+    const assign = (fieldUserId: string, supervisorId: string) => call(t.app, org.token, { method: 'POST', url: '/api/v1/supervisor/assign', payload: { supervisorId, fieldUserId, survey_id: survey.id } });
+    // sup was withdrawn above with bayo assigned (ada was withdrawn before sup and re-invited while sup was away)
+    expect((await assign(dayo.id, other.id)).statusCode).toBe(200);
+    const payload = { survey_id: survey.id, fullName: 'Sup Wale', email: 'sup.wale@team.ng', phoneNumber: '08031234567', accountNumber: '0123456789', accountName: 'Sup Wale', bank: 'Access Bank' };
+    expect((await call(t.app, org.token, { method: 'POST', url: '/api/v1/supervisor', payload })).statusCode).toBe(200);
+    const rows = (await get(`/api/v1/field-user/${survey.id}`, org.token)).json().fieldUsers as { _id: string; supervisorId: string | null }[];
+    const supervisorOf = Object.fromEntries(rows.map((r) => [r._id, r.supervisorId]));
+    expect(supervisorOf).toEqual({ [ada.id]: sup.id, [bayo.id]: sup.id, [dayo.id]: other.id });
+    expect((await get(`/api/v1/supervisor/${survey.id}`, org.token)).json().supervisors.find((s: { _id: string }) => s._id === sup.id)).toMatchObject({ fieldUserCount: 2 });
   });
 });

@@ -16,9 +16,16 @@ describe('checkInvite (field user)', () => {
     expect(msgOf(checkInvite('fieldUser', 's1', { ...EMPTY_INVITE, fullName: 'Abe', email: 'abe@' }))).toBe(ApiMsg.invalidEmail);
     expect(msgOf(checkInvite('fieldUser', 's1', { ...EMPTY_INVITE, fullName: 'Abe', email: 'abe@x.ng' }))).toBe(ApiMsg.providePhone);
   });
-  it('does not check bank, account number or account name', () => {
+  it('does not need bank, account number or account name', () => {
     const r = checkInvite('fieldUser', 's1', { ...EMPTY_INVITE, fullName: 'Abe', email: 'Abe@X.ng', phoneNumber: '0803' });
     expect(r).toEqual({ ok: true, body: { survey_id: 's1', fullName: 'Abe', email: 'abe@x.ng', phoneNumber: '0803', bank: '', accountNumber: '', accountName: '', rate: 0 } });
+  });
+  it('takes no account number, but a 10-digit one (a NUBAN) when one is typed', () => {
+    const named = { ...EMPTY_INVITE, fullName: 'Abe', email: 'abe@x.ng', phoneNumber: '0803' };
+    expect(msgOf(checkInvite('fieldUser', 's1', { ...named, accountNumber: '012345678' }))).toBe(ApiMsg.invalidAccountNumber);
+    expect(msgOf(checkInvite('fieldUser', 's1', { ...named, accountNumber: '01234567a9' }))).toBe(ApiMsg.invalidAccountNumber);
+    expect(msgOf(checkInvite('fieldUser', 's1', { ...named, accountNumber: ' 0123456789 ' }))).toBeNull();
+    expect(ApiMsg.invalidAccountNumber).toContain('10 digits');
   });
   it('sends the rate as a number', () => {
     const r = checkInvite('fieldUser', 's1', good);
@@ -28,8 +35,9 @@ describe('checkInvite (field user)', () => {
 
 describe('checkInvite (supervisor)', () => {
   const base = { ...good, rate: '' };
-  it('also needs a 10-character account number, then an account name', () => {
+  it('also needs a 10-digit account number, then an account name', () => {
     expect(msgOf(checkInvite('supervisor', 's1', { ...base, accountNumber: '12345' }))).toBe(ApiMsg.invalidAccountNumber);
+    expect(msgOf(checkInvite('supervisor', 's1', { ...base, accountNumber: '012345678x' }))).toBe(ApiMsg.invalidAccountNumber);
     expect(msgOf(checkInvite('supervisor', 's1', { ...base, accountNumber: '' }))).toBe(ApiMsg.invalidAccountNumber);
     expect(msgOf(checkInvite('supervisor', 's1', { ...base, accountName: ' ' }))).toBe(ApiMsg.provideAccountName);
   });
