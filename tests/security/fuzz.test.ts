@@ -134,6 +134,7 @@ function samples(): Record<RouteName, Sample | 'multipart' | 'tus'> {
     resumableCreate: 'tus',
     resumableOffset: 'tus',
     resumableAppend: 'tus',
+    resumableTerminate: 'tus',
     organizationResponses: { caller: 'organization', params: sA, query: page },
     organizationExport: { caller: 'organization', params: sA, query: page, runs: EXPORT_RUNS },
     organizationTopPerformer: { caller: 'organization', params: sA, query: {} },
@@ -462,7 +463,7 @@ describe('OWASP API3:2023 mass assignment: no protected field came from a body',
   });
 
   it('the fuzz reached the handlers: every route answered 2xx at least once (bar those no valid sample can pass)', () => {
-    const neverOk: RouteName[] = ['resetPassword', 'confirmEmail', 'getImage', 'uploadImage', 'importXlsform', 'resumableCreate', 'resumableOffset', 'resumableAppend'];
+    const neverOk: RouteName[] = ['resetPassword', 'confirmEmail', 'getImage', 'uploadImage', 'importXlsform', 'resumableCreate', 'resumableOffset', 'resumableAppend', 'resumableTerminate'];
     const histogram: Record<string, Record<number, number>> = {};
     for (const s of seen) (histogram[s.name] ??= {})[s.status] = ((histogram[s.name] ?? {})[s.status] ?? 0) + 1;
     if (process.env.SECURITY_VERBOSE) console.log(JSON.stringify(histogram), JSON.stringify(seen.filter((s) => s.status === 403).slice(0, 5)));
