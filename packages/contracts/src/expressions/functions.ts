@@ -216,7 +216,7 @@ export const LIBRARY: Record<string, LibraryFunction> = {
     max: 4,
     fn: ([file, column, keyColumn, key], frame) => {
       const name = asString(file!);
-      const rows = frame.ctx.attachments?.[name] ?? frame.ctx.attachments?.[`${name}.csv`] ?? [];
+      const rows = frame.ctx.attachments?.[name] ?? frame.ctx.attachments?.[name.replace(/\.csv$/, '')] ?? frame.ctx.attachments?.[`${name}.csv`] ?? [];
       const k = asString(key!);
       const kc = asString(keyColumn!);
       return rows.find((r) => r[kc] === k)?.[asString(column!)] ?? '';
