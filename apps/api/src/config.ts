@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/slow-clients.js';
 import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from './modules/insight/export-queue.js';
 import { FLAG_POLL_MS } from './modules/flags/flag-worker.js';
+import { DEFAULT_MAX_OFFLINE_AGE_DAYS } from './modules/responses/capture-window.js';
 import { defaultPasswordPoolLimits, type PasswordPoolLimits } from './modules/accounts/password-pool.js';
 
 export interface S3Config {
@@ -59,6 +60,8 @@ export interface Config {
   exports: ExportLimits;
   /** How long an unfinished resumable photo upload is kept (RESUMABLE_UPLOAD_EXPIRY_DAYS, default 7). */
   resumableExpiryMs: number;
+  /** How long a response may wait on a phone and still be taken by a closed survey (MAX_OFFLINE_AGE_DAYS, default 60; modules/responses/capture-window.ts). */
+  maxOfflineAgeMs: number;
 }
 
 export const OWASP_SCRYPT_N = 2 ** 17;
@@ -162,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       clusterConcurrency: Number(env.EXPORT_CLUSTER_CONCURRENCY) > 0 ? Math.floor(Number(env.EXPORT_CLUSTER_CONCURRENCY)) : undefined,
     },
     resumableExpiryMs: (Number(env.RESUMABLE_UPLOAD_EXPIRY_DAYS) > 0 ? Number(env.RESUMABLE_UPLOAD_EXPIRY_DAYS) : 7) * 86_400_000,
+    maxOfflineAgeMs: (Number(env.MAX_OFFLINE_AGE_DAYS) > 0 ? Number(env.MAX_OFFLINE_AGE_DAYS) : DEFAULT_MAX_OFFLINE_AGE_DAYS) * 86_400_000,
     ...overrides,
   };
 }

@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.js';
 import { RowCache } from '../../db/row-cache.js';
 import { HttpError, badRequest, forbidden, notFound } from '../../http/errors.js';
 import { storedMetaOf } from '../flags/meta.js';
+import { DEFAULT_MAX_OFFLINE_AGE_DAYS, outsideWindow, uuidv7Time } from './capture-window.js';
 import { placeholdersKey, takePlaceholders } from './pending-photos.js';
 import { RevisionsRepository, type ReviseOutcome } from './revisions-repository.js';
 import { keyOf, responsesRepository, type IngestMember, type ResponseInsert, type ResponsesRepository, type StoredRef } from './responses-repository.js';
@@ -30,24 +31,16 @@ export function hasMoreKeysThan(value: unknown, max: number): boolean {
 }
 
 /**
-/**
- * How far ahead of the server's clock a phone's clock may run and still have a response it made
- * before the close accepted (its clientId's UUIDv7 time is the phone's clock at creation).
+ * A closed survey takes only responses made on the phone inside its window (capture-window.ts): a
+ * UUIDv7 clientId, and a capturedAt if sent, both after the survey's creation and the invitation,
+ * within the maximum offline age, and before the close. A back-dated clientId (1970, 2001) is refused.
  */
-export const CLOSE_CLOCK_SKEW_MS = 5 * 60_000;
-
-/** The creation time a UUIDv7 carries (ms), or null for any other UUID (a version 4 from an old phone). */
-export function uuidv7Time(id: string): number | null {
-  if (id.length !== 36 || id[14] !== '7') return null;
-  const ms = Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
-  return Number.isFinite(ms) ? ms : null;
-}
-
-/** A closed survey takes only responses made on the phone before it closed (allowing for clock skew). */
-export function refusedAsClosed(survey: IngestSurvey, clientId: string | undefined): boolean {
+export function refusedAsClosed(survey: IngestSurvey, member: IngestMember, body: Pick<RespondBody, 'clientId' | 'capturedAt'>, now: number, maxOfflineAgeMs: number): boolean {
   if (survey.closedAt === null) return false;
-  const made = clientId === undefined ? null : uuidv7Time(clientId);
-  return made === null || made > survey.closedAt + CLOSE_CLOCK_SKEW_MS;
+  const made = body.clientId === undefined ? null : uuidv7Time(body.clientId);
+  if (made === null) return true;
+  const window = { opensAt: Math.max(survey.createdAt, member.invitedAt), endsAt: survey.closedAt, arrivedAt: now, maxOfflineAgeMs };
+  return outsideWindow(made, window) !== null || (body.capturedAt !== undefined && outsideWindow(Date.parse(body.capturedAt), window) !== null);
 }
 
 /**
@@ -123,7 +116,7 @@ export class IngestService {
   /** The caller's member row per survey; members, and the rows it cascades from, invalidate it. */
   private readonly members: RowCache<IngestMember | undefined>;
 
-  constructor(db: Db) {
+  constructor(db: Db, private readonly maxOfflineAgeMs = DEFAULT_MAX_OFFLINE_AGE_DAYS * 86_400_000) {
     this.repo = responsesRepository(db);
     this.revisions = new RevisionsRepository(db.kysely);
     this.surveys = new SurveyCache(this.repo, () => db.writes.generation(['surveys']));
@@ -215,7 +208,7 @@ export class IngestService {
     if (access instanceof HttpError) return { clientId, error: access };
     const { member, survey } = access;
     if (body.organization_id !== survey.organizationId) return { clientId, error: badRequest(ApiMsg.organizationMismatch) };
-    if (refusedAsClosed(survey, body.clientId)) return { clientId, error: forbidden(Msg.surveyClosed) };
+    if (refusedAsClosed(survey, member, body, now, this.maxOfflineAgeMs)) return { clientId, error: forbidden(Msg.surveyClosed) };
     if (!form) return { clientId, error: badRequest(ApiMsg.unknownSurveyVersion) };
     if (body.photos?.length && body.revisionOf !== undefined) return { clientId, error: badRequest(PhotoMsg.withRevision) };
     const placed = takePlaceholders(form, body.answers, body.photos);

@@ -25,6 +25,8 @@ export interface IngestSurvey extends IngestForm {
   version: number;
   /** When it was closed to new responses (epoch ms); null while open. */
   closedAt: number | null;
+  /** When it was created (epoch ms). */
+  createdAt: number;
 }
 
 // Questions stored before ids (issue 17) have none: they get theirs by position, as the survey reply does.
@@ -102,5 +104,6 @@ function parse(row: IngestSurveyRow): IngestSurvey {
     payAfterReview: row.payAfterReview,
     version: row.version,
     closedAt: row.closedAt,
+    createdAt: row.createdAt,
   };
 }
