@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { type Answer, answerOf, answerProblem, type Answers, ApiMsg, isAnswered, Limits, Msg, NO_ANSWER_QUESTION_TYPES, normaliseAnswer, PhotoMsg, QuestionType, type RespondBody, type RespondReply, ResponseStatus, RuleMsg, type RuleQuestion, SyncItem, type SyncResult, visibleQuestions } from '@survey-bird/contracts';
+import { type Answer, answerOf, answerProblem, type Answers, ApiMsg, isAnswered, Limits, Msg, NO_ANSWER_QUESTION_TYPES, normaliseAnswer, PhotoMsg, QuestionType, type RespondBody, type RespondReply, ResponseStatus, RuleMsg, type RuleQuestion, type StoredQuestion, SyncItem, type SyncResult, visibleQuestions } from '@survey-bird/contracts';
 import { uuidv7 } from '@survey-bird/contracts/ids';
 import type { Db } from '../../db/database.js';
 import { RowCache } from '../../db/row-cache.js';
@@ -10,6 +10,7 @@ import { placeholdersKey, takePlaceholders } from './pending-photos.js';
 import { RevisionsRepository, type ReviseOutcome } from './revisions-repository.js';
 import { keyOf, responsesRepository, type IngestMember, type ResponseInsert, type ResponsesRepository, type StoredRef } from './responses-repository.js';
 import { searchTextOf } from './search-text.js';
+import { DatasetRepository } from './dataset-repository.js';
 import { SurveyCache, type IngestForm, type IngestSurvey } from './survey-cache.js';
 
 /**
@@ -54,7 +55,7 @@ const LATEST_ZONE_MS = 14 * 3_600_000;
  * form's rules (issue 17), by the evaluator the phone runs: a hidden question's answer is refused,
  * a typed answer must be of its type and within its constraint, each named with its question.
  */
-export function answersProblem(survey: IngestForm, answers: Answers, now = Date.now()): string | null {
+export function answersProblem(survey: IngestForm, answers: Answers, now = Date.now(), inDataset: DatasetCheck = NO_DATASET): string | null {
   // Before any per-key work: more keys than questions cannot all be answers (400,000 keys stalled the server).
   if (hasMoreKeysThan(answers, survey.questions.size)) return ApiMsg.tooManyAnswers;
   const answerFor = (q: RuleQuestion) => answerOf(answers, q.text);
@@ -75,9 +76,26 @@ export function answersProblem(survey: IngestForm, answers: Answers, now = Date.
   for (const q of survey.ordered) {
     const answer = answerFor(q);
     if (!isAnswered(answer)) continue;
-    const message = visible !== null && !visible.has(q.id) ? RuleMsg.hidden : answerProblem(q, answer!, today);
+    const message = visible !== null && !visible.has(q.id) ? RuleMsg.hidden : (answerProblem(q, answer!, today) ?? optionProblem(survey, q, answer!, inDataset));
     if (message !== null) return `"${q.text}": ${message}`;
   }
+  return null;
+}
+
+/** Whether a large select's answer is in the dataset of the version it was filled against (looked up before the rules run). */
+export type DatasetCheck = (q: StoredQuestion, value: string) => boolean;
+/** No dataset was looked up: a large select's answer is refused rather than taken unchecked. */
+const NO_DATASET: DatasetCheck = () => false;
+
+/**
+ * A select's answer, and each choice of a checkbox's, must be one of the options of the version it
+ * was filled against (a phone that cached an older version sends that version); a large select's,
+ * one of that version's dataset.
+ */
+function optionProblem(survey: IngestForm, q: StoredQuestion, answer: Answer, inDataset: DatasetCheck): string | null {
+  const options = survey.options.get(q.id);
+  if (options !== undefined) return (Array.isArray(answer) ? answer.every((a) => options.has(a)) : options.has(answer)) ? null : RuleMsg.notAnOption;
+  if (q.type === QuestionType.largeSelect && typeof answer === 'string' && !inDataset(q, answer)) return RuleMsg.notAnOption;
   return null;
 }
 
@@ -103,6 +121,7 @@ const tooManyAnswers = { success: false as const, error: { issues: [{ path: [] a
 type Prepared = { clientId: string; row: ResponseInsert; revisionOf?: string; actorName: string } | { clientId: string; error: HttpError };
 type Access = { member: IngestMember; survey: IngestSurvey };
 const formKey = (surveyId: string, version: number) => `${surveyId}\u0000${version}`;
+const datasetKey = (surveyId: string, version: number, question: string) => `${formKey(surveyId, version)}\u0000${question}`;
 
 /**
  * Receiving responses: who submitted, what they are paid and when it arrived come from the token
@@ -113,12 +132,14 @@ export class IngestService {
   readonly repo: ResponsesRepository;
   readonly surveys: SurveyCache;
   readonly revisions: RevisionsRepository;
+  private readonly datasets: DatasetRepository;
   /** The caller's member row per survey; members, and the rows it cascades from, invalidate it. */
   private readonly members: RowCache<IngestMember | undefined>;
 
   constructor(db: Db, private readonly maxOfflineAgeMs = DEFAULT_MAX_OFFLINE_AGE_DAYS * 86_400_000) {
     this.repo = responsesRepository(db);
     this.revisions = new RevisionsRepository(db.kysely);
+    this.datasets = new DatasetRepository(db.kysely);
     this.surveys = new SurveyCache(this.repo, () => db.writes.generation(['surveys']));
     this.members = new RowCache(db.writes, ['members', 'surveys', 'organizations', 'users']);
   }
@@ -140,7 +161,9 @@ export class IngestService {
 
   async respond(userId: string, body: RespondBody): Promise<RespondReply> {
     const access = await this.access(userId, body.survey_id);
-    const prepared = this.prepare(userId, body, Date.now(), access, await this.surveys.form(access.survey, body.version ?? 1), true);
+    const form = await this.surveys.form(access.survey, body.version ?? 1);
+    const found = await this.datasetAnswers([{ surveyId: body.survey_id, version: body.version ?? 1, form, answers: body.answers }]);
+    const prepared = this.prepare(userId, body, Date.now(), access, form, true, found);
     if ('error' in prepared) throw prepared.error;
     const result = prepared.revisionOf !== undefined ? await this.revise(prepared) : verdict(prepared.row, await this.repo.insert([prepared.row]));
     if (result.status !== 200) throw new HttpError(result.status, result.msg);
@@ -173,10 +196,15 @@ export class IngestService {
       if (survey instanceof HttpError || forms.has(key)) continue;
       forms.set(key, await this.surveys.form(survey!.survey, p.data.version ?? 1));
     }
+    const found = await this.datasetAnswers(parsed.flatMap((p) => {
+      if (!p.success) return [];
+      const version = p.data.version ?? 1;
+      return [{ surveyId: p.data.survey_id, version, form: forms.get(formKey(p.data.survey_id, version)), answers: p.data.answers }];
+    }));
     // The phone's clock skew is reported once per sync: on the first item that carries `sentAt`.
     const skewAt = parsed.findIndex((p) => p.success && p.data.sentAt !== undefined);
     const prepared = parsed.map((p, i): Prepared => {
-      if (p.success) return this.prepare(userId, p.data, now, access.get(p.data.survey_id)!, forms.get(formKey(p.data.survey_id, p.data.version ?? 1)), i === skewAt);
+      if (p.success) return this.prepare(userId, p.data, now, access.get(p.data.survey_id)!, forms.get(formKey(p.data.survey_id, p.data.version ?? 1)), i === skewAt, found);
       const clientId = (items[i] as { clientId?: unknown } | null)?.clientId;
       return { clientId: typeof clientId === 'string' ? clientId.slice(0, 100) : '', error: badRequest(issueText(p.error.issues[0])) };
     });
@@ -186,6 +214,28 @@ export class IngestService {
     const revised = new Map<Prepared, { status: number; msg: string; _id?: string }>();
     for (const p of prepared) if ('row' in p && p.revisionOf !== undefined) revised.set(p, await this.revise(p));
     return prepared.map((p) => ('error' in p ? { clientId: p.clientId, status: p.error.statusCode, msg: p.error.message } : { clientId: p.clientId, ...(revised.get(p) ?? verdict(p.row, stored)) }));
+  }
+
+  /**
+   * The answered large selects, looked up once per survey, version and question before the items
+   * are prepared: per datasetKey, the answers found in that version's dataset.
+   */
+  private async datasetAnswers(items: { surveyId: string; version: number; form: IngestForm | undefined; answers: Answers }[]): Promise<Map<string, Set<string>>> {
+    const asked = new Map<string, { surveyId: string; version: number; question: string; values: Set<string> }>();
+    for (const { surveyId, version, form, answers } of items) {
+      if (!form?.hasLargeSelect) continue;
+      for (const q of form.ordered) {
+        const value = q.type === QuestionType.largeSelect ? answerOf(answers, q.text) : undefined;
+        if (typeof value !== 'string' || !isAnswered(value)) continue;
+        const key = datasetKey(surveyId, version, q.text);
+        const entry = asked.get(key) ?? { surveyId, version, question: q.text, values: new Set<string>() };
+        entry.values.add(value);
+        asked.set(key, entry);
+      }
+    }
+    const found = new Map<string, Set<string>>();
+    for (const [key, a] of asked) found.set(key, await this.datasets.present(a.surveyId, a.question, a.version, [...a.values]));
+    return found;
   }
 
   /** Fix and resubmit: a new revision of the caller's returned response, stored once per clientId. */
@@ -203,7 +253,7 @@ export class IngestService {
    * The row to store for `body`, or the error that answers it, given the caller's access to its
    * survey and the form of the version it was filled against (undefined: no such version).
    */
-  private prepare(userId: string, body: RespondBody, now: number, access: Access | HttpError, form: IngestForm | undefined, withSkew: boolean): Prepared {
+  private prepare(userId: string, body: RespondBody, now: number, access: Access | HttpError, form: IngestForm | undefined, withSkew: boolean, found: Map<string, Set<string>>): Prepared {
     const clientId = body.clientId ?? uuidv7(now);
     if (access instanceof HttpError) return { clientId, error: access };
     const { member, survey } = access;
@@ -213,7 +263,8 @@ export class IngestService {
     if (body.photos?.length && body.revisionOf !== undefined) return { clientId, error: badRequest(PhotoMsg.withRevision) };
     const placed = takePlaceholders(form, body.answers, body.photos);
     if ('problem' in placed) return { clientId, error: badRequest(placed.problem) };
-    const problem = answersProblem(form, body.answers, now);
+    const version = body.version ?? 1;
+    const problem = answersProblem(form, body.answers, now, (q, value) => found.get(datasetKey(survey.id, version, q.text))?.has(value) === true);
     if (problem) return { clientId, error: badRequest(problem) };
     const answers = normaliseAnswers(form, body.answers);
     return {

@@ -1,4 +1,4 @@
-import { StoredQuestion, TYPED_QUESTION_TYPES, withQuestionIds, type StoredQuestion as Question } from '@survey-bird/contracts';
+import { OPTION_QUESTION_TYPES, QuestionType, StoredQuestion, TYPED_QUESTION_TYPES, withQuestionIds, type StoredQuestion as Question } from '@survey-bird/contracts';
 import { z } from 'zod';
 import type { IngestSurveyRow, ResponsesRepository } from './responses-repository.js';
 
@@ -13,6 +13,10 @@ export interface IngestForm {
   hasShowIf: boolean;
   /** The questions whose answers are normalised. */
   typed: Question[];
+  /** Per select and checkbox question (by id), its options: an answer is one of them (checkbox: each). */
+  options: Map<string, Set<string>>;
+  /** Some question is a large select, whose answer is checked against the version's dataset. */
+  hasLargeSelect: boolean;
 }
 
 /** The survey as ingest sees it: its latest version's form, settings, and whether it is closed. */
@@ -93,6 +97,8 @@ function formOf(json: string): IngestForm {
     compulsory: questions.filter((q) => q.compulsory),
     hasShowIf: questions.some((q) => q.showIf !== undefined),
     typed: questions.filter((q) => TYPED_QUESTION_TYPES.includes(q.type)),
+    options: new Map(questions.filter((q) => OPTION_QUESTION_TYPES.includes(q.type)).map((q) => [q.id, new Set(q.options)])),
+    hasLargeSelect: questions.some((q) => q.type === QuestionType.largeSelect),
   };
 }
 
