@@ -28,6 +28,7 @@ import * as payoutItems from './migrations/20261128000000_payout_items.js';
 import * as resumableUploads from './migrations/20261128510000_resumable_uploads.js';
 import * as searchGramsPostgres from './migrations/20261128600000_search_grams_postgres.js';
 import * as datasetOptionHistory from './migrations/20261128730000_dataset_option_history.js';
+import * as revisedCaptureTime from './migrations/20261128740000_revised_capture_time.js';
 import type { Database } from './schema.js';
 import { WriteWatch } from './write-watch.js';
 
@@ -126,6 +127,7 @@ const migrations: Record<string, Migration> = {
   '20261128510000_resumable_uploads': resumableUploads,
   '20261128600000_search_grams_postgres': searchGramsPostgres,
   '20261128730000_dataset_option_history': datasetOptionHistory,
+  '20261128740000_revised_capture_time': revisedCaptureTime,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -210,7 +210,7 @@ export class FlagWorker {
 
     const arrivedAt = Number(s.created_at);
     const window = { opensAt: Math.max(Number(s.survey_created_at), Number(s.invited_at)), endsAt: arrivedAt, arrivedAt, maxOfflineAgeMs: this.maxOfflineAgeMs };
-    const implausible = implausibleTimeFlag(s.client_id, s.captured_at === null ? null : Number(s.captured_at), window);
+    const implausible = implausibleTimeFlag(s.client_id, meta.capturedAfterArrival ?? (s.captured_at === null ? null : Number(s.captured_at)), window);
     if (implausible) flags.push(implausible);
 
     const facts: CheckedFacts = { responseId: s.id, surveyId: s.survey_id, userId: s.user_id, capturedAt, position, answersHash: answersHash ?? '', durationMs };

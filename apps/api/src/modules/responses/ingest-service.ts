@@ -282,7 +282,8 @@ export class IngestService {
         body_hash: bodyHashOf(survey.id, answers, placeholdersKey(body.photos)),
         search_text: searchTextOf(member.fullName, member.email, answers),
         rate: member.rate,
-        captured_at: body.capturedAt ? Date.parse(body.capturedAt) : null,
+        // A phone's clock may run ahead: a capture is never stored after its receipt (meta keeps the phone's time).
+        captured_at: body.capturedAt ? Math.min(Date.parse(body.capturedAt), now) : null,
         created_at: now,
         status: survey.payAfterReview ? ResponseStatus.pending : ResponseStatus.approved,
         version: body.version ?? 1,
