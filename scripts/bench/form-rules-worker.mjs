@@ -33,6 +33,7 @@ const survey = {
   typed: questions.filter((q) => TYPED.has(q.type)),
   options: new Map(questions.filter((q) => q.type === QuestionType.select || q.type === QuestionType.checkbox).map((q) => [q.id, new Set(q.options)])),
   hasLargeSelect: false,
+  unsearched: new Set(),
   payAfterReview: false,
 };
 const VALUES = {

@@ -280,7 +280,7 @@ export class IngestService {
         user_id: userId,
         answers: JSON.stringify(answers),
         body_hash: bodyHashOf(survey.id, answers, placeholdersKey(body.photos)),
-        search_text: searchTextOf(member.fullName, member.email, answers),
+        search_text: searchTextOf(member.fullName, member.email, answers, form.unsearched),
         rate: member.rate,
         // A phone's clock may run ahead: a capture is never stored after its receipt (meta keeps the phone's time).
         captured_at: body.capturedAt ? Math.min(Date.parse(body.capturedAt), now) : null,

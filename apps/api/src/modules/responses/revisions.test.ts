@@ -191,4 +191,18 @@ describe('fix and resubmit', () => {
     expect(JSON.parse(row.meta!)).toMatchObject({ capturedAfterArrival: ahead });
   });
 
+  it('keeps photo addresses out of the search text of an original and of its fix', async () => {
+    const photo = 'http://localhost:3000/api/v1/files/image/AbCdEfGhIjKlMnOp';
+    const sent = await respond(ada.token!, { 'Name of outlet': 'Photo Shop', 'Outlet type': 'Kiosk', 'Shelf photo': photo });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const id = sent.json()._id as string;
+    const searchText = async () => (await t.app.db.kysely.selectFrom('responses').select('search_text').where('id', '=', id).executeTakeFirstOrThrow()).search_text;
+    expect(await searchText()).not.toContain('files/image');
+    await review([id], 'returned', 'Wrong name');
+    expect((await respond(ada.token!, { 'Name of outlet': 'Photo Shop Fixed', 'Outlet type': 'Kiosk', 'Shelf photo': photo }, { revisionOf: id })).statusCode).toBe(200);
+    const fixed = await searchText();
+    expect(fixed).toContain('photo shop fixed');
+    expect(fixed).not.toContain('files/image');
+    expect(fixed).not.toContain('localhost');
+  });
 });

@@ -1,4 +1,4 @@
-import { OPTION_QUESTION_TYPES, QuestionType, StoredQuestion, TYPED_QUESTION_TYPES, withQuestionIds, type StoredQuestion as Question } from '@survey-bird/contracts';
+import { IMAGE_QUESTION_TYPES, OPTION_QUESTION_TYPES, QuestionType, StoredQuestion, TYPED_QUESTION_TYPES, withQuestionIds, type StoredQuestion as Question } from '@survey-bird/contracts';
 import { z } from 'zod';
 import type { IngestSurveyRow, ResponsesRepository } from './responses-repository.js';
 
@@ -17,6 +17,8 @@ export interface IngestForm {
   options: Map<string, Set<string>>;
   /** Some question is a large select, whose answer is checked against the version's dataset. */
   hasLargeSelect: boolean;
+  /** The texts of the photo and file questions, whose answers stay out of the search text. */
+  unsearched: Set<string>;
 }
 
 /** The survey as ingest sees it: its latest version's form, settings, and whether it is closed. */
@@ -99,6 +101,7 @@ function formOf(json: string): IngestForm {
     typed: questions.filter((q) => TYPED_QUESTION_TYPES.includes(q.type)),
     options: new Map(questions.filter((q) => OPTION_QUESTION_TYPES.includes(q.type)).map((q) => [q.id, new Set(q.options)])),
     hasLargeSelect: questions.some((q) => q.type === QuestionType.largeSelect),
+    unsearched: new Set(questions.filter((q) => IMAGE_QUESTION_TYPES.includes(q.type) || q.type === QuestionType.files).map((q) => q.text)),
   };
 }
 
