@@ -27,8 +27,8 @@ import * as surveyVersions from './migrations/20261127400000_survey_versions.js'
 import * as payoutItems from './migrations/20261128000000_payout_items.js';
 import * as resumableUploads from './migrations/20261128510000_resumable_uploads.js';
 import * as searchGramsPostgres from './migrations/20261128600000_search_grams_postgres.js';
-import * as datasetOptionHistory from './migrations/20261128730000_dataset_option_history.js';
-import * as revisedCaptureTime from './migrations/20261128740000_revised_capture_time.js';
+import * as datasetOptionHistory from './migrations/20261129400000_dataset_option_history.js';
+import * as revisedCaptureTime from './migrations/20261129410000_revised_capture_time.js';
 import type { Database } from './schema.js';
 import { WriteWatch } from './write-watch.js';
 
@@ -126,8 +126,8 @@ const migrations: Record<string, Migration> = {
   '20261128500000_photo_quality': photoQuality,
   '20261128510000_resumable_uploads': resumableUploads,
   '20261128600000_search_grams_postgres': searchGramsPostgres,
-  '20261128730000_dataset_option_history': datasetOptionHistory,
-  '20261128740000_revised_capture_time': revisedCaptureTime,
+  '20261129400000_dataset_option_history': datasetOptionHistory,
+  '20261129410000_revised_capture_time': revisedCaptureTime,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
