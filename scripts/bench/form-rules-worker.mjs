@@ -31,6 +31,9 @@ const survey = {
   compulsory: questions.filter((q) => q.compulsory),
   hasShowIf: true,
   typed: questions.filter((q) => TYPED.has(q.type)),
+  options: new Map(questions.filter((q) => q.type === QuestionType.select || q.type === QuestionType.checkbox).map((q) => [q.id, new Set(q.options)])),
+  hasLargeSelect: false,
+  unsearched: new Set(),
   payAfterReview: false,
 };
 const VALUES = {

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/slow-clients.js';
 import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from './modules/insight/export-queue.js';
 import { FLAG_POLL_MS } from './modules/flags/flag-worker.js';
+import { DEFAULT_MAX_OFFLINE_AGE_DAYS } from './modules/responses/capture-window.js';
 import { defaultPasswordPoolLimits, type PasswordPoolLimits } from './modules/accounts/password-pool.js';
 import { Limits } from '@survey-bird/contracts';
 
@@ -71,6 +72,8 @@ export interface Config {
   resumableExpiryMs: number;
   /** Bytes one user may hold in unfinished resumable uploads (RESUMABLE_UPLOAD_USER_MAX_MB, default 100; never under one photo). */
   resumableUserMaxBytes: number;
+  /** How long a response may wait on a phone and still be taken by a closed survey (MAX_OFFLINE_AGE_DAYS, default 60; modules/responses/capture-window.ts). */
+  maxOfflineAgeMs: number;
 }
 
 export const OWASP_SCRYPT_N = 2 ** 17;
@@ -175,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     resumableExpiryMs: (Number(env.RESUMABLE_UPLOAD_EXPIRY_HOURS) > 0 ? Number(env.RESUMABLE_UPLOAD_EXPIRY_HOURS) : RESUMABLE_EXPIRY_HOURS) * 3_600_000,
     resumableUserMaxBytes: Math.max(Limits.maxImageBytes, (Number(env.RESUMABLE_UPLOAD_USER_MAX_MB) > 0 ? Number(env.RESUMABLE_UPLOAD_USER_MAX_MB) : RESUMABLE_USER_MAX_MB) * 1024 * 1024),
+    maxOfflineAgeMs: (Number(env.MAX_OFFLINE_AGE_DAYS) > 0 ? Number(env.MAX_OFFLINE_AGE_DAYS) : DEFAULT_MAX_OFFLINE_AGE_DAYS) * 86_400_000,
     ...overrides,
   };
 }

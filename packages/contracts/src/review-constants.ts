@@ -17,6 +17,8 @@ export const QualityFlag = {
   impossibleTravel: 'impossible_travel',
   duplicateAnswers: 'duplicate_answers',
   clockSkew: 'clock_skew',
+  /** The phone's time for the response (its clientId or capturedAt) is before the survey or the invitation, too old, or after arrival. */
+  implausibleTime: 'implausible_time',
 } as const;
 export type QualityFlag = (typeof QualityFlag)[keyof typeof QualityFlag];
 export const QUALITY_FLAGS = Object.values(QualityFlag) as [QualityFlag, ...QualityFlag[]];

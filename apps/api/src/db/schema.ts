@@ -103,6 +103,15 @@ export interface DatasetOptionsTable {
   value_lower: string;
 }
 
+/** A large select's option list as an earlier version used it: versions up to `until_version`. */
+export interface DatasetOptionHistoryTable {
+  survey_id: string;
+  question: string;
+  until_version: number;
+  position: number;
+  value: string;
+}
+
 export interface ResponsesTable {
   id: string;
   client_id: string;
@@ -402,6 +411,7 @@ export interface Database {
   survey_versions: SurveyVersionsTable;
   members: MembersTable;
   dataset_options: DatasetOptionsTable;
+  dataset_option_history: DatasetOptionHistoryTable;
   responses: ResponsesTable;
   response_reviews: ResponseReviewsTable;
   response_revisions: ResponseRevisionsTable;

@@ -45,7 +45,7 @@ declare module 'fastify' {
  */
 export default fp(
   async function services(app: FastifyInstance) {
-    const ingest = new IngestService(app.db);
+    const ingest = new IngestService(app.db, app.config.maxOfflineAgeMs);
     const stores = new FileStores(app.config, app.db);
     app.addHook('onClose', async () => stores.close());
     const flags = new FlagsService(app);

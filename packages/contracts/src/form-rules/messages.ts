@@ -17,5 +17,7 @@ export const RuleMsg = {
   lengthBetween: (min: number, max: number) => `Must be between ${min} and ${max} characters`,
   minLength: (min: number) => `Must be at least ${min} characters`,
   maxLength: (max: number) => `Must be at most ${max} characters`,
+  /** A select, checkbox or large select answer that is not in the list of the version it was filled against. */
+  notAnOption: 'Choose from the options of this question',
   answerTooLong: `An answer is too long (max ${Limits.maxAnswerLength})`,
 } as const;

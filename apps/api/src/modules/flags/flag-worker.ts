@@ -3,10 +3,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { FlagThresholds, QualityFlag, hammingDistance, type Answers, type StoredQuestion } from '@survey-bird/contracts';
 import type { Database } from '../../db/schema.js';
+import { DEFAULT_MAX_OFFLINE_AGE_DAYS } from '../responses/capture-window.js';
 import { parseMeta } from './meta.js';
 import { FlagsRepository, type CheckedFacts, type PhotoFacts } from './repository.js';
 import {
-  answersHashOf, describe, distanceKm, locationQuestion, minDurationMs, minutes, parseLocation, photoIdOf, photoQuestions, seconds, speedKmh, type ComputedFlag,
+  answersHashOf, describe, distanceKm, implausibleTimeFlag, locationQuestion, minDurationMs, minutes, parseLocation, photoIdOf, photoQuestions, seconds, speedKmh, type ComputedFlag,
 } from './rules.js';
 
 /** How often the queue is looked at; a response's flags appear about this long after it is stored when the server is not busy. */
@@ -38,7 +39,7 @@ export class FlagWorker {
   /** Each survey's median duration once known, read again at most once a minute (it moves slowly; reading it walks half the survey's checks). */
   private readonly medians = new Map<string, { at: number; value: number | null }>();
 
-  constructor(db: Kysely<Database>, private readonly log?: FastifyBaseLogger, private readonly pollMs = FLAG_POLL_MS) {
+  constructor(db: Kysely<Database>, private readonly log?: FastifyBaseLogger, private readonly pollMs = FLAG_POLL_MS, private readonly maxOfflineAgeMs = DEFAULT_MAX_OFFLINE_AGE_DAYS * 86_400_000) {
     this.repo = new FlagsRepository(db);
   }
 
@@ -206,6 +207,11 @@ export class FlagWorker {
     if (meta.clockSkewMs !== undefined && Math.abs(meta.clockSkewMs) > FlagThresholds.clockSkewMs) {
       flags.push({ flag: QualityFlag.clockSkew, reason: `The phone's clock was ${minutes(meta.clockSkewMs)} min ${meta.clockSkewMs > 0 ? 'ahead of' : 'behind'} the server's at sync`, otherResponseId: null });
     }
+
+    const arrivedAt = Number(s.created_at);
+    const window = { opensAt: Math.max(Number(s.survey_created_at), Number(s.invited_at)), endsAt: arrivedAt, arrivedAt, maxOfflineAgeMs: this.maxOfflineAgeMs };
+    const implausible = implausibleTimeFlag(s.client_id, meta.capturedAfterArrival ?? (s.captured_at === null ? null : Number(s.captured_at)), window);
+    if (implausible) flags.push(implausible);
 
     const facts: CheckedFacts = { responseId: s.id, surveyId: s.survey_id, userId: s.user_id, capturedAt, position, answersHash: answersHash ?? '', durationMs };
     return this.repo.save({ ...s, created_at: Number(s.created_at) }, facts, photos, flags, now, s.queued_at);

@@ -194,7 +194,10 @@ describe('flags (section 2)', () => {
 
   it('impossible_travel: 50 km in 5 minutes flags the later response', async () => {
     const { survey, ngozi } = await setup();
-    const at = Date.parse('2026-11-12T10:00:00.000Z');
+    // An hour ago, within the maximum offline age; created and invited before (a time before either is implausible_time).
+    const at = Date.now() - 3_600_000;
+    await t.app.db.kysely.updateTable('surveys').set({ created_at: at - 86_400_000 }).where('id', '=', survey.id).execute();
+    await t.app.db.kysely.updateTable('members').set({ created_at: at - 86_400_000 }).where('survey_id', '=', survey.id).execute();
     const first = await respond(ngozi, survey.id, { [LOCATION]: '6.524379, 3.379206 (±10 m)' }, { capturedAt: new Date(at).toISOString() });
     await nextMs();
     const second = await respond(ngozi, survey.id, { [LOCATION]: '6.974000, 3.379206 (±10 m)' }, { capturedAt: new Date(at + 5 * 60_000).toISOString() });

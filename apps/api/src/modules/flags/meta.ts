@@ -11,6 +11,8 @@ export interface StoredMeta {
   photoHashes?: Record<string, string>;
   /** The phone's clock minus the server's when the request arrived; on one response per sync only. */
   clockSkewMs?: number;
+  /** capturedAt as the phone sent it, only when after the response's arrival (captured_at then holds the arrival). */
+  capturedAfterArrival?: number;
 }
 
 /**
@@ -27,6 +29,7 @@ export function storedMetaOf(body: RespondBody, now: number, withSkew: boolean):
   if (body.appVersion) meta.appVersion = body.appVersion;
   if (body.photoHashes && Object.keys(body.photoHashes).length > 0) meta.photoHashes = body.photoHashes;
   if (withSkew && body.sentAt !== undefined) meta.clockSkewMs = Date.parse(body.sentAt) - now;
+  if (body.capturedAt !== undefined && Date.parse(body.capturedAt) > now) meta.capturedAfterArrival = Date.parse(body.capturedAt);
   return Object.keys(meta).length > 0 ? JSON.stringify(meta) : null;
 }
 

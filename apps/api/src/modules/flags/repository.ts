@@ -48,8 +48,10 @@ export class FlagsRepository {
   async subject(responseId: string) {
     return this.db.selectFrom('responses as r')
       .innerJoin('surveys as s', 's.id', 'r.survey_id')
+      .innerJoin('members as m', 'm.id', 'r.member_id')
       .leftJoin('flag_jobs as j', 'j.response_id', 'r.id')
-      .select(['r.id', 'r.survey_id', 'r.organization_id', 'r.member_id', 'r.user_id', 'r.answers', 'r.meta', 'r.captured_at', 'r.created_at', 's.questions', 's.min_duration_s', 's.max_accuracy_m', 'j.queued_at'])
+      .select(['r.id', 'r.survey_id', 'r.organization_id', 'r.member_id', 'r.user_id', 'r.client_id', 'r.answers', 'r.meta', 'r.captured_at', 'r.created_at', 's.questions', 's.min_duration_s', 's.max_accuracy_m', 'j.queued_at'])
+      .select(['s.created_at as survey_created_at', 'm.created_at as invited_at'])
       .where('r.id', '=', responseId)
       .executeTakeFirst();
   }

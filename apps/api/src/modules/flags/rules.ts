@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
-import { FlagThresholds, QuestionType, type Answer, type QualityFlag, type StoredQuestion } from '@survey-bird/contracts';
+import { FlagThresholds, QualityFlag, QuestionType, type Answer, type StoredQuestion } from '@survey-bird/contracts';
+import { outsideWindow, uuidv7Time, type CaptureWindow } from '../responses/capture-window.js';
 
 /** A flag as computed, before it is stored. */
 export interface ComputedFlag {
@@ -83,3 +84,18 @@ export function minDurationMs(settingSeconds: number | null, median: number | nu
 }
 
 export const seconds = (ms: number) => (ms < 10_000 ? (ms / 1000).toFixed(1).replace(/\.0$/, '') : String(Math.round(ms / 1000)));
+
+const day = (ms: number) => new Date(ms).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'Africa/Lagos' });
+
+/**
+ * implausible_time: the phone's times for a response (its clientId's, then capturedAt) held to the
+ * window a closed survey enforces (capture-window.ts); an open survey takes the response, flagged.
+ */
+export function implausibleTimeFlag(clientId: string, capturedAt: number | null, window: CaptureWindow): ComputedFlag | null {
+  const made = uuidv7Time(clientId);
+  for (const [what, at] of [['Made on the phone', made], ['Captured', capturedAt]] as const) {
+    const why = at === null ? null : outsideWindow(at, window);
+    if (why !== null) return { flag: QualityFlag.implausibleTime, reason: `${what} ${day(at!)}, ${why}`, otherResponseId: null };
+  }
+  return null;
+}

@@ -25,7 +25,7 @@ export class FlagsService {
   private readonly reviews: ReviewRepository;
 
   constructor(app: FastifyInstance) {
-    this.worker = new FlagWorker(app.db.kysely, app.log, app.config.flagPollMs);
+    this.worker = new FlagWorker(app.db.kysely, app.log, app.config.flagPollMs, app.config.maxOfflineAgeMs);
     this.reviews = new ReviewRepository(app.db.kysely);
   }
 

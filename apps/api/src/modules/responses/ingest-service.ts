@@ -1,14 +1,16 @@
 import { hash } from 'node:crypto';
-import { type Answer, answerIssues, answerOf, type Answers, ApiMsg, Limits, Msg, normaliseAnswer, PhotoMsg, type RespondBody, type RespondReply, ResponseStatus, SyncItem, type SyncResult } from '@survey-bird/contracts';
+import { type Answer, answerIssues, answerOf, type Answers, ApiMsg, isAnswered, Limits, Msg, normaliseAnswer, PhotoMsg, QuestionType, type RespondBody, type RespondReply, ResponseStatus, RuleMsg, type StoredQuestion, SyncItem, type SyncResult } from '@survey-bird/contracts';
 import { uuidv7 } from '@survey-bird/contracts/ids';
 import type { Db } from '../../db/database.js';
 import { RowCache } from '../../db/row-cache.js';
 import { HttpError, badRequest, forbidden, notFound } from '../../http/errors.js';
 import { storedMetaOf } from '../flags/meta.js';
+import { DEFAULT_MAX_OFFLINE_AGE_DAYS, outsideWindow, uuidv7Time } from './capture-window.js';
 import { placeholdersKey, takePlaceholders } from './pending-photos.js';
 import { RevisionsRepository, type ReviseOutcome } from './revisions-repository.js';
 import { keyOf, responsesRepository, type IngestMember, type ResponseInsert, type ResponsesRepository, type StoredRef } from './responses-repository.js';
 import { searchTextOf } from './search-text.js';
+import { DatasetRepository } from './dataset-repository.js';
 import { SurveyCache, type IngestForm, type IngestSurvey } from './survey-cache.js';
 
 /**
@@ -30,24 +32,16 @@ export function hasMoreKeysThan(value: unknown, max: number): boolean {
 }
 
 /**
-/**
- * How far ahead of the server's clock a phone's clock may run and still have a response it made
- * before the close accepted (its clientId's UUIDv7 time is the phone's clock at creation).
+ * A closed survey takes only responses made on the phone inside its window (capture-window.ts): a
+ * UUIDv7 clientId, and a capturedAt if sent, both after the survey's creation and the invitation,
+ * within the maximum offline age, and before the close. A back-dated clientId (1970, 2001) is refused.
  */
-export const CLOSE_CLOCK_SKEW_MS = 5 * 60_000;
-
-/** The creation time a UUIDv7 carries (ms), or null for any other UUID (a version 4 from an old phone). */
-export function uuidv7Time(id: string): number | null {
-  if (id.length !== 36 || id[14] !== '7') return null;
-  const ms = Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
-  return Number.isFinite(ms) ? ms : null;
-}
-
-/** A closed survey takes only responses made on the phone before it closed (allowing for clock skew). */
-export function refusedAsClosed(survey: IngestSurvey, clientId: string | undefined): boolean {
+export function refusedAsClosed(survey: IngestSurvey, member: IngestMember, body: Pick<RespondBody, 'clientId' | 'capturedAt'>, now: number, maxOfflineAgeMs: number): boolean {
   if (survey.closedAt === null) return false;
-  const made = clientId === undefined ? null : uuidv7Time(clientId);
-  return made === null || made > survey.closedAt + CLOSE_CLOCK_SKEW_MS;
+  const made = body.clientId === undefined ? null : uuidv7Time(body.clientId);
+  if (made === null) return true;
+  const window = { opensAt: Math.max(survey.createdAt, member.invitedAt), endsAt: survey.closedAt, arrivedAt: now, maxOfflineAgeMs };
+  return outsideWindow(made, window) !== null || (body.capturedAt !== undefined && outsideWindow(Date.parse(body.capturedAt), window) !== null);
 }
 
 /**
@@ -61,11 +55,36 @@ const LATEST_ZONE_MS = 14 * 3_600_000;
  * issue of the contracts' check (answerIssues), the one the phone runs on every answer before it
  * queues, so what the phone accepts offline is never refused here for a rule it could check.
  */
-export function answersProblem(survey: IngestForm, answers: Answers, now = Date.now()): string | null {
+export function answersProblem(survey: IngestForm, answers: Answers, now = Date.now(), inDataset: DatasetCheck = NO_DATASET): string | null {
   // Before any per-key work: more keys than questions cannot all be answers (400,000 keys stalled the server).
   if (hasMoreKeysThan(answers, survey.questions.size)) return ApiMsg.tooManyAnswers;
   const first = answerIssues(survey, answers, new Date(now + LATEST_ZONE_MS)).next();
-  return first.done ? null : first.value.refusal;
+  if (!first.done) return first.value.refusal;
+  // Every answer left is to a shown question of the right shape: its choices must be its version's options.
+  for (const q of survey.ordered) {
+    const answer = answerOf(answers, q.text);
+    if (!isAnswered(answer)) continue;
+    const message = optionProblem(survey, q, answer!, inDataset);
+    if (message !== null) return `"${q.text}": ${message}`;
+  }
+  return null;
+}
+
+/** Whether a large select's answer is in the dataset of the version it was filled against (looked up before the rules run). */
+export type DatasetCheck = (q: StoredQuestion, value: string) => boolean;
+/** No dataset was looked up: a large select's answer is refused rather than taken unchecked. */
+const NO_DATASET: DatasetCheck = () => false;
+
+/**
+ * A select's answer, and each choice of a checkbox's, must be one of the options of the version it
+ * was filled against (a phone that cached an older version sends that version); a large select's,
+ * one of that version's dataset.
+ */
+function optionProblem(survey: IngestForm, q: StoredQuestion, answer: Answer, inDataset: DatasetCheck): string | null {
+  const options = survey.options.get(q.id);
+  if (options !== undefined) return (Array.isArray(answer) ? answer.every((a) => options.has(a)) : options.has(answer)) ? null : RuleMsg.notAnOption;
+  if (q.type === QuestionType.largeSelect && typeof answer === 'string' && !inDataset(q, answer)) return RuleMsg.notAnOption;
+  return null;
 }
 
 /**
@@ -90,6 +109,7 @@ const tooManyAnswers = { success: false as const, error: { issues: [{ path: [] a
 type Prepared = { clientId: string; row: ResponseInsert; revisionOf?: string; actorName: string } | { clientId: string; error: HttpError };
 type Access = { member: IngestMember; survey: IngestSurvey };
 const formKey = (surveyId: string, version: number) => `${surveyId}\u0000${version}`;
+const datasetKey = (surveyId: string, version: number, question: string) => `${formKey(surveyId, version)}\u0000${question}`;
 
 /**
  * Receiving responses: who submitted, what they are paid and when it arrived come from the token
@@ -100,12 +120,14 @@ export class IngestService {
   readonly repo: ResponsesRepository;
   readonly surveys: SurveyCache;
   readonly revisions: RevisionsRepository;
+  private readonly datasets: DatasetRepository;
   /** The caller's member row per survey; members, and the rows it cascades from, invalidate it. */
   private readonly members: RowCache<IngestMember | undefined>;
 
-  constructor(db: Db) {
+  constructor(db: Db, private readonly maxOfflineAgeMs = DEFAULT_MAX_OFFLINE_AGE_DAYS * 86_400_000) {
     this.repo = responsesRepository(db);
     this.revisions = new RevisionsRepository(db.kysely);
+    this.datasets = new DatasetRepository(db.kysely);
     this.surveys = new SurveyCache(this.repo, () => db.writes.generation(['surveys']));
     this.members = new RowCache(db.writes, ['members', 'surveys', 'organizations', 'users']);
   }
@@ -127,7 +149,9 @@ export class IngestService {
 
   async respond(userId: string, body: RespondBody): Promise<RespondReply> {
     const access = await this.access(userId, body.survey_id);
-    const prepared = this.prepare(userId, body, Date.now(), access, await this.surveys.form(access.survey, body.version ?? 1), true);
+    const form = await this.surveys.form(access.survey, body.version ?? 1);
+    const found = await this.datasetAnswers([{ surveyId: body.survey_id, version: body.version ?? 1, form, answers: body.answers }]);
+    const prepared = this.prepare(userId, body, Date.now(), access, form, true, found);
     if ('error' in prepared) throw prepared.error;
     const result = prepared.revisionOf !== undefined ? await this.revise(prepared) : verdict(prepared.row, await this.repo.insert([prepared.row]));
     if (result.status !== 200) throw new HttpError(result.status, result.msg);
@@ -160,10 +184,15 @@ export class IngestService {
       if (survey instanceof HttpError || forms.has(key)) continue;
       forms.set(key, await this.surveys.form(survey!.survey, p.data.version ?? 1));
     }
+    const found = await this.datasetAnswers(parsed.flatMap((p) => {
+      if (!p.success) return [];
+      const version = p.data.version ?? 1;
+      return [{ surveyId: p.data.survey_id, version, form: forms.get(formKey(p.data.survey_id, version)), answers: p.data.answers }];
+    }));
     // The phone's clock skew is reported once per sync: on the first item that carries `sentAt`.
     const skewAt = parsed.findIndex((p) => p.success && p.data.sentAt !== undefined);
     const prepared = parsed.map((p, i): Prepared => {
-      if (p.success) return this.prepare(userId, p.data, now, access.get(p.data.survey_id)!, forms.get(formKey(p.data.survey_id, p.data.version ?? 1)), i === skewAt);
+      if (p.success) return this.prepare(userId, p.data, now, access.get(p.data.survey_id)!, forms.get(formKey(p.data.survey_id, p.data.version ?? 1)), i === skewAt, found);
       const clientId = (items[i] as { clientId?: unknown } | null)?.clientId;
       return { clientId: typeof clientId === 'string' ? clientId.slice(0, 100) : '', error: badRequest(issueText(p.error.issues[0])) };
     });
@@ -173,6 +202,28 @@ export class IngestService {
     const revised = new Map<Prepared, { status: number; msg: string; _id?: string }>();
     for (const p of prepared) if ('row' in p && p.revisionOf !== undefined) revised.set(p, await this.revise(p));
     return prepared.map((p) => ('error' in p ? { clientId: p.clientId, status: p.error.statusCode, msg: p.error.message } : { clientId: p.clientId, ...(revised.get(p) ?? verdict(p.row, stored)) }));
+  }
+
+  /**
+   * The answered large selects, looked up once per survey, version and question before the items
+   * are prepared: per datasetKey, the answers found in that version's dataset.
+   */
+  private async datasetAnswers(items: { surveyId: string; version: number; form: IngestForm | undefined; answers: Answers }[]): Promise<Map<string, Set<string>>> {
+    const asked = new Map<string, { surveyId: string; version: number; question: string; values: Set<string> }>();
+    for (const { surveyId, version, form, answers } of items) {
+      if (!form?.hasLargeSelect) continue;
+      for (const q of form.ordered) {
+        const value = q.type === QuestionType.largeSelect ? answerOf(answers, q.text) : undefined;
+        if (typeof value !== 'string' || !isAnswered(value)) continue;
+        const key = datasetKey(surveyId, version, q.text);
+        const entry = asked.get(key) ?? { surveyId, version, question: q.text, values: new Set<string>() };
+        entry.values.add(value);
+        asked.set(key, entry);
+      }
+    }
+    const found = new Map<string, Set<string>>();
+    for (const [key, a] of asked) found.set(key, await this.datasets.present(a.surveyId, a.question, a.version, [...a.values]));
+    return found;
   }
 
   /** Fix and resubmit: a new revision of the caller's returned response, stored once per clientId. */
@@ -190,17 +241,18 @@ export class IngestService {
    * The row to store for `body`, or the error that answers it, given the caller's access to its
    * survey and the form of the version it was filled against (undefined: no such version).
    */
-  private prepare(userId: string, body: RespondBody, now: number, access: Access | HttpError, form: IngestForm | undefined, withSkew: boolean): Prepared {
+  private prepare(userId: string, body: RespondBody, now: number, access: Access | HttpError, form: IngestForm | undefined, withSkew: boolean, found: Map<string, Set<string>>): Prepared {
     const clientId = body.clientId ?? uuidv7(now);
     if (access instanceof HttpError) return { clientId, error: access };
     const { member, survey } = access;
     if (body.organization_id !== survey.organizationId) return { clientId, error: badRequest(ApiMsg.organizationMismatch) };
-    if (refusedAsClosed(survey, body.clientId)) return { clientId, error: forbidden(Msg.surveyClosed) };
+    if (refusedAsClosed(survey, member, body, now, this.maxOfflineAgeMs)) return { clientId, error: forbidden(Msg.surveyClosed) };
     if (!form) return { clientId, error: badRequest(ApiMsg.unknownSurveyVersion) };
     if (body.photos?.length && body.revisionOf !== undefined) return { clientId, error: badRequest(PhotoMsg.withRevision) };
     const placed = takePlaceholders(form, body.answers, body.photos);
     if ('problem' in placed) return { clientId, error: badRequest(placed.problem) };
-    const problem = answersProblem(form, body.answers, now);
+    const version = body.version ?? 1;
+    const problem = answersProblem(form, body.answers, now, (q, value) => found.get(datasetKey(survey.id, version, q.text))?.has(value) === true);
     if (problem) return { clientId, error: badRequest(problem) };
     const answers = normaliseAnswers(form, body.answers);
     return {
@@ -216,9 +268,10 @@ export class IngestService {
         user_id: userId,
         answers: JSON.stringify(answers),
         body_hash: bodyHashOf(survey.id, answers, placeholdersKey(body.photos)),
-        search_text: searchTextOf(member.fullName, member.email, answers),
+        search_text: searchTextOf(member.fullName, member.email, answers, form.unsearched),
         rate: member.rate,
-        captured_at: body.capturedAt ? Date.parse(body.capturedAt) : null,
+        // A phone's clock may run ahead: a capture is never stored after its receipt (meta keeps the phone's time).
+        captured_at: body.capturedAt ? Math.min(Date.parse(body.capturedAt), now) : null,
         created_at: now,
         status: survey.payAfterReview ? ResponseStatus.pending : ResponseStatus.approved,
         version: body.version ?? 1,

@@ -13,6 +13,8 @@ export interface IngestMember {
   rate: number;
   /** The organization withdrew the invitation: the survey answers 403, not 404. */
   withdrawn: boolean;
+  /** When the field user was invited (epoch ms): no response of theirs can be made before it. */
+  invitedAt: number;
 }
 
 export interface IngestSurveyRow {
@@ -24,6 +26,8 @@ export interface IngestSurveyRow {
   version: number;
   /** When the survey was closed to new responses; null while open. */
   closedAt: number | null;
+  /** When the survey was created (epoch ms): no response to it can be made before it. */
+  createdAt: number;
 }
 
 /** The row that holds a (survey_id, client_id) key after the write: ours, or the one received earlier. */
@@ -55,8 +59,12 @@ export interface ResponsesRepository {
   insert(rows: ResponseInsert[]): Promise<Map<string, StoredRef>>;
 }
 
-function surveyRowOf(s: { id: string; organization_id: string; questions: string; pay_after_review: number; version: number; closed_at: number | string | null }): IngestSurveyRow {
-  return { id: s.id, organizationId: s.organization_id, questions: s.questions, payAfterReview: Number(s.pay_after_review) === 1, version: Number(s.version), closedAt: s.closed_at === null ? null : Number(s.closed_at) };
+function surveyRowOf(s: { id: string; organization_id: string; questions: string; pay_after_review: number; version: number; closed_at: number | string | null; created_at: number | string }): IngestSurveyRow {
+  return { id: s.id, organizationId: s.organization_id, questions: s.questions, payAfterReview: Number(s.pay_after_review) === 1, version: Number(s.version), closedAt: s.closed_at === null ? null : Number(s.closed_at), createdAt: Number(s.created_at) };
+}
+
+function memberOf(m: { id: string; organization_id: string; full_name: string; email: string; rate: number; withdrawn_at: number | string | null; created_at: number | string }): IngestMember {
+  return { id: m.id, organizationId: m.organization_id, fullName: m.full_name, email: m.email, rate: m.rate, withdrawn: m.withdrawn_at !== null, invitedAt: Number(m.created_at) };
 }
 
 export function responsesRepository(db: Db): ResponsesRepository {
@@ -83,8 +91,8 @@ interface Waiting {
  * load dozens of single responses arrive in the same turn.
  */
 class SqliteResponsesRepository implements ResponsesRepository {
-  private readonly memberStmt: Statement<[string, string, string], { id: string; organization_id: string; full_name: string; email: string; rate: number; withdrawn_at: number | null }>;
-  private readonly surveyStmt: Statement<[string], { id: string; organization_id: string; questions: string; pay_after_review: number; version: number; closed_at: number | null }>;
+  private readonly memberStmt: Statement<[string, string, string], { id: string; organization_id: string; full_name: string; email: string; rate: number; withdrawn_at: number | null; created_at: number }>;
+  private readonly surveyStmt: Statement<[string], { id: string; organization_id: string; questions: string; pay_after_review: number; version: number; closed_at: number | null; created_at: number }>;
   private readonly versionStmt: Statement<[string, number], { questions: string }>;
   private readonly insertStmt: Statement<unknown[]>;
   private readonly existingStmt: Statement<[string, string], { id: string; user_id: string; body_hash: string }>;
@@ -94,8 +102,8 @@ class SqliteResponsesRepository implements ResponsesRepository {
   private scheduled = false;
 
   constructor(private readonly sqlite: NonNullable<Db['sqlite']>) {
-    this.memberStmt = sqlite.prepare('select id, organization_id, full_name, email, rate, withdrawn_at from members where survey_id = ? and user_id = ? and role = ?');
-    this.surveyStmt = sqlite.prepare('select id, organization_id, questions, pay_after_review, version, closed_at from surveys where id = ?');
+    this.memberStmt = sqlite.prepare('select id, organization_id, full_name, email, rate, withdrawn_at, created_at from members where survey_id = ? and user_id = ? and role = ?');
+    this.surveyStmt = sqlite.prepare('select id, organization_id, questions, pay_after_review, version, closed_at, created_at from surveys where id = ?');
     this.versionStmt = sqlite.prepare('select questions from survey_versions where survey_id = ? and version = ?');
     // Positional parameters and run(): binding by name and building RETURNING rows cost about a
     // quarter of the insert (in-process, batches of 50: 32 -> 24 µs per row).
@@ -128,7 +136,7 @@ class SqliteResponsesRepository implements ResponsesRepository {
 
   async fieldMember(surveyId: string, userId: string): Promise<IngestMember | undefined> {
     const m = this.memberStmt.get(surveyId, userId, Role.fieldUser);
-    return m && { id: m.id, organizationId: m.organization_id, fullName: m.full_name, email: m.email, rate: m.rate, withdrawn: m.withdrawn_at !== null };
+    return m && memberOf(m);
   }
 
   async survey(surveyId: string): Promise<IngestSurveyRow | undefined> {
@@ -196,16 +204,16 @@ class KyselyResponsesRepository implements ResponsesRepository {
   async fieldMember(surveyId: string, userId: string): Promise<IngestMember | undefined> {
     const m = await this.db
       .selectFrom('members')
-      .select(['id', 'organization_id', 'full_name', 'email', 'rate', 'withdrawn_at'])
+      .select(['id', 'organization_id', 'full_name', 'email', 'rate', 'withdrawn_at', 'created_at'])
       .where('survey_id', '=', surveyId)
       .where('user_id', '=', userId)
       .where('role', '=', Role.fieldUser)
       .executeTakeFirst();
-    return m && { id: m.id, organizationId: m.organization_id, fullName: m.full_name, email: m.email, rate: m.rate, withdrawn: m.withdrawn_at !== null };
+    return m && memberOf(m);
   }
 
   async survey(surveyId: string): Promise<IngestSurveyRow | undefined> {
-    const s = await this.db.selectFrom('surveys').select(['id', 'organization_id', 'questions', 'pay_after_review', 'version', 'closed_at']).where('id', '=', surveyId).executeTakeFirst();
+    const s = await this.db.selectFrom('surveys').select(['id', 'organization_id', 'questions', 'pay_after_review', 'version', 'closed_at', 'created_at']).where('id', '=', surveyId).executeTakeFirst();
     return s && surveyRowOf(s);
   }
 

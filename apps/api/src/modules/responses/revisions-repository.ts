@@ -27,7 +27,9 @@ class Lost extends Error {}
  * Exactly-once is the unique (survey_id, client_id) of response_revisions plus a verdict, as for
  * responses: a replay finds its own row and is answered as the first time; the conditional UPDATE
  * (still returned, still at the revision it read) decides a fix racing a review or another fix.
- * The response takes the fix's survey version: its answers are now that version's (issue 17).
+ * The response takes the fix's survey version: its answers are now that version's (issue 17). It
+ * keeps its capture and receipt times (captured_at, created_at), those of the original: a fix's own
+ * capture time is its revision's, beside its submitted_at, so a capture is never shown after its receipt.
  */
 export class RevisionsRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -59,7 +61,7 @@ export class RevisionsRepository {
         // Another fix of this revision won (or this very one, sent twice at once): read it again.
         if (!inserted) return (await this.byKey(trx, row, responseId)) ?? { kind: 'notReturned' };
         const updated = await trx.updateTable('responses')
-          .set({ answers: row.answers, search_text: row.search_text, captured_at: row.captured_at, version: row.version, meta: row.meta, revision: from + 1, status: row.status, review_comment: null, changed_at: row.created_at })
+          .set({ answers: row.answers, search_text: row.search_text, version: row.version, meta: row.meta, revision: from + 1, status: row.status, review_comment: null, changed_at: row.created_at })
           .where('id', '=', target.id).where('status', '=', ResponseStatus.returned).where('revision', '=', from)
           .executeTakeFirst();
         if (Number(updated.numUpdatedRows) !== 1) throw new Lost();

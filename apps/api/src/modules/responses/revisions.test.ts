@@ -166,4 +166,43 @@ describe('fix and resubmit', () => {
     expect(await new ReturnDigest(k, t.app.mailer).run(tomorrow + 2000)).toBe(0);
     expect((await mails()).map((m) => m.subject)).toEqual(['Survey Bird: 3 responses need a fix', 'Survey Bird: 4 responses need a fix']);
   });
+
+  it("keeps a fixed response's capture time at or before its receipt: the original's, the fix's own on its revision", async () => {
+    const capturedAt = Date.now() - 3_600_000;
+    const sent = await respond(ada.token!, { 'Name of outlet': 'Mama Pt', 'Outlet type': 'Kiosk' }, { capturedAt: new Date(capturedAt).toISOString() });
+    const id = sent.json()._id as string;
+    await review([id], 'returned', 'Misspelt');
+    const fixedAt = Date.now();
+    expect((await respond(ada.token!, { 'Name of outlet': 'Mama Put', 'Outlet type': 'Kiosk' }, { revisionOf: id, capturedAt: new Date(fixedAt).toISOString() })).statusCode).toBe(200);
+    const row = await t.app.db.kysely.selectFrom('responses').select(['captured_at', 'created_at', 'revision']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect({ captured: Number(row.captured_at), revision: Number(row.revision) }).toEqual({ captured: capturedAt, revision: 2 });
+    expect(Number(row.captured_at)).toBeLessThanOrEqual(Number(row.created_at));
+    const revisions = await t.app.db.kysely.selectFrom('response_revisions').select(['revision', 'captured_at']).where('response_id', '=', id).orderBy('revision').execute();
+    expect(revisions.map((r) => [Number(r.revision), Number(r.captured_at)])).toEqual([[1, capturedAt], [2, fixedAt]]);
+    const listed = (await call(t.app, org.token, { method: 'GET', url: `/api/v1/responses/${id}` })).json();
+    expect(Date.parse(listed.meta.capturedAt)).toBeLessThanOrEqual(Date.parse(listed.createdAt));
+  });
+
+  it('stores a capture time sent from a phone clock running ahead as the receipt time, never after it', async () => {
+    const ahead = Date.now() + 3_600_000;
+    const sent = await respond(ada.token!, { 'Name of outlet': 'Fast clock', 'Outlet type': 'Kiosk' }, { capturedAt: new Date(ahead).toISOString() });
+    const row = await t.app.db.kysely.selectFrom('responses').select(['captured_at', 'created_at', 'meta']).where('id', '=', sent.json()._id).executeTakeFirstOrThrow();
+    expect(Number(row.captured_at)).toBe(Number(row.created_at));
+    expect(JSON.parse(row.meta!)).toMatchObject({ capturedAfterArrival: ahead });
+  });
+
+  it('keeps photo addresses out of the search text of an original and of its fix', async () => {
+    const photo = 'http://localhost:3000/api/v1/files/image/AbCdEfGhIjKlMnOp';
+    const sent = await respond(ada.token!, { 'Name of outlet': 'Photo Shop', 'Outlet type': 'Kiosk', 'Shelf photo': photo });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const id = sent.json()._id as string;
+    const searchText = async () => (await t.app.db.kysely.selectFrom('responses').select('search_text').where('id', '=', id).executeTakeFirstOrThrow()).search_text;
+    expect(await searchText()).not.toContain('files/image');
+    await review([id], 'returned', 'Wrong name');
+    expect((await respond(ada.token!, { 'Name of outlet': 'Photo Shop Fixed', 'Outlet type': 'Kiosk', 'Shelf photo': photo }, { revisionOf: id })).statusCode).toBe(200);
+    const fixed = await searchText();
+    expect(fixed).toContain('photo shop fixed');
+    expect(fixed).not.toContain('files/image');
+    expect(fixed).not.toContain('localhost');
+  });
 });

@@ -1,4 +1,4 @@
-import { StoredQuestion, TYPED_QUESTION_TYPES, withQuestionIds, type StoredQuestion as Question } from '@survey-bird/contracts';
+import { IMAGE_QUESTION_TYPES, OPTION_QUESTION_TYPES, QuestionType, StoredQuestion, TYPED_QUESTION_TYPES, withQuestionIds, type StoredQuestion as Question } from '@survey-bird/contracts';
 import { z } from 'zod';
 import type { IngestSurveyRow, ResponsesRepository } from './responses-repository.js';
 
@@ -13,6 +13,12 @@ export interface IngestForm {
   hasShowIf: boolean;
   /** The questions whose answers are normalised. */
   typed: Question[];
+  /** Per select and checkbox question (by id), its options: an answer is one of them (checkbox: each). */
+  options: Map<string, Set<string>>;
+  /** Some question is a large select, whose answer is checked against the version's dataset. */
+  hasLargeSelect: boolean;
+  /** The texts of the photo and file questions, whose answers stay out of the search text. */
+  unsearched: Set<string>;
 }
 
 /** The survey as ingest sees it: its latest version's form, settings, and whether it is closed. */
@@ -25,6 +31,8 @@ export interface IngestSurvey extends IngestForm {
   version: number;
   /** When it was closed to new responses (epoch ms); null while open. */
   closedAt: number | null;
+  /** When it was created (epoch ms). */
+  createdAt: number;
 }
 
 // Questions stored before ids (issue 17) have none: they get theirs by position, as the survey reply does.
@@ -91,6 +99,9 @@ function formOf(json: string): IngestForm {
     compulsory: questions.filter((q) => q.compulsory),
     hasShowIf: questions.some((q) => q.showIf !== undefined),
     typed: questions.filter((q) => TYPED_QUESTION_TYPES.includes(q.type)),
+    options: new Map(questions.filter((q) => OPTION_QUESTION_TYPES.includes(q.type)).map((q) => [q.id, new Set(q.options)])),
+    hasLargeSelect: questions.some((q) => q.type === QuestionType.largeSelect),
+    unsearched: new Set(questions.filter((q) => IMAGE_QUESTION_TYPES.includes(q.type) || q.type === QuestionType.files).map((q) => q.text)),
   };
 }
 
@@ -102,5 +113,6 @@ function parse(row: IngestSurveyRow): IngestSurvey {
     payAfterReview: row.payAfterReview,
     version: row.version,
     closedAt: row.closedAt,
+    createdAt: row.createdAt,
   };
 }

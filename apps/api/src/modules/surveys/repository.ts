@@ -104,8 +104,7 @@ export class SurveysRepository {
       if (Number(res.numUpdatedRows) === 0) return undefined;
       const row = await trx.selectFrom('surveys').selectAll().where('id', '=', surveyId).executeTakeFirstOrThrow();
       await trx.insertInto('survey_versions').values({ survey_id: surveyId, version: Number(row.version), title: row.title, description: row.description, questions: row.questions, created_at: now }).execute();
-      for (const { question } of datasets) await trx.deleteFrom('dataset_options').where('survey_id', '=', surveyId).where('question', '=', question).execute();
-      await insertDatasets(trx, surveyId, datasets);
+      await insertDatasets(trx, surveyId, await replacedDatasets(trx, surveyId, Number(current.version), datasets));
       return row;
     });
   }
@@ -169,6 +168,28 @@ export class SurveysRepository {
     const rows = await this.db.selectFrom('dataset_options').select('value').where('survey_id', '=', surveyId).where('question', '=', question).orderBy('position').execute();
     return rows.map((r) => r.value);
   }
+}
+
+/**
+ * The datasets whose list changes: each outgoing list is kept in dataset_option_history as the
+ * list of versions up to `version` (a phone may still send answers filled against one of them),
+ * then removed from dataset_options. An unchanged list is left as it is and not written again.
+ */
+async function replacedDatasets(trx: Kysely<Database>, surveyId: string, version: number, datasets: Dataset[]): Promise<Dataset[]> {
+  const changed: Dataset[] = [];
+  for (const dataset of datasets) {
+    const current = trx.selectFrom('dataset_options').where('survey_id', '=', surveyId).where('question', '=', dataset.question);
+    const old = (await current.select('value').orderBy('position').execute()).map((r) => r.value);
+    if (old.length === dataset.options.length && old.every((v, i) => v === dataset.options[i])) continue;
+    await trx.insertInto('dataset_option_history')
+      .columns(['survey_id', 'question', 'until_version', 'position', 'value'])
+      .expression(current.select(['survey_id', 'question', sql.lit(version).as('until_version'), 'position', 'value']))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    await trx.deleteFrom('dataset_options').where('survey_id', '=', surveyId).where('question', '=', dataset.question).execute();
+    changed.push(dataset);
+  }
+  return changed;
 }
 
 async function insertDatasets(trx: Kysely<Database>, surveyId: string, datasets: Dataset[]): Promise<void> {

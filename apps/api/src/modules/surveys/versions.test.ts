@@ -5,7 +5,7 @@ import { uuidv7 } from '@survey-bird/contracts/ids';
 import { addMember, createOrganization } from '../../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
 import { QUALITY_HEADER } from '../insight/workbook.js';
-import { CLOSE_CLOCK_SKEW_MS } from '../responses/ingest-service.js';
+import { CLOSE_CLOCK_SKEW_MS } from '../responses/capture-window.js';
 
 let t: TestApp;
 let org: Awaited<ReturnType<typeof createOrganization>>;

@@ -9,6 +9,7 @@ export const FLAG_LABEL: Record<QualityFlag, string> = {
   [QualityFlag.impossibleTravel]: 'Impossible travel',
   [QualityFlag.duplicateAnswers]: 'Same answers',
   [QualityFlag.clockSkew]: 'Phone clock off',
+  [QualityFlag.implausibleTime]: 'Unlikely time',
 };
 
 /** What a table row shows: "Checking" until the server has set the flags, then the open ones and how many were dismissed. */
