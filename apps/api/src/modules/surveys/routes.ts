@@ -35,9 +35,11 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
   route(app, 'surveySettings', async (req) => ({ msg: 'Settings saved', ...(await surveys.setSettings(req.params.id, req.auth.organizationId, req.body)) }));
 
   // The workbook is read in a thread of its own (xlsform-thread.ts): the zip reader and XML parser never load here.
-  route(app, 'importXlsform', async (req) => {
+  // Its JSON comes ready made and schema-checked from the thread: Fastify sends a JSON string as it is.
+  route(app, 'importXlsform', async (req, reply) => {
     const [bytes, fileName] = await receiveXlsform(req);
-    return importXlsform(bytes, fileName, (message) => req.log.warn(message));
+    const json = await importXlsform(bytes, fileName, (message) => req.log.warn(message));
+    return reply.type('application/json; charset=utf-8').send(json);
   });
 
   route(app, 'largeDataset', async (req) => ({ options: await surveys.searchDataset(callerOf(req.auth), req.query) }));

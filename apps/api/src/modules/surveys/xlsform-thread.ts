@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { ApiMsg, type XlsformImportReply } from '@survey-bird/contracts';
+import { ApiMsg } from '@survey-bird/contracts';
 import { HttpError } from '../../http/errors.js';
 import { ImportQueue } from './xlsform-queue.js';
 
@@ -30,18 +30,18 @@ function spawn(workerData: { bytes: Uint8Array; fileName: string }): Worker {
   return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`, { ...options, eval: true, execArgv: [...process.execArgv, '--conditions=source'] });
 }
 
-type Answer = { reply: XlsformImportReply } | { status: number; msg: string } | { failed: string };
+type Answer = { json: string } | { status: number; msg: string } | { failed: string };
 
-/** Reads the XLSForm in a thread of its own, behind the import queue. */
-export function importXlsform(bytes: Buffer, fileName: string, log: (message: string) => void): Promise<XlsformImportReply> {
+/** Reads the XLSForm in a thread of its own, behind the import queue: the reply's JSON (an XlsformImportReply). */
+export function importXlsform(bytes: Buffer, fileName: string, log: (message: string) => void): Promise<string> {
   return queue.run(() => readInThread(bytes, fileName, log));
 }
 
-function readInThread(bytes: Buffer, fileName: string, log: (message: string) => void): Promise<XlsformImportReply> {
+function readInThread(bytes: Buffer, fileName: string, log: (message: string) => void): Promise<string> {
   // A copy of its own to hand over: a small Buffer shares its memory with others (Node's pool).
   const copy = new Uint8Array(bytes);
   const worker = spawn({ bytes: copy, fileName });
-  return new Promise<XlsformImportReply>((resolve, reject) => {
+  return new Promise<string>((resolve, reject) => {
     let settled = false;
     const settle = (fn: () => void) => {
       if (settled) return;
@@ -53,7 +53,7 @@ function readInThread(bytes: Buffer, fileName: string, log: (message: string) =>
     const tooComplex = () => new HttpError(413, ApiMsg.xlsformTooComplex);
     const timer = setTimeout(() => settle(() => reject(tooComplex())), TIME_LIMIT_MS);
     worker.on('message', (answer: Answer) => {
-      if ('reply' in answer) settle(() => resolve(answer.reply));
+      if ('json' in answer) settle(() => resolve(answer.json));
       else if ('status' in answer) settle(() => reject(new HttpError(answer.status, answer.msg)));
       else {
         log(`XLSForm import failed: ${answer.failed}`);

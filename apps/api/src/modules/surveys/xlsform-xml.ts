@@ -1,5 +1,7 @@
 import { posix } from 'node:path';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { ApiMsg } from '@survey-bird/contracts';
+import { HttpError } from '../../http/errors.js';
 import { notXlsx, type XlsxZip } from './xlsform-zip.js';
 import type { Sheet } from './xlsform.js';
 
@@ -7,26 +9,42 @@ import type { Sheet } from './xlsform.js';
 const SHEETS = new Set(['survey', 'choices', 'settings']);
 /** A cell's text kept: the longest a question text, option, or expression could use, with room to spare. */
 const MAX_CELL = 10_000;
+/**
+ * Text between two tags the parser may gather: it holds a text run whole before handing it over, so
+ * one 40 MB cell cost the thread 100 MB of heap. No XLSForm cell comes near 1 MB.
+ */
+const MAX_RUN = 1 << 20;
 
 type Open = (tag: SaxesTagPlain) => void;
 /** The element's name without a namespace prefix (some writers use `x:row`). */
 const local = (name: string) => name.slice(name.indexOf(':') + 1);
 
 /** Streams one part through a SAX parser: the part is never held whole, as bytes or as text. */
-async function parse(zip: XlsxZip, path: string, open: Open, close?: (name: string) => void, text?: (t: string) => void): Promise<void> {
+async function parse(zip: XlsxZip, path: string, open: Open, close?: (name: string) => void, onText?: (t: string) => void): Promise<void> {
   const parser = new SaxesParser<{ xmlns: false; position: false }>({ xmlns: false, position: false });
   let failed: unknown;
+  /** Characters written since the last tag. */
+  let run = 0;
   parser.on('error', (err) => (failed ??= err));
-  parser.on('opentag', (tag) => open({ ...tag, name: local(tag.name) }));
-  if (close) parser.on('closetag', (tag) => close(local(tag.name)));
-  if (text) {
-    parser.on('text', text);
-    parser.on('cdata', text);
+  parser.on('opentag', (tag) => {
+    run = 0;
+    open({ ...tag, name: local(tag.name) });
+  });
+  parser.on('closetag', (tag) => {
+    run = 0;
+    close?.(local(tag.name));
+  });
+  if (onText) {
+    parser.on('text', onText);
+    parser.on('cdata', onText);
   }
   const decoder = new TextDecoder('utf-8');
   for await (const chunk of zip.read(path)) {
-    parser.write(decoder.decode(chunk, { stream: true }));
+    const text = decoder.decode(chunk, { stream: true });
+    run += text.length;
+    parser.write(text);
     if (failed) throw notXlsx();
+    if (run > MAX_RUN) throw new HttpError(413, ApiMsg.xlsformCellTooLong);
   }
   parser.write(decoder.decode());
   parser.close();
