@@ -163,7 +163,14 @@ describe('XLSForm import through the builder (issue 17)', () => {
     await report.waitFor();
     expect(await report.textContent()).toContain('6 questions were imported from rice-market.xlsx');
     expect(await report.getByRole('listitem').allTextContents()).toEqual([expect.stringMatching(/^survey row 5, constraint: ". > 0" was kept as ">= 0"/)]);
+    expect(await report.getByRole('heading', { name: 'Imported with changes (1)' }).count()).toBe(1);
     await report.getByRole('button', { name: 'Close' }).click();
+    // Closed, the report stays one click away until the next import.
+    await page.getByRole('button', { name: 'Show import report' }).click();
+    await report.waitFor();
+    expect(await report.getByRole('listitem').count()).toBe(1);
+    await report.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Show import report' }).waitFor();
     expect(await page.getByLabel('Survey title').inputValue()).toBe('Rice market visit');
     const texts = ['Trader name', 'Does the trader sell rice?', 'Bags of rice in stock', 'Price of a bag (naira)', 'Date of visit', 'Thank the trader'];
     expect(await builder.questions().allTextContents()).toEqual(texts.map((t) => expect.stringContaining(t)));

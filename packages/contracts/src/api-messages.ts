@@ -69,4 +69,10 @@ export const ApiMsg = {
   unknownSurveyVersion: 'This version of the survey does not exist',
   xlsformTooLarge: 'The XLSForm is too large (max 10 MB)',
   xlsformMissing: 'Send the XLSForm as an .xlsx file in the field "file"',
+  xlsformNotXlsx: 'Upload an XLSForm saved as .xlsx',
+  xlsformOldXls: 'This is an old .xls workbook: Save the form as .xlsx and upload it again',
+  xlsformUnpacksTooLarge: 'The XLSForm unpacks to more than 50 MB; keep only its survey, choices and settings sheets and save it again',
+  xlsformDamaged: 'The .xlsx file is damaged (a part is larger than the file says); open it in Excel or LibreOffice and save it again',
+  xlsformCellTooLong: 'A cell of the XLSForm holds more than 1 MB of text; no question needs that much, so check the file and save it again',
+  xlsformTooComplex: 'The XLSForm could not be read within the server\'s memory and time limits; keep only its survey, choices and settings sheets and save it again',
 } as const;

@@ -25,6 +25,11 @@ export const Limits = {
   maxImageBytes: 10 * 1024 * 1024,
   /** An XLSForm to import (issue 17): far above any real form, below what unzipping could make costly. */
   maxXlsformBytes: 10 * 1024 * 1024,
+  /**
+   * What the parts of an XLSForm read (workbook, shared strings, its three sheets) may unpack to, all
+   * together: a 100,000-choice form is about 12 MB of XML, while a 400 KB zip bomb is hundreds of MB.
+   */
+  maxXlsformUnpackedBytes: 50 * 1024 * 1024,
   maxImagePixels: 50_000_000,
   activeFieldUserDays: 7,
   /** NIST SP 800-63B 5.1.1.2: at least 8 characters for a password the person chose. */

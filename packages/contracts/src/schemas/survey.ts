@@ -197,6 +197,14 @@ export type SurveyVersion = z.infer<typeof SurveyVersion>;
 export const SurveyVersionListReply = z.object({ versions: z.array(SurveyVersion), ...Paging });
 export type SurveyVersionListReply = z.infer<typeof SurveyVersionListReply>;
 
+/**
+ * How much of a row an import report entry costs: `dropped` a question or choice not imported,
+ * `changed` one imported without part of it (a condition, a constraint, a column), `note` one
+ * imported whole but reshaped (a flattened group, a translation left out). The report lists them in this order.
+ */
+export const XlsformSeverity = z.enum(['dropped', 'changed', 'note']);
+export type XlsformSeverity = z.infer<typeof XlsformSeverity>;
+
 /** A row, column or cell of an imported XLSForm that was not carried over, and why. */
 export const XlsformUnsupported = z.object({
   sheet: z.string(),
@@ -205,6 +213,7 @@ export const XlsformUnsupported = z.object({
   /** The column's header, or '' for a whole row. */
   column: z.string(),
   reason: z.string(),
+  severity: XlsformSeverity,
 });
 export type XlsformUnsupported = z.infer<typeof XlsformUnsupported>;
 

@@ -4,6 +4,7 @@ import { pageOf, pagingReply } from '../../http/paging.js';
 import { route } from '../../http/route.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { Caller } from './repository.js';
+import { importXlsform } from './xlsform-thread.js';
 import { receiveXlsform } from './xlsform-upload.js';
 
 export function callerOf({ user, organizationId }: AuthContext): Caller {
@@ -33,11 +34,12 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
 
   route(app, 'surveySettings', async (req) => ({ msg: 'Settings saved', ...(await surveys.setSettings(req.params.id, req.auth.organizationId, req.body)) }));
 
-  // exceljs (about 25 MB of RSS) loads with the first import, not at start-up (docs/benchmarks.md, target 10).
-  route(app, 'importXlsform', async (req) => {
-    const upload = await receiveXlsform(req);
-    const { readXlsform } = await import('./xlsform-read.js');
-    return readXlsform(...upload);
+  // The workbook is read in a thread of its own (xlsform-thread.ts): the zip reader and XML parser never load here.
+  // Its JSON comes ready made and schema-checked from the thread: Fastify sends a JSON string as it is.
+  route(app, 'importXlsform', async (req, reply) => {
+    const [bytes, fileName] = await receiveXlsform(req);
+    const json = await importXlsform(bytes, fileName, (message) => req.log.warn(message));
+    return reply.type('application/json; charset=utf-8').send(json);
   });
 
   route(app, 'largeDataset', async (req) => ({ options: await surveys.searchDataset(callerOf(req.auth), req.query) }));

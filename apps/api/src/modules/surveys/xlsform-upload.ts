@@ -28,5 +28,14 @@ export async function receiveXlsform(req: FastifyRequest): Promise<[Buffer, stri
   }
   if (part.file.truncated || size > Limits.maxXlsformBytes) throw new HttpError(413, ApiMsg.xlsformTooLarge);
   if (size === 0) throw badRequest(ApiMsg.xlsformMissing);
-  return [Buffer.concat(chunks), part.filename || 'Imported form'];
+  const bytes = Buffer.concat(chunks);
+  sniffXlsx(bytes);
+  return [bytes, part.filename || 'Imported form'];
+}
+
+/** What is no zip at all is a 415 at once, before a thread or the zip reader is spent on it. */
+function sniffXlsx(bytes: Buffer): void {
+  // An OLE2 compound file: Excel 97-2003 .xls.
+  if (bytes.subarray(0, 8).toString('hex') === 'd0cf11e0a1b11ae1') throw new HttpError(415, ApiMsg.xlsformOldXls);
+  if (bytes.subarray(0, 4).toString('hex') !== '504b0304') throw new HttpError(415, ApiMsg.xlsformNotXlsx);
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiMsg, CreateSurveyBody, Limits, QuestionType, Role } from '@survey-bird/contracts';
+import { ApiMsg, CreateSurveyBody, Limits, QuestionType, Role, type XlsformImportReply } from '@survey-bird/contracts';
 import { addMember, createOrganization, createSurvey } from '../../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
 import { householdSurvey, marketPriceForm, unsupportedForm, workbook } from '../../../test/xlsforms.js';
@@ -30,7 +30,8 @@ describe('POST /survey/import-xlsform', () => {
     expect(res.statusCode, res.body).toBe(200);
     const { draft, unsupported } = res.json();
     expect(draft.title).toBe('Household survey 2026');
-    expect(unsupported).toEqual([]);
+    // The one thing reshaped: the group, named, its questions now the survey's own.
+    expect(unsupported).toEqual([{ sheet: 'survey', row: 5, column: 'type', severity: 'note', reason: 'The group "Children" was flattened: its questions were imported as questions of the survey, each with the group\'s condition' }]);
     expect(draft.questions.map((q: { id: string; type: string; compulsory: boolean }) => [q.id, q.type, q.compulsory])).toEqual([
       ['hh_head', QuestionType.text, true],
       ['hh_size', QuestionType.number, true],
@@ -78,7 +79,7 @@ describe('POST /survey/import-xlsform', () => {
     expect(draft.questions.find((x: { id: string }) => x.id === 'units')).toMatchObject({ type: QuestionType.checkbox, options: ['Kilogram', 'Bag'] });
     expect(draft.questions.find((x: { id: string }) => x.id === 'price').constraint).toEqual({ min: 0, max: 1000000 });
     expect(draft.questions.find((x: { id: string }) => x.id === 'trader').constraint).toEqual({ minLength: 2 });
-    expect(unsupported).toEqual([{ sheet: 'survey', row: 5, column: 'constraint', reason: expect.stringContaining('a decimal\'s limits are included') }]);
+    expect(unsupported).toEqual([{ sheet: 'survey', row: 5, column: 'constraint', severity: 'changed', reason: expect.stringContaining('a decimal\'s limits are included') }]);
     expect(CreateSurveyBody.safeParse(draft).success).toBe(true);
   });
 
@@ -106,12 +107,62 @@ describe('POST /survey/import-xlsform', () => {
     expect(unsupported.find((u: { row: number }) => u.row === 7).reason).toMatch(/Repeats are not supported/);
   });
 
-  it('refuses garbage bytes, a workbook that is no XLSForm, and a missing file with 400', async () => {
-    const garbage = await importForm(Buffer.from('PK\u0003\u0004 this is not really a zip file at all'));
-    expect(garbage.statusCode).toBe(400);
-    expect(garbage.json().msg).toMatch(/not a readable \.xlsx workbook/);
+  it('orders the report by what it cost: dropped questions, then changed ones, then notes (translations, flattened groups)', async () => {
+    const res = await importForm(await unsupportedForm());
+    const { unsupported } = res.json() as XlsformImportReply;
+    const rank = { dropped: 0, changed: 1, note: 2 };
+    const ranks = unsupported.map((u) => rank[u.severity]);
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    // Lost questions lead; the Hausa translation, which loses nothing in English, comes last.
+    expect(unsupported[0]).toMatchObject({ sheet: 'survey', row: 2, severity: 'dropped' });
+    expect(unsupported.at(-1)).toMatchObject({ row: 4, column: 'label::Hausa (ha)', severity: 'note' });
+    expect(unsupported.filter((u) => u.severity === 'dropped').map((u) => `${u.sheet}:${u.row}`)).toEqual(['survey:2', 'survey:3', 'survey:5', 'survey:7', 'survey:8', 'survey:10', 'survey:11', 'survey:14', 'survey:15', 'survey:18']);
+  });
+
+  it('names every flattened group, with or without a condition, and a group never closed', async () => {
+    const res = await importForm(await workbook({
+      survey: [
+        ['type', 'name', 'label'],
+        ['begin group', 'respondent', 'About the respondent'],
+        ['text', 'name', 'Name'],
+        ['end group', '', ''],
+        ['begin_group', 'house', ''],
+        ['integer', 'rooms', 'Rooms'],
+      ],
+    }));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().unsupported).toEqual([
+      { sheet: 'survey', row: 2, column: 'type', severity: 'note', reason: 'The group "About the respondent" was flattened: its questions were imported as questions of the survey' },
+      { sheet: 'survey', row: 5, column: 'type', severity: 'note', reason: 'The group "house" was flattened: its questions were imported as questions of the survey' },
+      { sheet: 'survey', row: 5, column: 'type', severity: 'note', reason: 'This group is never closed with "end group"; its questions were imported' },
+    ]);
+  });
+
+  it('answers a file that is no .xlsx with 415 and what to do, an old binary .xls with "Save the form as .xlsx"', async () => {
+    const notXlsx = { msg: ApiMsg.xlsformNotXlsx };
+    expect(ApiMsg.xlsformNotXlsx).toBe('Upload an XLSForm saved as .xlsx');
+    const pdf = await importForm(Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n'), org.token, 'form.pdf');
+    expect([pdf.statusCode, pdf.json()]).toEqual([415, notXlsx]);
+    const csv = await importForm(Buffer.from('type,name,label\ntext,name,Name\n'), org.token, 'form.csv');
+    expect([csv.statusCode, csv.json()]).toEqual([415, notXlsx]);
+    // A zip that is no workbook (a .docx-like archive, an .ods) and a damaged zip.
+    const JSZip = (await import('jszip')).default;
+    const zip = new JSZip();
+    zip.file('word/document.xml', '<w:document/>');
+    const docx = await importForm(await zip.generateAsync({ type: 'nodebuffer' }), org.token, 'form.docx');
+    expect([docx.statusCode, docx.json()]).toEqual([415, notXlsx]);
+    const damaged = await importForm(Buffer.from('PK\u0003\u0004 this is not really a zip file at all'));
+    expect([damaged.statusCode, damaged.json()]).toEqual([415, notXlsx]);
+    // Excel 97-2003: an OLE2 compound file, recognised by its signature.
+    const xls = Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(4088, 0)]);
+    const old = await importForm(xls, org.token, 'form.xls');
+    expect(old.statusCode).toBe(415);
+    expect(old.json().msg).toContain('Save the form as .xlsx');
+  });
+
+  it('refuses random bytes with 415, a workbook that is no XLSForm and a missing file with 400', async () => {
     const random = await importForm(Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)));
-    expect(random.statusCode).toBe(400);
+    expect(random.statusCode).toBe(415);
     const noSurvey = await importForm(await workbook({ Sheet1: [['a', 'b'], [1, 2]] }));
     expect(noSurvey.statusCode).toBe(400);
     expect(noSurvey.json()).toEqual({ msg: 'The workbook has no "survey" sheet; is it an XLSForm?' });

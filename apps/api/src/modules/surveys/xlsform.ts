@@ -1,4 +1,4 @@
-import type { Condition, Constraint, ShowIf, XlsformImportReply, XlsformUnsupported } from '@survey-bird/contracts';
+import type { Condition, Constraint, ShowIf, XlsformImportReply, XlsformSeverity, XlsformUnsupported } from '@survey-bird/contracts';
 import { badRequest } from '../../http/errors.js';
 
 /**
@@ -32,6 +32,11 @@ const TYPES: Record<string, string> = {
   note: 'note',
   barcode: 'barcode',
 };
+
+const TRANSLATION = 'Only one language is imported; this translation was not carried over';
+/** The report's order: what was lost first, then what was changed, then what was only reshaped. */
+const SEVERITY_ORDER: Record<XlsformSeverity, number> = { dropped: 0, changed: 1, note: 2 };
+const SHEET_ORDER: Record<string, number> = { survey: 0, choices: 1, settings: 2 };
 
 const YES = new Set(['yes', 'true', 'true()', '1', 'y']);
 
@@ -72,7 +77,7 @@ export function parseXlsform(sheets: Sheet[], fallbackTitle: string): XlsformImp
   const known = new Set([typeCol, nameCol, label.index, message.index, cols.index('required'), cols.index('constraint'), cols.index('relevant'), ...label.others, ...message.others]);
 
   const unsupported: XlsformUnsupported[] = [];
-  const report = (sheetName: string, row: number, column: string, reason: string) => unsupported.push({ sheet: sheetName, row, column, reason });
+  const report: Report = (sheetName, row, column, reason, severity = reason === TRANSLATION ? 'note' : 'changed') => unsupported.push({ sheet: sheetName, row, column, reason, severity });
   const lists = readChoices(sheet('choices'), report);
 
   const questions: DraftQuestion[] = [];
@@ -87,7 +92,7 @@ export function parseXlsform(sheets: Sheet[], fallbackTitle: string): XlsformImp
     const type = rawType.toLowerCase().replace(/\s+/g, ' ');
     const name = cell(cells, nameCol);
     if (!type) {
-      if (cells.some((c) => c.trim())) report('survey', number, 'type', 'A row without a type is not a question');
+      if (cells.some((c) => c.trim())) report('survey', number, 'type', 'A row without a type is not a question', 'dropped');
       continue;
     }
     const otherCells = () => {
@@ -104,6 +109,8 @@ export function parseXlsform(sheets: Sheet[], fallbackTitle: string): XlsformImp
         if (typeof parsed === 'string') report('survey', number, 'relevant', `The group's condition was not carried over: ${parsed}`);
         else showIf = parsed;
       }
+      const title = cell(cells, label.index) || name;
+      report('survey', number, 'type', `The group "${title}" was flattened: its questions were imported as questions of the survey${showIf ? ', each with the group\'s condition' : ''}`, 'note');
       groups.push({ kind: 'group', showIf, row: number });
       continue;
     }
@@ -112,12 +119,12 @@ export function parseXlsform(sheets: Sheet[], fallbackTitle: string): XlsformImp
       continue;
     }
     if (type === 'begin repeat' || type === 'begin_repeat') {
-      report('survey', number, 'type', `Repeats are not supported: the repeat "${name}" and every question in it were not imported`);
+      report('survey', number, 'type', `Repeats are not supported: the repeat "${name}" and every question in it were not imported`, 'dropped');
       groups.push({ kind: 'repeat', showIf: null, row: number });
       continue;
     }
     if (inRepeat()) {
-      report('survey', number, 'type', `"${name}" is inside a repeat, which is not supported`);
+      report('survey', number, 'type', `"${name}" is inside a repeat, which is not supported`, 'dropped');
       continue;
     }
 
@@ -128,11 +135,11 @@ export function parseXlsform(sheets: Sheet[], fallbackTitle: string): XlsformImp
     if (base === 'select_one' || base === 'select_multiple') {
       const list = lists.get(listName);
       if (!listName || rest.length > 0) {
-        report('survey', number, 'type', `"${rawType}" is not supported (select from a list of the choices sheet only)`);
+        report('survey', number, 'type', `"${rawType}" is not supported (select from a list of the choices sheet only)`, 'dropped');
         continue;
       }
       if (!list || list.size === 0) {
-        report('survey', number, 'type', `The list "${listName}" is not in the choices sheet`);
+        report('survey', number, 'type', `The list "${listName}" is not in the choices sheet`, 'dropped');
         continue;
       }
       choices = list;
@@ -141,24 +148,24 @@ export function parseXlsform(sheets: Sheet[], fallbackTitle: string): XlsformImp
         questionType = 'select (> 50 dataset)';
         if (base === 'select_multiple') report('survey', number, 'type', `A multiple choice of ${options.length} options became a single choice from a large list (more than ${LARGE_LIST} options)`);
       } else if (options.length < 2) {
-        report('survey', number, 'type', `The list "${listName}" has fewer than 2 choices`);
+        report('survey', number, 'type', `The list "${listName}" has fewer than 2 choices`, 'dropped');
         continue;
       } else {
         questionType = base === 'select_one' ? 'select' : 'checkbox';
       }
     }
     if (!questionType) {
-      report('survey', number, 'type', typeReason(rawType));
+      report('survey', number, 'type', typeReason(rawType), 'dropped');
       continue;
     }
     const text = cell(cells, label.index);
     if (!text) {
-      report('survey', number, label.index >= 0 ? cols.names[label.index]! : 'label', `"${name || rawType}" has no label`);
+      report('survey', number, label.index >= 0 ? cols.names[label.index]! : 'label', `"${name || rawType}" has no label`, 'dropped');
       continue;
     }
     otherCells();
-    for (const i of label.others) if (cell(cells, i)) report('survey', number, cols.names[i]!, 'Only one language is imported; this translation was not carried over');
-    for (const i of message.others) if (cell(cells, i)) report('survey', number, cols.names[i]!, 'Only one language is imported; this translation was not carried over');
+    for (const i of label.others) if (cell(cells, i)) report('survey', number, cols.names[i]!, TRANSLATION);
+    for (const i of message.others) if (cell(cells, i)) report('survey', number, cols.names[i]!, TRANSLATION);
 
     const id = idOf(name, questions.length);
     const question: DraftQuestion = { id, text: uniqueText(text, name, texts, number, report), type: questionType as DraftQuestion['type'], compulsory: questionType !== 'note' && YES.has(cell(cells, cols.index('required')).toLowerCase()), options };
@@ -191,7 +198,7 @@ export function parseXlsform(sheets: Sheet[], fallbackTitle: string): XlsformImp
     questions.push(question);
     if (name) byName.set(name, { id, type: questionType, choices });
   }
-  for (const g of groups) if (g.kind === 'group') report('survey', g.row, 'type', 'This group is never closed with "end group"; its questions were imported');
+  for (const g of groups) if (g.kind === 'group') report('survey', g.row, 'type', 'This group is never closed with "end group"; its questions were imported', 'note');
 
   const settings = sheet('settings');
   let title = '';
@@ -200,10 +207,11 @@ export function parseXlsform(sheets: Sheet[], fallbackTitle: string): XlsformImp
     const at = head ? new Columns(head.cells).label('form_title').index : -1;
     title = first ? cell(first.cells, at) : '';
   }
+  unsupported.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || (SHEET_ORDER[a.sheet] ?? 3) - (SHEET_ORDER[b.sheet] ?? 3) || a.row - b.row);
   return { draft: { title: (title || fallbackTitle).slice(0, 200), description: '', questions }, unsupported };
 }
 
-type Report = (sheet: string, row: number, column: string, reason: string) => void;
+type Report = (sheet: string, row: number, column: string, reason: string, severity?: XlsformSeverity) => void;
 
 /** list_name -> choice name -> label, in sheet order. */
 function readChoices(sheet: Sheet | undefined, report: Report): Map<string, Map<string, string>> {
@@ -217,29 +225,36 @@ function readChoices(sheet: Sheet | undefined, report: Report): Map<string, Map<
   const label = cols.label('label');
   if (listCol < 0 || nameCol < 0) throw badRequest('The "choices" sheet needs a "list_name" and a "name" column in its first row');
   const known = new Set([listCol, nameCol, label.index]);
+  /** Each list's labels, to find a repeated one without walking the list (100,000 choices made that 5e9 steps). */
+  const labels = new Map<string, Set<string>>();
   for (const { number, cells } of rows) {
     const list = cell(cells, listCol);
     const name = cell(cells, nameCol);
     if (!list) {
-      if (cells.some((c) => c.trim())) report('choices', number, 'list_name', 'A choice without a list_name');
+      if (cells.some((c) => c.trim())) report('choices', number, 'list_name', 'A choice without a list_name', 'dropped');
       continue;
     }
     const text = cell(cells, label.index) || name;
     if (!text) {
-      report('choices', number, 'name', 'A choice without a name or label');
+      report('choices', number, 'name', 'A choice without a name or label', 'dropped');
       continue;
     }
-    let choices = lists.get(list.toLowerCase());
-    if (!choices) lists.set(list.toLowerCase(), (choices = new Map<string, string>()));
-    if ([...choices.values()].includes(text) || choices.has(name)) {
+    const key = list.toLowerCase();
+    let choices = lists.get(key);
+    if (!choices) lists.set(key, (choices = new Map<string, string>()));
+    let seen = labels.get(key);
+    if (!seen) labels.set(key, (seen = new Set<string>()));
+    const kept = text.slice(0, 500);
+    if (seen.has(kept) || choices.has(name)) {
       report('choices', number, '', `"${text}" appears twice in the list "${list}"; kept once`);
       continue;
     }
-    choices.set(name, text.slice(0, 500));
+    choices.set(name, kept);
+    seen.add(kept);
     cells.forEach((value, i) => {
       if (!known.has(i) && value.trim() && cols.names[i]) {
         const column = cols.names[i];
-        report('choices', number, column, column.toLowerCase().startsWith('label::') ? 'Only one language is imported; this translation was not carried over' : `The column "${column}" (choice filters, media) is not supported`);
+        report('choices', number, column, column.toLowerCase().startsWith('label::') ? TRANSLATION : `The column "${column}" (choice filters, media) is not supported`);
       }
     });
   }
@@ -258,7 +273,7 @@ function typeReason(type: string): string {
 function columnReason(column: string): string {
   const c = column.toLowerCase();
   if (c.startsWith('hint')) return 'Hints are not supported';
-  if (c.startsWith('label::') || c.startsWith('constraint_message::')) return 'Only one language is imported; this translation was not carried over';
+  if (c.startsWith('label::') || c.startsWith('constraint_message::')) return TRANSLATION;
   if (c === 'required_message' || c.startsWith('required_message::')) return 'A custom "required" message is not supported';
   if (c === 'appearance') return 'Appearances are not supported';
   if (c === 'calculation') return 'Calculations are not supported';
