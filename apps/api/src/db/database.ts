@@ -27,6 +27,7 @@ import * as surveyVersions from './migrations/20261127400000_survey_versions.js'
 import * as payoutItems from './migrations/20261128000000_payout_items.js';
 import * as resumableUploads from './migrations/20261128510000_resumable_uploads.js';
 import * as searchGramsPostgres from './migrations/20261128600000_search_grams_postgres.js';
+import * as payoutRequestHash from './migrations/20261129100000_payout_request_hash.js';
 import type { Database } from './schema.js';
 import { WriteWatch } from './write-watch.js';
 
@@ -124,6 +125,7 @@ const migrations: Record<string, Migration> = {
   '20261128500000_photo_quality': photoQuality,
   '20261128510000_resumable_uploads': resumableUploads,
   '20261128600000_search_grams_postgres': searchGramsPostgres,
+  '20261129100000_payout_request_hash': payoutRequestHash,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
