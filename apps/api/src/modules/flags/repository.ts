@@ -30,6 +30,11 @@ export class FlagsRepository {
     return rows.map((r) => r.response_id);
   }
 
+  async queuedCount(): Promise<number> {
+    const row = await this.db.selectFrom('flag_jobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   async subject(responseId: string) {
     return this.db.selectFrom('responses as r')
       .innerJoin('surveys as s', 's.id', 'r.survey_id')

@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember, addResponse, createOrganization, createSurvey } from '../../../test/fixtures.js';
+import { buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { FlagWorker, MIN_JOBS_PER_TICK } from './flag-worker.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+  // This test's own worker is the only one taking jobs.
+  await t.app.services.flags.worker.stop();
+});
+afterAll(() => t.close());
+
+const N = 4 * MIN_JOBS_PER_TICK;
+
+describe('the flag worker under steady traffic', () => {
+  it(`drains a backlog of ${N} with at least ${MIN_JOBS_PER_TICK} jobs a tick while requests keep arriving`, async () => {
+    const org = await createOrganization(t.app);
+    const survey = await createSurvey(t.app, org.id);
+    const member = await addMember(t.app, survey.id, org.id);
+    for (let i = 0; i < N; i++) await addResponse(t.app, member, { id: survey.id, organizationId: org.id });
+    const worker = new FlagWorker(t.app.db.kysely, undefined, 10);
+    expect(await worker.backlog()).toBe(N);
+    expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json().flagBacklog).toBe(N);
+
+    // A request every millisecond, and real ones through the app: the worker is never quiet.
+    let requests = 0;
+    const traffic = setInterval(() => {
+      worker.noteRequest();
+      requests++;
+      void t.app.inject({ method: 'GET', url: '/healthz' });
+    }, 1);
+    try {
+      worker.start();
+      while ((await worker.backlog()) > 0) await new Promise((r) => setTimeout(r, 20));
+      await worker.stop();
+    } finally {
+      clearInterval(traffic);
+    }
+    expect(requests).toBeGreaterThan(worker.stats.ticks);
+    expect(worker.stats.checked).toBe(N);
+    // Progress per tick, not wall time: every tick but the last did the minimum at least.
+    expect(worker.stats.ticks).toBeLessThanOrEqual(Math.ceil(N / MIN_JOBS_PER_TICK) + 1);
+    expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json().flagBacklog).toBe(0);
+  });
+});
