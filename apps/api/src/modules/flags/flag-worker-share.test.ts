@@ -23,12 +23,11 @@ describe('the flag worker under steady traffic', () => {
     expect(await worker.backlog()).toBe(N);
     expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json().flagBacklog).toBe(N);
 
-    // A request every millisecond, and real ones through the app: the worker is never quiet.
+    // A request noted every millisecond (the worker is never quiet), a real one through the app every tenth.
     let requests = 0;
     const traffic = setInterval(() => {
       worker.noteRequest();
-      requests++;
-      void t.app.inject({ method: 'GET', url: '/healthz' });
+      if (++requests % 10 === 0) void t.app.inject({ method: 'GET', url: '/healthz' });
     }, 1);
     try {
       worker.start();
@@ -37,10 +36,10 @@ describe('the flag worker under steady traffic', () => {
     } finally {
       clearInterval(traffic);
     }
-    expect(requests).toBeGreaterThan(worker.stats.ticks);
+    expect(requests).toBeGreaterThan(worker.stats.workTicks);
     expect(worker.stats.checked).toBe(N);
     // Progress per tick, not wall time: every tick but the last did the minimum at least.
-    expect(worker.stats.ticks).toBeLessThanOrEqual(Math.ceil(N / MIN_JOBS_PER_TICK) + 1);
+    expect(worker.stats.workTicks).toBeLessThanOrEqual(Math.ceil(N / MIN_JOBS_PER_TICK) + 1);
     expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json().flagBacklog).toBe(0);
   });
 });

@@ -39,8 +39,8 @@ export class FlagWorker {
   private stopped = false;
   /** Requests seen since the last tick (noteRequest, from the HTTP server's request event). */
   private requests = 0;
-  /** Ticks run and responses checked by them since start (read by tests and logs). */
-  readonly stats = { ticks: 0, checked: 0 };
+  /** Since start: ticks that checked at least one response, and responses checked by ticks. */
+  readonly stats = { workTicks: 0, checked: 0 };
   /** Each survey's median duration once known, read again at most once a minute (it moves slowly; reading it walks half the survey's checks). */
   private readonly medians = new Map<string, { at: number; value: number | null }>();
 
@@ -55,7 +55,7 @@ export class FlagWorker {
       const started = performance.now();
       let backlog = false;
       this.runOnce(this.requests > 0).then((r) => {
-        this.stats.ticks++;
+        if (r.done > 0) this.stats.workTicks++;
         this.stats.checked += r.done;
         backlog = r.more;
       }, (err: unknown) => this.log?.warn({ err: (err as Error).message }, 'flag check failed'))
