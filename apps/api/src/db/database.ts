@@ -31,6 +31,7 @@ import * as searchGramsPostgres from './migrations/20261128600000_search_grams_p
 import * as dormantSupervisor from './migrations/20261129110000_dormant_supervisor.js';
 import * as datasetOptionHistory from './migrations/20261129400000_dataset_option_history.js';
 import * as revisedCaptureTime from './migrations/20261129410000_revised_capture_time.js';
+import * as payoutRequestHash from './migrations/20261129420000_payout_request_hash.js';
 import type { Database } from './schema.js';
 import { WriteWatch } from './write-watch.js';
 
@@ -132,6 +133,7 @@ const migrations: Record<string, Migration> = {
   '20261129110000_dormant_supervisor': dormantSupervisor,
   '20261129400000_dataset_option_history': datasetOptionHistory,
   '20261129410000_revised_capture_time': revisedCaptureTime,
+  '20261129420000_payout_request_hash': payoutRequestHash,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -190,6 +190,8 @@ export interface PayoutsTable {
   organization_id: string;
   survey_id: string;
   idempotency_key: string;
+  /** SHA-256 of the create request (survey, field users); null for payouts made before it was kept. */
+  request_hash: string | null;
   /** PayoutStatus */
   status: string;
   total: number;

@@ -15,6 +15,19 @@ const staleSyncMsg = `staleSyncDays must be a whole number of days from 1 to ${M
 export const StaleSyncDays = z.number({ error: staleSyncMsg }).int(staleSyncMsg).min(1, staleSyncMsg).max(MAX_STALE_SYNC_DAYS, staleSyncMsg);
 
 /**
+ * The phones kept per field user: the most recently reported ones; an older phone ages out when a
+ * sixth reports. A person uses one phone, at most two or three: 300 made-up deviceIds from one
+ * account once inflated the team's waiting and failed counts.
+ */
+export const MAX_DEVICES_PER_USER = 5;
+/** Reports per account per minute: a phone reports once a sync, a few a minute at the most. */
+export const DEVICE_REPORTS_PER_MINUTE = 30;
+export const DeviceMsg = {
+  saved: 'Device status saved',
+  tooManyReports: `Too many device reports from this account (more than ${DEVICE_REPORTS_PER_MINUTE} a minute); the phone reports again at its next sync`,
+} as const;
+
+/**
  * What a phone reports at each sync (issue 18, field-team monitoring): the state of the caller's
  * work on this device. `lastSyncAt`: the end of its last sync that reached the server.
  */

@@ -4,6 +4,10 @@ import { z } from 'zod';
 export const HealthReply = z.object({ status: z.literal('ok') });
 export type HealthReply = z.infer<typeof HealthReply>;
 
-/** GET /readyz with 200: the database answers and every migration this build knows has run. */
-export const ReadyReply = z.object({ status: z.literal('ready'), engine: z.enum(['sqlite', 'postgres']) });
+/**
+ * GET /readyz with 200: the database answers and every migration this build knows has run.
+ * flagBacklog: responses whose quality flags are still to be computed (a figure to watch, never a
+ * reason for 503: the worker drains at least 240 a second under traffic).
+ */
+export const ReadyReply = z.object({ status: z.literal('ready'), engine: z.enum(['sqlite', 'postgres']), flagBacklog: z.number().int() });
 export type ReadyReply = z.infer<typeof ReadyReply>;

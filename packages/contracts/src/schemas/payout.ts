@@ -9,6 +9,27 @@ export const PayoutStatus = { draft: 'draft', paid: 'paid', cancelled: 'cancelle
 export type PayoutStatus = (typeof PayoutStatus)[keyof typeof PayoutStatus];
 const PAYOUT_STATUSES = Object.values(PayoutStatus) as [PayoutStatus, ...PayoutStatus[]];
 
+export const PayoutMsg = {
+  payoutNotFound: 'Payout not found',
+  created: 'Payout created',
+  paid: 'Payout marked paid',
+  cancelled: 'Payout cancelled',
+  nothingToPay: 'Nothing to pay: no approved, unpaid responses for these field users',
+  /** Followed by who is missing what (nothingPayableDetail). */
+  nothingPayable: 'Nothing to pay: every field user owed money has incomplete bank details (see their invitation)',
+  keyReused: 'This key was already used for a payout of another survey; make a new key',
+  keyReusedOtherFieldUsers: 'This key was already used for a payout of other field users; make a new key',
+  keyCancelled: 'The payout made with this key was cancelled; make a new key to create another',
+  paidNotCancellable: 'A paid payout cannot be cancelled',
+  cancelledNotPayable: 'A cancelled payout cannot be marked paid; create a new payout',
+  cancelledNoDownload: 'This payout was cancelled: its bank file cannot be downloaded, as its responses are released and may be in a newer payout',
+  notFieldUser: 'fieldUserIds must be field users of this survey',
+} as const;
+
+/** The bank detail fields a field user may lack, as the messages name them. */
+export const BankField = { bank: 'bank', accountNumber: 'account number', accountName: 'account name' } as const;
+export type BankField = (typeof BankField)[keyof typeof BankField];
+
 export const CreatePayoutBody = z.object({
   survey_id: Id,
   fieldUserIds: z.array(Id).min(1, 'Select at least one field user').max(Limits.maxPayoutFieldUsers).optional(),

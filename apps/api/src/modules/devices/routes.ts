@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { DeviceMsg } from '@survey-bird/contracts';
 import { route } from '../../http/route.js';
 import { SyncDigest } from './sync-digest.js';
 
@@ -7,7 +8,7 @@ export async function deviceRoutes(app: FastifyInstance): Promise<void> {
 
   route(app, 'reportDevice', async (req) => {
     await devices.report(req.auth.user.id, req.body);
-    return { msg: 'Device status saved' };
+    return { msg: DeviceMsg.saved };
   });
 
   route(app, 'supervisorSettings', async (req) => devices.supervisorSettings(req.auth.user.id));

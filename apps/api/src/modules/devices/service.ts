@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import type { DeviceReportBody, SupervisorSettings } from '@survey-bird/contracts';
+import { DEVICE_REPORTS_PER_MINUTE, DeviceMsg, MAX_DEVICES_PER_USER, type DeviceReportBody, type SupervisorSettings } from '@survey-bird/contracts';
+import type { CounterStore } from '../../counters/index.js';
+import { HttpError } from '../../http/errors.js';
 import { DevicesRepository } from './repository.js';
 
 type Report = z.output<typeof DeviceReportBody>;
@@ -8,12 +10,17 @@ type Report = z.output<typeof DeviceReportBody>;
 /** Field-team monitoring (issue 18 section 4): what each phone reports at a sync. */
 export class DevicesService {
   private readonly repo: DevicesRepository;
+  private readonly counters: CounterStore;
 
   constructor(app: FastifyInstance) {
     this.repo = new DevicesRepository(app.db.kysely);
+    this.counters = app.counters;
   }
 
+  /** 429 past DEVICE_REPORTS_PER_MINUTE from one account (counted across every API process); else stored. */
   async report(userId: string, body: Report, now = Date.now()): Promise<void> {
+    const [count] = await this.counters.hit([`device-report:${userId}`], 60_000);
+    if (count! > DEVICE_REPORTS_PER_MINUTE) throw new HttpError(429, DeviceMsg.tooManyReports);
     await this.repo.upsert({
       user_id: userId,
       device_id: body.deviceId,
@@ -26,7 +33,7 @@ export class DevicesService {
       // A phone's clock may be ahead: a last sync "in the future" is the time the server heard it.
       last_sync_at: body.lastSyncAt === null ? null : Math.min(Date.parse(body.lastSyncAt), now),
       reported_at: now,
-    });
+    }, MAX_DEVICES_PER_USER);
   }
 
   async supervisorSettings(userId: string): Promise<SupervisorSettings> {

@@ -44,6 +44,11 @@ export class FlagsRepository {
     return rows.map((r) => r.response_id);
   }
 
+  async queuedCount(): Promise<number> {
+    const row = await this.db.selectFrom('flag_jobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /** The response to check, with its job's `queued_at` read in the same statement (one snapshot: see requeueChecks). */
   async subject(responseId: string) {
     return this.db.selectFrom('responses as r')

@@ -26,7 +26,7 @@ describe('GET /healthz and /readyz', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.json()).toEqual({ status: 'ready', engine: t.engine });
+    expect(res.json()).toEqual({ status: 'ready', engine: t.engine, flagBacklog: expect.any(Number) });
   });
 
   it('readyz is 503 while a migration this build knows has not run', async () => {

@@ -19,13 +19,18 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
     if (app.lifecycle.state === 'starting') throw new HttpError(503, ApiMsg.notReadyStarting);
     if (app.lifecycle.state === 'draining') throw new HttpError(503, ApiMsg.notReadyDraining);
     let timer: NodeJS.Timeout | undefined;
-    const applied = await Promise.race([
-      repo.appliedCount(expected),
+    // The backlog is counted only once every migration has run (its table is one of theirs).
+    const probe = async () => {
+      const applied = await repo.appliedCount(expected);
+      return { applied, flagBacklog: applied === expected.length ? await app.services.flags.worker.backlog() : 0 };
+    };
+    const { applied, flagBacklog } = await Promise.race([
+      probe(),
       new Promise<never>((_resolve, reject) => { timer = setTimeout(() => reject(new Error('timeout')), DB_TIMEOUT_MS); }),
     ]).catch(() => {
       throw new HttpError(503, ApiMsg.notReadyDatabase);
     }).finally(() => clearTimeout(timer));
     if (applied !== expected.length) throw new HttpError(503, ApiMsg.notReadyMigrations);
-    return { status: 'ready' as const, engine: app.db.engine };
+    return { status: 'ready' as const, engine: app.db.engine, flagBacklog };
   });
 }

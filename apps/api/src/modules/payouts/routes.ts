@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { PayoutMsg } from '@survey-bird/contracts';
 import { route } from '../../http/route.js';
 import { XLSX_MIME } from '../insight/download.js';
 import { CSV_MIME, payoutFileName, transfersCsv } from './download.js';
-import { PayoutMsg } from './service.js';
 
 export async function payoutRoutes(app: FastifyInstance): Promise<void> {
   const { payouts } = app.services;

@@ -1,34 +1,15 @@
-import { randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { ApiMsg, bankCodeOf, type CreatePayoutBody, type CreatePayoutReply, Limits, type Payout, type PayoutDetail, type PayoutListReply, PayoutStatus, Role, type SkippedFieldUser } from '@survey-bird/contracts';
+import { ApiMsg, bankCodeOf, type CreatePayoutBody, type CreatePayoutReply, type Payout, type PayoutDetail, type PayoutListReply, PayoutMsg, PayoutStatus, Role, type SkippedFieldUser } from '@survey-bird/contracts';
 import type { PayoutLinesTable, PayoutsTable } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { pageOf, pagingReply } from '../../http/paging.js';
 import type { AuthContext } from '../../plugins/auth.js';
+import { bankProblem, nothingPayableMsg } from './bank-details.js';
 import { payoutXlsx, responsesCsv } from './download.js';
 import { NothingToPay, PayoutsRepository, type PayMember } from './repository.js';
 
-export const PayoutMsg = {
-  payoutNotFound: 'Payout not found',
-  created: 'Payout created',
-  paid: 'Payout marked paid',
-  cancelled: 'Payout cancelled',
-  nothingToPay: 'Nothing to pay: no approved, unpaid responses for these field users',
-  nothingPayable: 'Nothing to pay: every field user owed money has incomplete bank details (see their invitation)',
-  keyReused: 'This key was already used for a payout of another survey; make a new key',
-  paidNotCancellable: 'A paid payout cannot be cancelled',
-  cancelledNotPayable: 'A cancelled payout cannot be marked paid; create a new payout',
-  notFieldUser: 'fieldUserIds must be field users of this survey',
-} as const;
-
-/** Why a field user cannot be put in a bank transfer file, or null. */
-export function bankProblem(m: Pick<PayMember, 'bank' | 'account_number' | 'account_name'>): string | null {
-  if (!m.bank.trim()) return 'No bank';
-  if (!new RegExp(`^\\d{${Limits.accountNumberLength}}$`).test(m.account_number.trim())) return `Account number is not ${Limits.accountNumberLength} digits`;
-  if (!m.account_name.trim()) return 'No account name';
-  return null;
-}
 
 const naira = (n: number) => `₦${n.toLocaleString('en-NG')}`;
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
@@ -65,19 +46,23 @@ export class PayoutsService {
     if (fieldUserIds && members.length !== fieldUserIds.length) throw badRequest(PayoutMsg.notFieldUser);
     const owedBy = new Map(owed.map((o) => [o.member_id, o]));
     const skipped: SkippedFieldUser[] = [];
+    const lacking: PayMember[] = [];
     const payable: PayMember[] = [];
     for (const m of members) {
       const o = owedBy.get(m.id);
       if (!o) continue;
       const problem = bankProblem(m);
-      if (problem) skipped.push({ fieldUserId: m.id, fullName: m.full_name, reason: problem, amount: o.amount });
-      else payable.push(m);
+      if (problem) {
+        skipped.push({ fieldUserId: m.id, fullName: m.full_name, reason: problem, amount: o.amount });
+        lacking.push(m);
+      } else payable.push(m);
     }
+    const requestHash = requestHashOf(survey.id, fieldUserIds);
     const existing = await this.repo.byKey(organizationId, body.key);
-    if (existing) return this.repeated(existing, survey.id, skipped);
-    if (payable.length === 0) throw conflict(skipped.length ? PayoutMsg.nothingPayable : PayoutMsg.nothingToPay);
+    if (existing) return this.repeated(existing, survey.id, requestHash, skipped);
+    if (payable.length === 0) throw conflict(lacking.length ? nothingPayableMsg(lacking) : PayoutMsg.nothingToPay);
     const row: PayoutsTable = {
-      id: randomUUID(), organization_id: organizationId, survey_id: survey.id, idempotency_key: body.key, status: PayoutStatus.draft,
+      id: randomUUID(), organization_id: organizationId, survey_id: survey.id, idempotency_key: body.key, request_hash: requestHash, status: PayoutStatus.draft,
       total: 0, response_count: 0, reference: null, created_by: auth.user.id, created_at: Date.now(), paid_by: null, paid_at: null, cancelled_at: null,
     };
     let created: PayoutsTable | undefined;
@@ -88,13 +73,20 @@ export class PayoutsService {
       if (err instanceof NothingToPay) throw conflict(PayoutMsg.nothingToPay);
       throw err;
     }
-    if (!created) return this.repeated((await this.repo.byKey(organizationId, body.key))!, survey.id, skipped);
+    if (!created) return this.repeated((await this.repo.byKey(organizationId, body.key))!, survey.id, requestHash, skipped);
     return { msg: PayoutMsg.created, payout: await this.detailOf(created), skipped };
   }
 
-  /** The same key again: the payout it made, as it is now. */
-  private async repeated(existing: PayoutsTable, surveyId: string, skipped: SkippedFieldUser[]): Promise<CreatePayoutReply> {
+  /**
+   * The same key again: with the same request, the payout it made, as it is now (a retry after a
+   * lost reply); with another survey or other field users, 409, as responses answer a clientId
+   * reused with another body. A payout made before requests were hashed (request_hash null) is
+   * judged by its survey alone. A cancelled payout is never answered as "created".
+   */
+  private async repeated(existing: PayoutsTable, surveyId: string, requestHash: string, skipped: SkippedFieldUser[]): Promise<CreatePayoutReply> {
     if (existing.survey_id !== surveyId) throw conflict(PayoutMsg.keyReused);
+    if (existing.request_hash !== null && existing.request_hash !== requestHash) throw conflict(PayoutMsg.keyReusedOtherFieldUsers);
+    if (existing.status === PayoutStatus.cancelled) throw conflict(PayoutMsg.keyCancelled);
     return { msg: PayoutMsg.created, payout: await this.detailOf(existing), skipped };
   }
 
@@ -143,6 +135,8 @@ export class PayoutsService {
   async forDownload(auth: AuthContext, id: string) {
     const payout = await this.repo.find(id, auth.organizationId ?? '');
     if (!payout) throw notFound(PayoutMsg.payoutNotFound);
+    // Its responses are released and may be in a newer payout: a file from it could pay them twice.
+    if (payout.status === PayoutStatus.cancelled) throw conflict(PayoutMsg.cancelledNoDownload);
     const [detail, survey] = await Promise.all([this.detailOf(payout), this.repo.surveyTitle(payout.survey_id)]);
     return { detail, title: survey?.title ?? '' };
   }
@@ -175,6 +169,11 @@ export class PayoutsService {
       await this.app.mailer.send({ to: line.email, subject: 'Survey Bird: you have been paid', text }).catch((err: Error) => this.app.log.error({ err: err.message, payoutId: detail._id }, 'paid mail failed'));
     }
   }
+}
+
+/** SHA-256 of what a create asks for: the survey and the chosen field users (a set; none chosen: all). */
+function requestHashOf(surveyId: string, fieldUserIds: string[] | undefined): string {
+  return hash('sha256', JSON.stringify({ survey_id: surveyId, fieldUserIds: fieldUserIds ? [...fieldUserIds].sort() : null }), 'hex');
 }
 
 function lineOf(l: PayoutLinesTable) {

@@ -1,4 +1,4 @@
-import type { PayoutDetail, SkippedFieldUser } from '@survey-bird/contracts';
+import { PayoutMsg, type PayoutDetail, type SkippedFieldUser } from '@survey-bird/contracts';
 import { useEffect, useId, useState } from 'react';
 import { api } from '../../api';
 import { confirmDialog } from '../../ui/dialog-store';
@@ -26,6 +26,7 @@ export function PayoutDialog({ id, surveyTitle, readOnly, created, onClose, onCh
   const [asking, setAsking] = useState(false);
   const [reference, setReference] = useState('');
   const refId = useId();
+  const noFileId = useId();
   useEffect(() => {
     if (created) return;
     const controller = new AbortController();
@@ -64,6 +65,8 @@ export function PayoutDialog({ id, surveyTitle, readOnly, created, onClose, onCh
   };
 
   const draft = payout?.status === 'draft';
+  // A cancelled payout's responses are released (maybe into a newer payout): the server refuses its file.
+  const cancelled = payout?.status === 'cancelled';
   return (
     <Modal open title={created ? 'Check this payout' : 'Payout'} onClose={onClose} className="payout-dialog">
       {!payout ? <PageLoading /> : (
@@ -74,6 +77,7 @@ export function PayoutDialog({ id, surveyTitle, readOnly, created, onClose, onCh
             <span>{countOf(payout.responseCount, 'response')}, {countOf(payout.fieldUserCount, 'field user')}</span>
             <span>Created {formatResponseDate(payout.createdAt)}</span>
             {payout.paidAt && <span>Paid {formatResponseDate(payout.paidAt)}, reference {payout.reference}</span>}
+            {payout.cancelledAt && <span>Cancelled {formatResponseDate(payout.cancelledAt)}</span>}
           </div>
           {created && <p className="form__hint">This draft holds these responses: download the bank file, make the transfer, then mark it paid. Cancel it to release them.</p>}
           <PayoutLines lines={payout.lines} />
@@ -85,10 +89,11 @@ export function PayoutDialog({ id, surveyTitle, readOnly, created, onClose, onCh
               </ul>
             </section>
           )}
-          {!readOnly && payout.status !== 'cancelled' && (
+          {!readOnly && cancelled && <p id={noFileId} className="payout-no-file" role="note">{PayoutMsg.cancelledNoDownload}</p>}
+          {!readOnly && (
             <div className="payout-dialog__buttons">
-              <button type="button" className="btn btn--ghost btn--sm" disabled={busy} onClick={() => void download('csv')}>Download CSV</button>
-              <button type="button" className="btn btn--ghost btn--sm" disabled={busy} onClick={() => void download('xlsx')}>Download Excel</button>
+              <button type="button" className="btn btn--ghost btn--sm" disabled={busy || cancelled} aria-describedby={cancelled ? noFileId : undefined} onClick={() => void download('csv')}>Download CSV</button>
+              <button type="button" className="btn btn--ghost btn--sm" disabled={busy || cancelled} aria-describedby={cancelled ? noFileId : undefined} onClick={() => void download('xlsx')}>Download Excel</button>
               {draft && <button type="button" className="btn btn--danger-outline btn--sm" disabled={busy} onClick={() => void cancel()}>Cancel payout</button>}
               {draft && <button type="button" className="btn btn--primary btn--sm" disabled={busy} onClick={() => setAsking(true)}>Mark paid</button>}
               {created && draft && <button type="button" className="btn btn--primary btn--sm" onClick={onClose}>Confirm</button>}
