@@ -8,7 +8,7 @@ import { tinyJpeg } from '../../../test/images.js';
 
 /**
  * The checks of a response read the questions of the version it was filled on, never the
- * latest's: version 2 renames the photo and location questions (same ids, as the builder
+ * latest's: version 2 renames the photo, select and location questions (same ids, as the builder
  * keeps them), and a version 1 response is still seen by every check. On the engine the run is on
  * (SQLite, or PostgreSQL with TEST_DATABASE_URL).
  */
@@ -103,6 +103,30 @@ describe('duplicate_photo across a rename of the photo question', () => {
     await drain();
     expect(await photosOf(older)).toEqual([{ question: PHOTO }]);
     expect((await flagOf(older, QualityFlag.duplicatePhoto))?.other_response_id).toBe(newer);
+  });
+});
+
+describe('duplicate_answers across a rename of a question', () => {
+  it('version 1 and version 2 responses answered alike are duplicates; a different answer to the renamed question is not', async () => {
+    const { surveyId, member } = await setup();
+    const first = await respond(member, surveyId, 1, { 'Name of outlet': 'Mama Put  Kiosk', [TYPE]: 'Kiosk' });
+    const otherType = await respond(member, surveyId, 1, { 'Name of outlet': 'Mama Put Kiosk', [TYPE]: 'Supermarket' });
+    await publishRenames(surveyId);
+    const second = await respond(member, surveyId, 2, { 'Name of outlet': 'mama put kiosk', [RENAMED[TYPE]!]: 'Kiosk' });
+    await drain();
+    expect(await flagOf(first, QualityFlag.duplicateAnswers)).toBeUndefined();
+    expect(await flagOf(otherType, QualityFlag.duplicateAnswers)).toBeUndefined();
+    expect((await flagOf(second, QualityFlag.duplicateAnswers))?.other_response_id).toBe(first);
+  });
+
+  it('a version 1 response arriving after a version 2 one answered alike is flagged', async () => {
+    const { surveyId, member } = await setup();
+    await publishRenames(surveyId);
+    const newer = await respond(member, surveyId, 2, { 'Name of outlet': 'Iya Basira Stores', [RENAMED[TYPE]!]: 'Open market' });
+    await drain();
+    const older = await respond(member, surveyId, 1, { 'Name of outlet': 'iya basira stores', [TYPE]: 'Open market' });
+    await drain();
+    expect((await flagOf(older, QualityFlag.duplicateAnswers))?.other_response_id).toBe(newer);
   });
 });
 
