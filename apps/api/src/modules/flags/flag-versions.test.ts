@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QualityFlag } from '@survey-bird/contracts';
+import { QualityFlag, type ResponseDetailReply } from '@survey-bird/contracts';
 import { uuidv7 } from '@survey-bird/contracts/ids';
 import { addMember, createOrganization, createSurvey, sampleQuestions } from '../../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
@@ -75,6 +75,11 @@ async function respondWithPhoto(m: Member, surveyId: string, version: number, by
 }
 
 const flagOf = async (id: string, flag: QualityFlag) => t.app.db.kysely.selectFrom('response_flags').selectAll().where('response_id', '=', id).where('flag', '=', flag).executeTakeFirst();
+async function detail(id: string): Promise<ResponseDetailReply> {
+  const res = await call(t.app, org.token, { method: 'GET', url: `/api/v1/responses/${id}` });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
 const photosOf = async (id: string) => t.app.db.kysely.selectFrom('response_photos').select('question').where('response_id', '=', id).execute();
 
 describe('duplicate_photo across a rename of the photo question', () => {
@@ -88,6 +93,12 @@ describe('duplicate_photo across a rename of the photo question', () => {
     expect(await photosOf(first)).toEqual([{ question: PHOTO }]);
     expect(await photosOf(second)).toEqual([{ question: RENAMED[PHOTO] }]);
     expect((await flagOf(second, QualityFlag.duplicatePhoto))?.other_response_id).toBe(first);
+    // The detail heads the version 1 photo by its new name, as it does its answer: the office finds the pair.
+    for (const id of [first, second]) {
+      const d = await detail(id);
+      expect(d.meta.photos.map((p) => p.question)).toEqual([RENAMED[PHOTO]]);
+      expect(d.answers[RENAMED[PHOTO]!]).toMatch(/\/files\/image\//);
+    }
   });
 
   it('a version 1 response queued offline, its photo sent after version 2 was published: the version 1 response is flagged', async () => {
@@ -97,7 +108,9 @@ describe('duplicate_photo across a rename of the photo question', () => {
     const newer = await respondWithPhoto(member, surveyId, 2, bytes);
     await drain();
     const clientId = uuidv7();
-    const older = await respond(member, surveyId, 1, { 'Name of outlet': 'Queued offline' }, { photos: [{ question: PHOTO, clientId: uuidv7(), size: bytes.length, sha256: sha(bytes) }] }, clientId);
+    const older = await respond(member, surveyId, 1, { 'Name of outlet': 'Queued offline' }, { photos: [{ question: PHOTO, clientId: uuidv7(), size: bytes.length, sha256: sha(bytes) }], photoHashes: { [PHOTO]: '0f0f0f0f0f0f0f0f' } }, clientId);
+    // Before its check, the phone's hash, under the question's new name too.
+    expect((await detail(older)).meta.photos).toEqual([{ question: RENAMED[PHOTO], sha256: null, phash: '0f0f0f0f0f0f0f0f' }]);
     await drain();
     await upload(member, surveyId, clientId, PHOTO, bytes);
     await drain();
