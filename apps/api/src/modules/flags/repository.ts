@@ -49,14 +49,24 @@ export class FlagsRepository {
     return Number(row.n);
   }
 
-  /** The response to check, with its job's `queued_at` read in the same statement (one snapshot: see requeueChecks). */
+  /**
+   * The response to check, with its job's `queued_at` read in the same statement (one snapshot: see
+   * requeueChecks). `questions` are those of the response's own version, its answers' keys: the
+   * version's `survey_versions` row, else (a version published by an older instance, which wrote
+   * none) the survey's latest, the same resolution as ingest (SurveyCache.form) and the export
+   * (keysOf). The latest version's would miss a version 1 photo whose question version 2 renamed.
+   */
   async subject(responseId: string) {
     return this.db.selectFrom('responses as r')
       .innerJoin('surveys as s', 's.id', 'r.survey_id')
       .innerJoin('members as m', 'm.id', 'r.member_id')
+      .leftJoin('survey_versions as v', (join) => join.onRef('v.survey_id', '=', 'r.survey_id').onRef('v.version', '=', 'r.version'))
       .leftJoin('flag_jobs as j', 'j.response_id', 'r.id')
-      .select(['r.id', 'r.survey_id', 'r.organization_id', 'r.member_id', 'r.user_id', 'r.client_id', 'r.answers', 'r.meta', 'r.captured_at', 'r.created_at', 's.questions', 's.min_duration_s', 's.max_accuracy_m', 'j.queued_at'])
-      .select(['s.created_at as survey_created_at', 'm.created_at as invited_at'])
+      .select((eb) => [
+        'r.id', 'r.survey_id', 'r.organization_id', 'r.member_id', 'r.user_id', 'r.client_id', 'r.answers', 'r.meta', 'r.captured_at', 'r.created_at', 'r.version',
+        eb.fn.coalesce('v.questions', 's.questions').as('questions'), 's.min_duration_s', 's.max_accuracy_m', 'j.queued_at',
+        's.created_at as survey_created_at', 'm.created_at as invited_at',
+      ])
       .where('r.id', '=', responseId)
       .executeTakeFirst();
   }

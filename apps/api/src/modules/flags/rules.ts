@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { FlagThresholds, QualityFlag, QuestionType, type Answer, type StoredQuestion } from '@survey-bird/contracts';
+import { FlagThresholds, QualityFlag, QuestionType, withQuestionIds, type Answer, type StoredQuestion } from '@survey-bird/contracts';
 import { outsideWindow, uuidv7Time, type CaptureWindow } from '../responses/capture-window.js';
 
 /** A flag as computed, before it is stored. */
@@ -47,16 +47,22 @@ export function parseLocation(answer: Answer | undefined): { lat: number; lng: n
   return { lat, lng, accuracy: m[3] !== undefined ? Number(m[3]) : null };
 }
 
-/** SHA-256 of the answers a person types or picks, trimmed, lower-cased, keys sorted; null when none is answered. */
+/**
+ * SHA-256 of the answers a person types or picks, trimmed, lower-cased, each under its question's
+ * stable id (withQuestionIds: the id the export's columns go by), sorted; null when none is
+ * answered. `questions` are the response's own version's (the answers' keys): a version 1
+ * response and a version 2 one whose form renamed a question hash alike when answered alike.
+ */
 export function answersHashOf(questions: StoredQuestion[], answers: Record<string, Answer>): string | null {
-  const compared = new Set(questions.filter((q) => !NOT_COMPARED.includes(q.type)).map((q) => q.text));
   const entries: [string, Answer][] = [];
-  for (const key of Object.keys(answers).sort()) {
-    if (!compared.has(key)) continue;
-    const v = answers[key]!;
+  for (const q of withQuestionIds(questions)) {
+    // Own properties only: a question named constructor has no inherited answer.
+    if (NOT_COMPARED.includes(q.type) || !Object.hasOwn(answers, q.text)) continue;
+    const v = answers[q.text]!;
     const normal = Array.isArray(v) ? v.map((x) => x.trim().toLowerCase()).sort() : v.trim().toLowerCase().replace(/\s+/g, ' ');
-    if (normal.length > 0) entries.push([key, normal]);
+    if (normal.length > 0) entries.push([q.id, normal]);
   }
+  entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return entries.length === 0 ? null : hash('sha256', JSON.stringify(entries), 'hex');
 }
 

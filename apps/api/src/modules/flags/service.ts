@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { QualityFlag, ResponseFlag, ResponseMeta } from '@survey-bird/contracts';
 import { notFound } from '../../http/errors.js';
+import { answersUnderHeaders, type ExportColumns } from '../insight/export-rows.js';
 import { ReviewRepository, type Reviewer } from '../review/repository.js';
 import { FlagWorker } from './flag-worker.js';
 import { parseMeta } from './meta.js';
-import type { FlagsRepository } from './repository.js';
+import type { FlagsRepository, PhotoFacts } from './repository.js';
 
 export const FlagMsg = { flagNotFound: 'This response has no such flag', dismissed: 'Flag dismissed' } as const;
 
@@ -17,6 +18,19 @@ function toFlag(f: FlagRow): ResponseFlag {
     otherResponseId: f.other_response_id,
     dismissed: f.dismissed_at === null ? null : { by: f.dismissed_by ?? '', role: f.dismissed_role ?? '', at: new Date(Number(f.dismissed_at)).toISOString(), note: f.dismiss_note ?? '' },
   };
+}
+
+/**
+ * Each photo under its question's text as the detail heads its answers (answersUnderHeaders, by
+ * the response's own version): a version 1 photo whose question version 2 renamed goes by the new
+ * name, so the office finds the answer it belongs to. A photo its version names no column for
+ * keeps its own.
+ */
+function photosUnderHeaders(photos: PhotoFacts[], columns: ExportColumns | null, version: number): PhotoFacts[] {
+  if (!columns || photos.length === 0) return photos;
+  const headed = answersUnderHeaders(columns, version, Object.fromEntries(photos.map((p, i) => [p.question, i])));
+  const headerOf = new Map(Object.entries(headed).map(([header, i]) => [i, header]));
+  return photos.map((p, i) => ({ ...p, question: headerOf.get(i) ?? p.question }));
 }
 
 /** Quality flags (issue 18): the worker that computes them, and what the office reads and dismisses. */
@@ -42,9 +56,12 @@ export class FlagsService {
     return out;
   }
 
-  async metaOf(row: { meta: string | null; captured_at: number | null }, responseId: string): Promise<ResponseMeta> {
+  /** `columns`: the survey's answer columns (InsightService.answerColumns), null before versions. */
+  async metaOf(row: { meta: string | null; captured_at: number | null; version: number }, responseId: string, columns: ExportColumns | null): Promise<ResponseMeta> {
     const m = parseMeta(row.meta);
-    const photos = await this.repo.photosOf(responseId);
+    const checked = await this.repo.photosOf(responseId);
+    // Checked photos carry the server's SHA-256; before the check, the phone's hashes alone.
+    const photos = checked.length > 0 ? checked : Object.entries(m.photoHashes ?? {}).map(([question, phash]) => ({ question, sha256: null, phash }));
     const iso = (ms: number | undefined | null) => (ms === undefined || ms === null ? null : new Date(Number(ms)).toISOString());
     return {
       openedAt: iso(m.openedAt),
@@ -55,8 +72,7 @@ export class FlagsService {
       deviceId: m.deviceId ?? null,
       appVersion: m.appVersion ?? null,
       clockSkewMs: m.clockSkewMs ?? null,
-      // Checked photos carry the server's SHA-256; before the check, the phone's hashes alone.
-      photos: photos.length > 0 ? photos : Object.entries(m.photoHashes ?? {}).map(([question, phash]) => ({ question, sha256: null, phash })),
+      photos: photosUnderHeaders(photos, columns, Number(row.version)),
     };
   }
 

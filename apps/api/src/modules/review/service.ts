@@ -68,7 +68,8 @@ export class ReviewService {
   async detail(reviewer: Reviewer, id: string): Promise<ResponseDetailReply> {
     const row = await this.repo.detail(reviewer, id);
     if (!row) throw notFound(ReviewMsg.responseNotFound);
-    const [audit, stored, flagState, meta, columns] = await Promise.all([this.repo.audit(row.id), this.repo.revisions(row.id), this.flags.stateOf([row.id]), this.flags.metaOf(row, row.id), this.insight.answerColumns(row.survey_id)]);
+    const answerColumns = this.insight.answerColumns(row.survey_id);
+    const [audit, stored, flagState, meta, columns] = await Promise.all([this.repo.audit(row.id), this.repo.revisions(row.id), this.flags.stateOf([row.id]), answerColumns.then((c) => this.flags.metaOf(row, row.id, c)), answerColumns]);
     const fieldUser = { fullName: row.full_name, email: row.email };
     const status = row.status as ResponseStatus;
     const revision = Number(row.revision);
