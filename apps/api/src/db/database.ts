@@ -29,6 +29,7 @@ import * as resumableUploads from './migrations/20261128510000_resumable_uploads
 import * as resumableClaims from './migrations/20261129100000_resumable_claims.js';
 import * as searchGramsPostgres from './migrations/20261128600000_search_grams_postgres.js';
 import * as dormantSupervisor from './migrations/20261129110000_dormant_supervisor.js';
+import * as phoneSearchText from './migrations/20261129300000_phone_search_text.js';
 import type { Database } from './schema.js';
 import { WriteWatch } from './write-watch.js';
 
@@ -128,6 +129,7 @@ const migrations: Record<string, Migration> = {
   '20261128600000_search_grams_postgres': searchGramsPostgres,
   '20261129100000_resumable_claims': resumableClaims,
   '20261129110000_dormant_supervisor': dormantSupervisor,
+  '20261129300000_phone_search_text': phoneSearchText,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
