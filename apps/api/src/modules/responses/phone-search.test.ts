@@ -120,6 +120,8 @@ describe('the migration 20261129300000_phone_search_text', () => {
         new SearchIndexer(t.app.db.sqlite).drain();
         expectFound(await everyPlan(survey), [unindexed.id, indexed.id]);
         await sql`insert into responses_fts(responses_fts, rank) values ('integrity-check', 1)`.execute(k);
+        await sql`insert into responses_grams(responses_grams, rank) values ('integrity-check', 1)`.execute(k);
+        expect((await sql<{ n: number }>`select count(*) as n from search_grams_stale`.execute(k)).rows[0]!.n).toBe(0);
       }
 
       // Down restores the text exactly; up again is the same as the first time.
@@ -128,6 +130,36 @@ describe('the migration 20261129300000_phone_search_text', () => {
       await migrateToLatest(t.app.db);
       expect(await k.selectFrom('responses').select(['id', 'search_text']).where('survey_id', '=', survey).orderBy('id').execute()).toEqual(after);
     } finally {
+      await migrateToLatest(t.app.db);
+    }
+  });
+
+  it('leaves every row and the indexer\'s marks as they were when it fails part-way', async () => {
+    const { survey, ada } = await fieldSurvey();
+    const k = t.app.db.kysely;
+    const migrator = new Migrator({ db: k, provider: migrationProvider, ...(t.app.db.pgSchema ? { migrationTableSchema: t.app.db.pgSchema } : {}) });
+    expect((await migrator.migrateTo('20261129110000_dormant_supervisor')).error).toBeUndefined();
+    const abort = t.app.db.sqlite
+      ? sql`create trigger phone_test_abort before update of search_text on responses when instr(new.search_text, 'boom') > 0 begin select raise(abort, 'boom'); end`
+      : sql`create function phone_test_abort() returns trigger language plpgsql as $$ begin raise exception 'boom'; end $$;
+          create trigger phone_test_abort before update of search_text on responses for each row when (strpos(new.search_text, 'boom') > 0) execute function phone_test_abort()`;
+    try {
+      for (const name of ['First Shop', 'Boom Shop']) {
+        const { id } = await addResponse(t.app, ada, { id: survey, organizationId: org.id }, { answers: { 'Name of outlet': name, Phone: '+2348122223333' } });
+        await k.updateTable('responses').set({ search_text: `${name.toLowerCase()} \u0001 +2348122223333` }).where('id', '=', id).execute();
+      }
+      if (t.app.db.sqlite) new SearchIndexer(t.app.db.sqlite).drain();
+      const state = async () => ({
+        texts: await k.selectFrom('responses').select(['id', 'search_text']).where('survey_id', '=', survey).orderBy('id').execute(),
+        marks: t.app.db.sqlite ? (await sql`select * from search_index_state`.execute(k)).rows : [],
+      });
+      const before = await state();
+      await abort.execute(k);
+      await expect(migrateToLatest(t.app.db)).rejects.toThrow(/20261129300000_phone_search_text/);
+      expect(await state()).toEqual(before);
+    } finally {
+      await sql`drop trigger if exists phone_test_abort ${t.app.db.sqlite ? sql`` : sql`on responses`}`.execute(k);
+      if (!t.app.db.sqlite) await sql`drop function if exists phone_test_abort()`.execute(k);
       await migrateToLatest(t.app.db);
     }
   });
