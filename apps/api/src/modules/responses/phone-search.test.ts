@@ -1,10 +1,11 @@
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QuestionType } from '@survey-bird/contracts';
 import { uuidv7 } from '@survey-bird/contracts/ids';
 import { addMember, addResponse, createOrganization, createSurvey, sampleQuestions } from '../../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
-import { migrateToLatest, migrationProvider } from '../../db/database.js';
+import { migrationNames } from '../../db/database.js';
+import * as migration from '../../db/migrations/20261129300000_phone_search_text.js';
 import { pageOf } from '../../http/paging.js';
 import { InsightRepository } from '../insight/repository.js';
 import { SearchIndexer } from '../insight/search-indexer.js';
@@ -87,58 +88,53 @@ describe('searching a phone answer as it is dialled', () => {
   });
 });
 
+// The migration is run by itself (down, then up): migrating the whole chain down to the one before
+// would also undo every later migration.
 describe('the migration 20261129300000_phone_search_text', () => {
   it('adds the local form to responses stored before it, keeps every index in step, and takes it off on the way down', async () => {
+    expect(migrationNames()).toContain('20261129300000_phone_search_text');
     const { survey, ada } = await fieldSurvey();
     const k = t.app.db.kysely;
-    const migrator = new Migrator({ db: k, provider: migrationProvider, ...(t.app.db.pgSchema ? { migrationTableSchema: t.app.db.pgSchema } : {}) });
-    expect((await migrator.migrateTo('20261129110000_dormant_supervisor')).error).toBeUndefined();
-    try {
-      // Written as ingest wrote it before: name, e-mail and answers, lower-cased, nothing after.
-      const old = async (answers: Record<string, string>) => {
-        const { id } = await addResponse(t.app, ada, { id: survey, organizationId: org.id }, { answers, fullName: 'Ada Dialler', email: ada.email });
-        const text = ['Ada Dialler', ada.email, ...Object.values(answers)].join(' \u0001 ').toLowerCase();
-        await k.updateTable('responses').set({ search_text: text }).where('id', '=', id).execute();
-        return { id, text };
-      };
-      const indexed = await old({ 'Name of outlet': 'Old Shop', Phone: '+2348122223333' });
-      await old({ 'Name of outlet': 'Other Shop', Phone: '+2348034445555' });
-      await old({ 'Name of outlet': 'No Phone' });
-      // SQLite: the first rows are in the trigram and gram indexes before the migration, the last not yet.
-      if (t.app.db.sqlite) new SearchIndexer(t.app.db.sqlite).drain();
-      const unindexed = await old({ 'Name of outlet': 'Later Shop', Phone: '+2348122223333' });
-      for (const name of ['Newest One', 'Newest Two', 'Newest Three']) await old({ 'Name of outlet': name });
-      const before = await k.selectFrom('responses').select(['id', 'search_text']).where('survey_id', '=', survey).orderBy('id').execute();
-      expect(await found(survey, '0812')).toEqual([]);
+    // Written as ingest wrote it before: name, e-mail and answers, lower-cased, nothing after.
+    const old = async (answers: Record<string, string>) => {
+      const { id } = await addResponse(t.app, ada, { id: survey, organizationId: org.id }, { answers, fullName: 'Ada Dialler', email: ada.email });
+      const text = ['Ada Dialler', ada.email, ...Object.values(answers)].join(' \u0001 ').toLowerCase();
+      await k.updateTable('responses').set({ search_text: text }).where('id', '=', id).execute();
+      return { id, text };
+    };
+    const indexed = await old({ 'Name of outlet': 'Old Shop', Phone: '+2348122223333' });
+    await old({ 'Name of outlet': 'Other Shop', Phone: '+2348034445555' });
+    await old({ 'Name of outlet': 'No Phone' });
+    // SQLite: the first rows are in the trigram and gram indexes before the migration, the last not yet.
+    if (t.app.db.sqlite) new SearchIndexer(t.app.db.sqlite).drain();
+    const unindexed = await old({ 'Name of outlet': 'Later Shop', Phone: '+2348122223333' });
+    for (const name of ['Newest One', 'Newest Two', 'Newest Three']) await old({ 'Name of outlet': name });
+    const before = await k.selectFrom('responses').select(['id', 'search_text']).where('survey_id', '=', survey).orderBy('id').execute();
+    expect(await found(survey, '0812')).toEqual([]);
 
-      await migrateToLatest(t.app.db);
-      const after = await k.selectFrom('responses').select(['id', 'search_text']).where('survey_id', '=', survey).orderBy('id').execute();
-      expect(after.find((r) => r.id === indexed.id)!.search_text).toBe(`${indexed.text} \u0002 08122223333`);
-      expect(after.filter((r) => r.search_text !== before.find((b) => b.id === r.id)!.search_text).length).toBe(3);
+    await migration.up(k);
+    const after = await k.selectFrom('responses').select(['id', 'search_text']).where('survey_id', '=', survey).orderBy('id').execute();
+    expect(after.find((r) => r.id === indexed.id)!.search_text).toBe(`${indexed.text} \u0002 08122223333`);
+    expect(after.filter((r) => r.search_text !== before.find((b) => b.id === r.id)!.search_text).length).toBe(3);
+    expectFound(await everyPlan(survey), [unindexed.id, indexed.id]);
+    if (t.app.db.sqlite) {
+      new SearchIndexer(t.app.db.sqlite).drain();
       expectFound(await everyPlan(survey), [unindexed.id, indexed.id]);
-      if (t.app.db.sqlite) {
-        new SearchIndexer(t.app.db.sqlite).drain();
-        expectFound(await everyPlan(survey), [unindexed.id, indexed.id]);
-        await sql`insert into responses_fts(responses_fts, rank) values ('integrity-check', 1)`.execute(k);
-        await sql`insert into responses_grams(responses_grams, rank) values ('integrity-check', 1)`.execute(k);
-        expect((await sql<{ n: number }>`select count(*) as n from search_grams_stale`.execute(k)).rows[0]!.n).toBe(0);
-      }
-
-      // Down restores the text exactly; up again is the same as the first time.
-      expect((await migrator.migrateTo('20261129110000_dormant_supervisor')).error).toBeUndefined();
-      expect(await k.selectFrom('responses').select(['id', 'search_text']).where('survey_id', '=', survey).orderBy('id').execute()).toEqual(before);
-      await migrateToLatest(t.app.db);
-      expect(await k.selectFrom('responses').select(['id', 'search_text']).where('survey_id', '=', survey).orderBy('id').execute()).toEqual(after);
-    } finally {
-      await migrateToLatest(t.app.db);
+      await sql`insert into responses_fts(responses_fts, rank) values ('integrity-check', 1)`.execute(k);
+      await sql`insert into responses_grams(responses_grams, rank) values ('integrity-check', 1)`.execute(k);
+      expect((await sql<{ n: number }>`select count(*) as n from search_grams_stale`.execute(k)).rows[0]!.n).toBe(0);
     }
+
+    // Down restores the text exactly; up again is the same as the first time.
+    await migration.down(k);
+    expect(await k.selectFrom('responses').select(['id', 'search_text']).where('survey_id', '=', survey).orderBy('id').execute()).toEqual(before);
+    await migration.up(k);
+    expect(await k.selectFrom('responses').select(['id', 'search_text']).where('survey_id', '=', survey).orderBy('id').execute()).toEqual(after);
   });
 
   it('leaves every row and the indexer\'s marks as they were when it fails part-way', async () => {
     const { survey, ada } = await fieldSurvey();
     const k = t.app.db.kysely;
-    const migrator = new Migrator({ db: k, provider: migrationProvider, ...(t.app.db.pgSchema ? { migrationTableSchema: t.app.db.pgSchema } : {}) });
-    expect((await migrator.migrateTo('20261129110000_dormant_supervisor')).error).toBeUndefined();
     const abort = t.app.db.sqlite
       ? sql`create trigger phone_test_abort before update of search_text on responses when instr(new.search_text, 'boom') > 0 begin select raise(abort, 'boom'); end`
       : sql`create function phone_test_abort() returns trigger language plpgsql as $$ begin raise exception 'boom'; end $$;
@@ -155,12 +151,11 @@ describe('the migration 20261129300000_phone_search_text', () => {
       });
       const before = await state();
       await abort.execute(k);
-      await expect(migrateToLatest(t.app.db)).rejects.toThrow(/20261129300000_phone_search_text/);
+      await expect(migration.up(k)).rejects.toThrow(/boom/);
       expect(await state()).toEqual(before);
     } finally {
       await sql`drop trigger if exists phone_test_abort ${t.app.db.sqlite ? sql`` : sql`on responses`}`.execute(k);
       if (!t.app.db.sqlite) await sql`drop function if exists phone_test_abort()`.execute(k);
-      await migrateToLatest(t.app.db);
     }
   });
 });
