@@ -32,6 +32,7 @@ import * as dormantSupervisor from './migrations/20261129110000_dormant_supervis
 import * as datasetOptionHistory from './migrations/20261129400000_dataset_option_history.js';
 import * as revisedCaptureTime from './migrations/20261129410000_revised_capture_time.js';
 import * as payoutRequestHash from './migrations/20261129420000_payout_request_hash.js';
+import * as phoneSearchText from './migrations/20261129430000_phone_search_text.js';
 import type { Database } from './schema.js';
 import { WriteWatch } from './write-watch.js';
 
@@ -134,6 +135,7 @@ const migrations: Record<string, Migration> = {
   '20261129400000_dataset_option_history': datasetOptionHistory,
   '20261129410000_revised_capture_time': revisedCaptureTime,
   '20261129420000_payout_request_hash': payoutRequestHash,
+  '20261129430000_phone_search_text': phoneSearchText,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

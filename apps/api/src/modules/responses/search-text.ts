@@ -3,11 +3,30 @@ import type { Answers } from '@survey-bird/contracts';
 const NONE: ReadonlySet<string> = new Set();
 
 /**
+ * Phone answers are stored as +234XXXXXXXXXX, but people search as they dial: 0812..., the whole
+ * 08122223333. Every +234 number's local form follows the text after PHONE_FORMS, so one substring
+ * (what every search plan and index matches) finds it either way; 812, +234812 and 234812... already
+ * are substrings of the stored form. The marker's \u0002 is a control character no keyboard types,
+ * so the derived part is told apart (migration 20261129430000_phone_search_text adds it to older rows).
+ */
+const PHONE_FORMS = ' \u0002 ';
+const SEPARATOR = ' \u0001 ';
+const PLUS_234 = /\+234(\d{10})(?!\d)/g;
+
+/**
  * What the responses search matches: the field user's name and e-mail and every answer, lower-cased,
  * except those of `unsearched` questions (photos and files: an address or "pending upload", which
  * would match every search for "http" or "upload"). Originals and fixes alike.
  */
 export function searchTextOf(fullName: string, email: string, answers: Answers, unsearched: ReadonlySet<string> = NONE): string {
   const searched = unsearched.size === 0 ? Object.values(answers) : Object.entries(answers).flatMap(([question, answer]) => (unsearched.has(question) ? [] : [answer]));
-  return [fullName, email, ...searched.flat()].join(' \u0001 ').toLowerCase();
+  return withLocalPhones([fullName, email, ...searched.flat()].join(SEPARATOR).toLowerCase());
+}
+
+/** The text, then the local form 0XXXXXXXXXX of each distinct +234 number in it (none: unchanged). */
+export function withLocalPhones(text: string): string {
+  if (!text.includes('+234')) return text;
+  const local = new Set<string>();
+  for (const m of text.matchAll(PLUS_234)) local.add(`0${m[1]}`);
+  return local.size === 0 ? text : text + PHONE_FORMS + [...local].join(SEPARATOR);
 }
