@@ -104,6 +104,24 @@ describe('earnings: review, fix and resubmit, payout, seen on the phone', () => 
     const paidCard = page.getByLabel('Your earnings').locator('.earn-card--paid');
     await expect.poll(() => paidCard.textContent()).toContain('₦500');
     expect(await paidCard.textContent()).toContain('1 response');
+    // Each time says what it is: the review and the payment are never called "Submitted"; the amount is the card's.
+    await expect.poll(() => earnings().first().getByTestId('times').textContent()).toMatch(/^Submitted .* · Approved .* · Paid .*revision 2$/);
+    expect(await earnings().first().textContent()).toContain('₦500');
+
+    // A new phone: the list comes from the server, so it shows the response the cards count.
+    const other = await openBrowser(PHONE);
+    try {
+      await new LoginPage(other.page, env.baseUrl).signIn(fieldUser.email, fieldUser.password);
+      await other.page.goto(`${env.baseUrl}/survey-bird/field-user/earnings`);
+      const list = other.page.getByRole('list', { name: 'Your responses and their status' }).getByRole('listitem');
+      await expect.poll(() => list.count(), { timeout: 30_000 }).toBe(1);
+      expect(await list.first().getAttribute('data-status')).toBe('paid');
+      await expect.poll(() => other.page.getByRole('heading', { name: 'Your responses (1)' }).count(), { timeout: 30_000 }).toBe(1);
+      expect(await list.first().getByTestId('times').textContent()).toMatch(/^Submitted .* · Approved .* · Paid /);
+      await expect.poll(() => other.page.getByLabel('Your earnings').locator('.earn-card--paid').textContent()).toContain('1 response');
+    } finally {
+      await other.close();
+    }
 
     // The Responses screen lists it once: the fix is its revision, not another response; it says paid.
     await form.openResponses();
