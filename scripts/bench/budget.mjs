@@ -4,13 +4,14 @@
 // on the dashboards; what only some forms need (signature, barcode, maps, audio) never in the form
 // route's static closure. Routes are read from apps/pwa/src/routes/router.tsx's lazy imports, so a new
 // screen is weighed without being listed here. Reads apps/pwa/dist/.vite/manifest.json after
-// `npm run build`; exits 1 when a budget is exceeded.
+// `npm run build`; exits 1 when a budget is exceeded or two chunks import each other (scripts/bench/chunk-cycles.mjs).
 // A route's weight is what must arrive before its screen renders and captures: the entry, the route
 // chunk and their static imports. Code every signed-in screen loads after the first paint (the
 // service-worker registration, the sync engine) is not part of a route; the whole app is reported.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { chunkCycles } from './chunk-cycles.mjs';
 
 export const BUDGET_KB = { fieldUser: 170, office: 250 };
 
@@ -87,4 +88,15 @@ if (eager.length) {
   failed = true;
   console.log(`OVER   loaded with the form route instead of lazily: ${eager.join(', ')}`);
 } else console.log(`ok     lazy with the form: ${lazyOnly.map((k) => k.replace(/^.*\//, '')).join(', ') || 'none built yet'}`);
+// No two chunks may import each other, directly or around a ring: a module of a chunk on a cycle can
+// run before a value it imports is defined (a constant read at module load crashed Settings this way).
+const cycles = chunkCycles(manifest);
+if (cycles.length) {
+  failed = true;
+  const name = (k) => manifest[k].name ?? k;
+  for (const { path, members } of cycles) {
+    const others = members.filter((k) => !path.includes(k));
+    console.log(`OVER   chunk import cycle: ${[...path, path[0]].map(name).join(' -> ')}${others.length ? ` (and ${others.map(name).join(', ')} on the same ring)` : ''}`);
+  }
+} else console.log('ok     no chunk import cycle (static imports of .vite/manifest.json)');
 process.exit(failed ? 1 : 0);

@@ -69,6 +69,18 @@ describe('earnings: review, fix and resubmit, payout, seen on the phone', () => 
     expect(await earnings().first().textContent()).toContain('The outlet name is misspelt');
     await expect.poll(() => page.getByText('1 response needs a fix').count()).toBe(1);
 
+    // The home says so, with the way to the fix; the Responses screen says returned, not 'received'.
+    const form = new FieldUserFormPage(page, env.baseUrl);
+    await page.getByRole('link', { name: 'Questions' }).first().click();
+    await form.title('Shop census').waitFor();
+    await expect.poll(() => page.getByTestId('returned').textContent()).toBe('1 response returned for fixing. Fix it');
+    await form.openResponses();
+    await expect.poll(() => form.records().first().getByTestId('delivery').textContent()).toBe('returned for fixing');
+    await page.goto(`${env.baseUrl}/survey-bird/field-user`);
+    await form.title('Shop census').waitFor();
+    await page.getByTestId('returned').getByRole('link', { name: 'Fix it' }).click();
+    await page.getByRole('heading', { name: 'Earnings' }).waitFor();
+
     // Fix and resubmit: the form opens pre-filled with the reviewer's comment on top.
     await earnings().first().getByRole('button', { name: 'Fix and resubmit' }).click();
     const dialog = page.getByRole('dialog', { name: 'Fix and resubmit' });
@@ -92,12 +104,31 @@ describe('earnings: review, fix and resubmit, payout, seen on the phone', () => 
     const paidCard = page.getByLabel('Your earnings').locator('.earn-card--paid');
     await expect.poll(() => paidCard.textContent()).toContain('₦500');
     expect(await paidCard.textContent()).toContain('1 response');
+    // Each time says what it is: the review and the payment are never called "Submitted"; the amount is the card's.
+    await expect.poll(() => earnings().first().getByTestId('times').textContent()).toMatch(/^Submitted .* · Approved .* · Paid .*revision 2$/);
+    expect(await earnings().first().textContent()).toContain('₦500');
 
-    // The Responses screen lists it once: the fix is its revision, not another response.
-    const form = new FieldUserFormPage(page, env.baseUrl);
+    // A new phone: the list comes from the server, so it shows the response the cards count.
+    const other = await openBrowser(PHONE);
+    try {
+      await new LoginPage(other.page, env.baseUrl).signIn(fieldUser.email, fieldUser.password);
+      await other.page.goto(`${env.baseUrl}/survey-bird/field-user/earnings`);
+      const list = other.page.getByRole('list', { name: 'Your responses and their status' }).getByRole('listitem');
+      await expect.poll(() => list.count(), { timeout: 30_000 }).toBe(1);
+      expect(await list.first().getAttribute('data-status')).toBe('paid');
+      await expect.poll(() => other.page.getByRole('heading', { name: 'Your responses (1)' }).count(), { timeout: 30_000 }).toBe(1);
+      expect(await list.first().getByTestId('times').textContent()).toMatch(/^Submitted .* · Approved .* · Paid /);
+      await expect.poll(() => other.page.getByLabel('Your earnings').locator('.earn-card--paid').textContent()).toContain('1 response');
+    } finally {
+      await other.close();
+    }
+
+    // The Responses screen lists it once: the fix is its revision, not another response; it says paid.
     await form.openResponses();
     await expect.poll(() => form.records().count()).toBe(1);
-    expect(await form.records().first().getByTestId('fix').textContent()).toMatch(/^Fixed .*received by the server/);
+    expect(await form.records().first().getByTestId('fix').textContent()).toMatch(/^Fixed .*: paid$/);
+    expect(await form.records().first().getByTestId('delivery').textContent()).toBe('paid');
+    expect(await page.getByTestId('returned').count()).toBe(0);
     expect(await form.records().first().textContent()).toContain('Mama Put Stores');
   });
 });

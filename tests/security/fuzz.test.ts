@@ -163,6 +163,7 @@ function samples(): Record<RouteName, Sample | 'multipart' | 'tus'> {
     payoutDownload: { caller: 'organization', params: { id: w.payoutToPay }, query: { format: 'csv', part: 'transfers' } },
     myResponseChanges: { caller: 'field_user', query: { since: '0_' } },
     myEarnings: { caller: 'field_user', query: {} },
+    myResponses: { caller: 'field_user', query: { page: '1' } },
     reportDevice: { caller: 'field_user', body: { deviceId: 'fuzz-phone', appVersion: '1', waiting: 1, failed: 0, photosWaiting: 0, storageUsed: 10, storageQuota: 100, lastSyncAt: '2026-11-25T10:00:00.000Z' } },
     organizationSettings: { caller: 'organization', body: { staleSyncDays: 5 } },
     supervisorSettings: { caller: 'supervisor', query: {} },

@@ -63,6 +63,7 @@ function samples(): Record<RouteName, { params?: Record<string, string>; query?:
     payoutDownload: { params: { id: a.payoutId }, query: { format: 'csv' } },
     myResponseChanges: { query: { since: '0_' } },
     myEarnings: {},
+    myResponses: { query: { page: '1' } },
     reportDevice: { body: { deviceId: 'matrix-phone', waiting: 0, failed: 0, photosWaiting: 0 } },
     organizationSettings: { body: { staleSyncDays: 9 } },
     supervisorSettings: {},

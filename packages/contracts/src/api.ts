@@ -136,6 +136,7 @@ export const routes = {
   // the field user's own money (issue 16)
   myResponseChanges: { method: 'GET', path: '/api/v1/me/responses/changes', access: fu, summary: "Changes to the caller's responses since a cursor (status, comment, paid)", querystring: E.ChangesQuery, reply: E.ChangesReply },
   myEarnings: { method: 'GET', path: '/api/v1/me/earnings', access: fu, summary: "The caller's earnings: awaiting review, owed, paid, returned", reply: E.EarningsReply },
+  myResponses: { method: 'GET', path: '/api/v1/me/responses', access: fu, summary: "The caller's own responses, newest first, paged: status, amount, submitted, reviewed and paid times", querystring: E.MyResponsesQuery, reply: E.MyResponsesReply },
   // field-team monitoring (issue 18)
   reportDevice: { method: 'POST', path: '/api/v1/me/device', access: fu, summary: "The phone's state at a sync: work waiting, failed, storage, last sync", body: D.DeviceReportBody, reply: D.DeviceReportReply },
   supervisorSettings: { method: 'GET', path: '/api/v1/me/supervisor-settings', access: sup, summary: "The supervisor's own settings (daily sync e-mail)", reply: D.SupervisorSettings },

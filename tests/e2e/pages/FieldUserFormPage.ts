@@ -79,7 +79,7 @@ export class FieldUserFormPage {
     return this.page.getByRole('list', { name: 'Responses on this phone' }).getByRole('listitem');
   }
 
-  recordsWith(chip: 'saved on this phone' | 'received by the server' | 'failed'): Locator {
+  recordsWith(chip: 'saved on this phone' | 'received by the server' | 'awaiting review' | 'approved' | 'returned for fixing' | 'rejected' | 'paid' | 'failed'): Locator {
     return this.records().filter({ has: this.page.locator('.chip', { hasText: chip }) });
   }
 }

@@ -1,4 +1,4 @@
-import type { Answers, EarningsReply, PhotoPlaceholder, ResponseCapture, ResponseStatus, Survey } from '@survey-bird/contracts';
+import type { Answers, EarningsReply, MyResponse, PhotoPlaceholder, ResponseCapture, ResponseStatus, Survey } from '@survey-bird/contracts';
 import { Dexie, type Table } from 'dexie';
 import { indexedDbName } from '../storage-keys';
 
@@ -79,6 +79,16 @@ export interface StatusRow {
   changedAt: string;
   /** A returned response's answers (its latest revision), to open it for fixing. */
   answers?: Answers;
+}
+
+/** The account's own responses as the server last listed them, page 1 onwards, and when (meta `myResponses:<account>`). */
+export interface ResponsesListSnapshot {
+  rows: MyResponse[];
+  /** Pages loaded, from 1. */
+  pages: number;
+  totalCount: number;
+  hasNextPage: boolean;
+  at: number;
 }
 
 /** The account's totals as the server last answered them, and when (meta `earnings:<account>`). */
@@ -182,5 +192,7 @@ export const metaKey = {
   changesCursor: (account: string) => `changesCursor:${account}`,
   /** EarningsSnapshot of GET /me/earnings. */
   earnings: (account: string) => `earnings:${account}`,
+  /** ResponsesListSnapshot: the pages of GET /me/responses the Earnings screen loaded last. */
+  myResponses: (account: string) => `myResponses:${account}`,
   photoMode: 'photoMode',
 } as const;

@@ -57,9 +57,10 @@ export { getCachedSurveys, searchDataset } from './surveys-cache';
 
 // Responses screen (useLiveQuery-friendly reads, and the badge's liveCounts for useObservable):
 // history, badge, fixing refused responses.
-export { listOutbox, counts, lastSyncAt, getRecord, deliveryLabel, updateAnswers, retry, resendAsNew, discard, exportFailed, OutboxError, type OutboxCounts } from './outbox';
+export { listOutbox, counts, lastSyncAt, getRecord, deliveryLabel, updateAnswers, retry, resendAsNew, discard, exportFailed, OutboxError, type OutboxCounts, type Review } from './outbox';
 export { readPhoto, readPhotos } from './photo-store';
 export { liveCounts, coalescedLiveQuery, type Live } from './live';
+export { returnedToFix } from './returned';
 export type { OutboxRecord, OutboxStatus, StatusRow, EarningsSnapshot } from './db';
 // The Earnings screen's reads (statuses from the changes feed, the last earnings reply) are the
 // entry offline/earnings.ts, like the sync engine's offline/sync.ts: kept out of the form's chunk.

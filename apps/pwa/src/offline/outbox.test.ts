@@ -118,6 +118,18 @@ describe('status machine', () => {
     expect(deliveryLabel(record!)).toBe(Msg.receivedByServer);
   });
 
+  it("once received, says what the office decided, joined from the changes feed's status, never 'received' of one awaiting review", () => {
+    const synced = { status: 'synced' as const };
+    expect(deliveryLabel({ status: 'queued' }, { status: 'approved', paid: false })).toBe(Msg.savedOnPhone);
+    expect(deliveryLabel(synced)).toBe(Msg.receivedByServer);
+    expect(deliveryLabel(synced, undefined, true)).toBe('awaiting review');
+    expect(deliveryLabel(synced, { status: 'pending', paid: false })).toBe('awaiting review');
+    expect(deliveryLabel(synced, { status: 'approved', paid: false })).toBe('approved');
+    expect(deliveryLabel(synced, { status: 'returned', paid: false })).toBe('returned for fixing');
+    expect(deliveryLabel(synced, { status: 'rejected', paid: false })).toBe('rejected');
+    expect(deliveryLabel(synced, { status: 'approved', paid: true })).toBe('paid');
+  });
+
   it('sending -> failed keeps the server msg; updateAnswers + retry make it queued and due again', async () => {
     const id = await enqueueResponse({ ...base, answers: { Q: 'bad' } });
     await claimDue(a, claimOf('r'), Date.now(), 50);

@@ -1,5 +1,5 @@
-import { Msg, uuidv7, type Answers, type ResponseCapture } from '@survey-bird/contracts';
-import { accountKey, db, metaKey, type Claim, type OutboxRecord, type OutboxStatus } from './db';
+import { Msg, uuidv7, type Answers, type ResponseCapture, type ResponseStatus } from '@survey-bird/contracts';
+import { accountKey, db, metaKey, type Claim, type OutboxRecord, type OutboxStatus, type StatusRow } from './db';
 import { draftOwner } from './drafts';
 import { photoRow, readPhotos, verifyPhotos } from './photo-store';
 import { nextAttemptAt, type Verdict } from './retry-policy';
@@ -217,9 +217,25 @@ export async function lastSyncAt(account: string): Promise<number | null> {
   return typeof row?.value === 'number' ? row.value : null;
 }
 
-/** What the UI says about a record: it is on the phone until the server has it. */
-export function deliveryLabel(record: Pick<OutboxRecord, 'status'>): string {
-  return record.status === 'synced' ? Msg.receivedByServer : Msg.savedOnPhone;
+/** What the office decided about a sent response, as the changes feed last said (statuses.ts). */
+export type Review = Pick<StatusRow, 'status' | 'paid'>;
+
+const REVIEW_LABEL: Record<ResponseStatus, string> = {
+  pending: 'awaiting review',
+  approved: 'approved',
+  returned: 'returned for fixing',
+  rejected: 'rejected',
+};
+
+/**
+ * What the UI says about a record: on the phone until the server has it, then what became of it:
+ * paid, or the office's decision (`review`); before the feed said anything, awaiting review when
+ * the survey pays only after review (the server receives such a response as pending), else received.
+ */
+export function deliveryLabel(record: Pick<OutboxRecord, 'status'>, review?: Review, payAfterReview = false): string {
+  if (record.status !== 'synced') return Msg.savedOnPhone;
+  if (review) return review.paid ? 'paid' : REVIEW_LABEL[review.status];
+  return payAfterReview ? REVIEW_LABEL.pending : Msg.receivedByServer;
 }
 
 /* ---- Transitions used by the sync engine (not part of the module's public API) ---- */

@@ -1,8 +1,9 @@
 // @vitest-environment node
-import { QuestionType, routes, type EarningsReply, type ResponseChange, type SyncItem } from '@survey-bird/contracts';
+import { QuestionType, routes, type EarningsReply, type MyResponse, type MyResponsesReply, type ResponseChange, type SyncItem } from '@survey-bird/contracts';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { db } from './db';
 import { saveDraft, loadDraft } from './drafts';
+import { responsesList, saveResponsesPage } from './my-responses';
 import { enqueueResponse, getRecord } from './outbox';
 import { changesCursor, earningsLines, earningsSnapshot, listStatuses } from './statuses';
 import { syncAccount } from './sync-engine';
@@ -89,5 +90,39 @@ describe('statuses and earnings on the phone', () => {
     expect((await earningsLines(ADA, () => true)).map((l) => l.status)).toEqual(['pending']);
     expect((await earningsLines(ADA, () => false)).map((l) => l.status)).toEqual(['approved']);
     expect(await db.statuses.count()).toBe(0);
+  });
+});
+
+describe("the Earnings list on a new phone: the server's list of the account's responses", () => {
+  const listed = (id: string, status: MyResponse['status'], extra: Partial<MyResponse> = {}): MyResponse => ({
+    _id: id, clientId: `c-${id}`, survey_id: 's1', status, comment: null, revision: 1, amount: 150, paid: false,
+    capturedAt: '2026-11-20T09:59:00.000Z', submittedAt: '2026-11-20T10:00:00.000Z', reviewedAt: null, paidAt: null, ...extra,
+  });
+  const page = (n: number, responses: MyResponse[], totalCount: number): MyResponsesReply =>
+    ({ responses, page: n, totalCount, hasNextPage: n * 2 < totalCount, hasPreviousPage: n > 1 });
+
+  it('lists every response the server holds, with its amount and times, though this phone sent none and the feed reported none', async () => {
+    await saveResponsesPage(ADA, page(1, [listed('r3', 'pending'), listed('r2', 'approved', { reviewedAt: '2026-11-21T10:00:00.000Z' })], 3), 1000);
+    await saveResponsesPage(ADA, page(2, [listed('r1', 'approved', { paid: true, reviewedAt: '2026-11-21T10:00:00.000Z', paidAt: '2026-11-22T10:00:00.000Z' })], 3), 2000);
+    const lines = await earningsLines(ADA, () => false);
+    expect(lines.map((l) => [l.id, l.status, l.paid, l.amount])).toEqual([['r3', 'pending', false, 150], ['r2', 'approved', false, 150], ['r1', 'approved', true, 150]]);
+    expect(lines[2]).toMatchObject({ submittedAt: '2026-11-20T10:00:00.000Z', reviewedAt: '2026-11-21T10:00:00.000Z', paidAt: '2026-11-22T10:00:00.000Z' });
+    expect(await responsesList(ADA)).toMatchObject({ pages: 2, totalCount: 3, hasNextPage: false });
+    // Page 1 again (the screen reopened) starts the list afresh.
+    await saveResponsesPage(ADA, page(1, [listed('r4', 'pending'), listed('r3', 'pending')], 4), 3000);
+    expect((await earningsLines(ADA, () => false)).map((l) => l.id)).toEqual(['r4', 'r3']);
+  });
+
+  it('takes a later change the feed heard over the list, and shows first a returned response from a page not loaded yet', async () => {
+    await saveResponsesPage(ADA, page(1, [listed('r3', 'pending'), listed('r2', 'pending')], 3), 1000);
+    server.changes.push(
+      change('r2', 'c-r2', 'approved', { changedAt: '2026-11-21T10:00:00.000Z' }),
+      change('r1', 'c-r1', 'returned', { comment: 'Retake the photo', answers: { Name: 'A' }, changedAt: '2026-11-21T11:00:00.000Z' }),
+    );
+    await sync();
+    const lines = await earningsLines(ADA, () => true);
+    expect(lines.map((l) => [l.id, l.status])).toEqual([['r1', 'returned'], ['r3', 'pending'], ['r2', 'approved']]);
+    expect(lines.find((l) => l.id === 'r2')).toMatchObject({ amount: 150, reviewedAt: '2026-11-21T10:00:00.000Z' });
+    expect(lines[0]).toMatchObject({ comment: 'Retake the photo', reviewedAt: '2026-11-21T11:00:00.000Z', answers: { Name: 'A' } });
   });
 });

@@ -1,4 +1,5 @@
-import type { ChangesReply, EarningsReply } from '@survey-bird/contracts';
+import type { ChangesReply, EarningsReply, MyResponse } from '@survey-bird/contracts';
+import { responsesList } from './my-responses';
 import { accountKey, db, metaKey, type EarningsSnapshot, type OutboxRecord, type StatusRow } from './db';
 
 /**
@@ -42,7 +43,7 @@ export async function listStatuses(account: string): Promise<StatusRow[]> {
   return rows.sort((a, b) => (a.changedAt < b.changedAt ? 1 : a.changedAt > b.changedAt ? -1 : 0));
 }
 
-/** One line of the Earnings list: a response this phone sent or the server reported, and its state. */
+/** One line of the Earnings list: a response the server listed or reported, or this phone holds, and its state. */
 export interface EarningsLine {
   /** The server _id, or the clientId while the phone still holds it unsent. */
   id: string;
@@ -51,38 +52,87 @@ export interface EarningsLine {
   comment: string | null;
   revision: number;
   paid: boolean;
-  /** ISO: the last change, or when it was captured. */
-  at: string;
+  /** The naira it counts for in the cards; null when only the phone or the changes feed knows of it. */
+  amount: number | null;
+  /** ISO times, each what its name says; null when not happened or not known on this phone. */
+  capturedAt: string | null;
+  submittedAt: string | null;
+  reviewedAt: string | null;
+  /** When the server received a fix (a fixed response awaits review again). */
+  fixedAt: string | null;
+  paidAt: string | null;
   answers: OutboxRecord['answers'] | undefined;
   /** A fix of it is queued on this phone and not yet received. */
   fixQueued: boolean;
 }
 
+/** The times a change of the feed stands for: its changedAt is a payment, a fix received, or a decision. */
+function timesOf(s: StatusRow): Pick<EarningsLine, 'reviewedAt' | 'fixedAt' | 'paidAt'> {
+  if (s.paid) return { reviewedAt: null, fixedAt: null, paidAt: s.changedAt };
+  if (s.status === 'pending') return { reviewedAt: null, fixedAt: s.revision > 1 ? s.changedAt : null, paidAt: null };
+  return { reviewedAt: s.changedAt, fixedAt: null, paidAt: null };
+}
+
+/** The latest server time a listed response shows (ISO strings from the server compare as times). */
+const latestOf = (r: MyResponse) => [r.submittedAt, r.reviewedAt, r.paidAt].reduce<string>((a, b) => (b && b > a ? b : a), '');
+
 /**
- * The account's responses for the Earnings screen, those returned to fix first: every one the server reported a change for,
- * then those this phone sent that nobody has reviewed yet (as the survey received them:
- * `pending` when it pays after review, else `approved`), then those still waiting to be sent.
+ * The account's responses for the Earnings screen, those returned to fix first. The spine is the
+ * server's list (GET /me/responses, my-responses.ts): every response the cards count, from any
+ * phone, with its amount and times. Around it: what the changes feed heard after the list was
+ * loaded (a newer state wins), returned responses on pages not loaded yet (each needs a fix), those
+ * this phone sent since, and those still waiting to be sent. Before the list was ever loaded, the
+ * feed's responses and those this phone sent (as the survey received them: `pending` when it pays
+ * after review, else `approved`).
  */
 export async function earningsLines(account: string, payAfterReview: (surveyId: string) => boolean): Promise<EarningsLine[]> {
   const key = accountKey(account);
-  const [statuses, records] = await Promise.all([listStatuses(key), db.outbox.where('[account+createdAt]').between([key, -Infinity], [key, Infinity]).reverse().toArray()]);
-  const fixes = new Map(records.filter((r) => r.revisionOf && r.status !== 'synced').map((r) => [r.revisionOf!, r]));
+  const [statuses, records, list] = await Promise.all([
+    listStatuses(key),
+    db.outbox.where('[account+createdAt]').between([key, -Infinity], [key, Infinity]).reverse().toArray(),
+    responsesList(key),
+  ]);
+  const fixes = new Set(records.filter((r) => r.revisionOf && r.status !== 'synced').map((r) => r.revisionOf!));
   const byId = new Map(records.filter((r) => r.serverId && !r.revisionOf).map((r) => [r.serverId!, r]));
-  const lines: EarningsLine[] = statuses.map((s) => ({
-    id: s.id, surveyId: s.surveyId, status: s.status, comment: s.comment, revision: s.revision, paid: s.paid, at: s.changedAt,
-    answers: s.answers ?? (byId.get(s.id) ? { ...byId.get(s.id)!.answers, ...byId.get(s.id)!.photoRefs } : undefined),
-    fixQueued: fixes.has(s.id),
-  }));
-  const known = new Set(statuses.map((s) => s.id));
+  const statusOf = new Map(statuses.map((s) => [s.id, s]));
+  const answersOf = (id: string) => {
+    const r = byId.get(id);
+    return statusOf.get(id)?.answers ?? (r ? { ...r.answers, ...r.photoRefs } : undefined);
+  };
+  const fromStatus = (s: StatusRow, r?: OutboxRecord): EarningsLine => ({
+    id: s.id, surveyId: s.surveyId, status: s.status, comment: s.comment, revision: s.revision, paid: s.paid, amount: null,
+    capturedAt: r?.capturedAt ?? null, submittedAt: r?.syncedAt !== undefined ? new Date(r.syncedAt).toISOString() : null, ...timesOf(s),
+    answers: answersOf(s.id), fixQueued: fixes.has(s.id),
+  });
+
+  const unsent: EarningsLine[] = [];
+  const sentHere: EarningsLine[] = [];
   for (const r of records) {
-    if (r.revisionOf) continue;
-    if (r.serverId && known.has(r.serverId)) continue;
-    const sent = r.status === 'synced' && r.serverId;
-    lines.push({
-      id: sent ? r.serverId! : r.id, surveyId: r.surveyId, status: sent ? (payAfterReview(r.surveyId) ? 'pending' : 'approved') : 'sending',
-      comment: null, revision: 1, paid: false, at: r.capturedAt, answers: { ...r.answers, ...r.photoRefs }, fixQueued: false,
-    });
+    if (r.revisionOf || (r.serverId && list?.rows.some((l) => l._id === r.serverId))) continue;
+    if (r.status !== 'synced' || !r.serverId) {
+      unsent.push({ id: r.id, surveyId: r.surveyId, status: 'sending', comment: null, revision: 1, paid: false, amount: null, capturedAt: r.capturedAt, submittedAt: null, reviewedAt: null, fixedAt: null, paidAt: null, answers: { ...r.answers, ...r.photoRefs }, fixQueued: false });
+    } else if (!list || (r.syncedAt ?? 0) > list.at) {
+      const s = statusOf.get(r.serverId);
+      sentHere.push(s ? fromStatus(s, r) : {
+        id: r.serverId, surveyId: r.surveyId, status: payAfterReview(r.surveyId) ? 'pending' : 'approved', comment: null, revision: 1, paid: false, amount: null,
+        capturedAt: r.capturedAt, submittedAt: r.syncedAt !== undefined ? new Date(r.syncedAt).toISOString() : null, reviewedAt: null, fixedAt: null, paidAt: null,
+        answers: answersOf(r.serverId), fixQueued: false,
+      });
+    }
   }
+  const seen = new Set([...sentHere.map((l) => l.id), ...(list?.rows.map((r) => r._id) ?? [])]);
+  const fromFeed = statuses.filter((s) => !seen.has(s.id) && (!list || s.status === 'returned')).map((s) => fromStatus(s));
+  const listed = (list?.rows ?? []).map((r): EarningsLine => {
+    const s = statusOf.get(r._id);
+    const line: EarningsLine = {
+      id: r._id, surveyId: r.survey_id, status: r.status, comment: r.comment, revision: r.revision, paid: r.paid, amount: r.amount,
+      capturedAt: r.capturedAt, submittedAt: r.submittedAt, reviewedAt: r.reviewedAt, fixedAt: null, paidAt: r.paidAt, answers: answersOf(r._id), fixQueued: fixes.has(r._id),
+    };
+    // A sync after the list was loaded heard of a later change: that is the response's state now.
+    if (!s || s.changedAt <= latestOf(r)) return line;
+    return { ...line, status: s.status, comment: s.comment, revision: s.revision, paid: s.paid, ...timesOf(s), paidAt: r.paidAt ?? timesOf(s).paidAt, reviewedAt: s.paid ? r.reviewedAt : timesOf(s).reviewedAt };
+  });
+  const lines = [...unsent, ...sentHere, ...fromFeed, ...listed];
   // What needs the field user comes first: responses returned to fix and not fixed yet.
   const needsFix = (l: EarningsLine) => (l.status === 'returned' && !l.fixQueued ? 0 : 1);
   return lines.sort((a, b) => needsFix(a) - needsFix(b));

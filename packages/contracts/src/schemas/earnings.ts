@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Naira } from './common.js';
+import { Naira, PageQuery, Paging } from './common.js';
 import { RESPONSE_STATUSES } from './review.js';
 
 /** `since`: the cursor the previous answer gave; absent on a phone's first sync. */
@@ -35,3 +35,33 @@ export const EarningsReply = z.object({
   rejected: Bucket,
 });
 export type EarningsReply = z.infer<typeof EarningsReply>;
+
+/** A page of the caller's own responses, newest submission first (Limits.pageSize a page). */
+export const MyResponsesQuery = PageQuery.pick({ page: true });
+export type MyResponsesQuery = z.infer<typeof MyResponsesQuery>;
+
+/**
+ * One of the caller's responses as the Earnings list shows it: its state, the naira it counts for
+ * in the earnings buckets, and each time for what it is. Times are ISO; null when it did not happen.
+ */
+export const MyResponse = z.object({
+  _id: z.string(),
+  clientId: z.string(),
+  survey_id: z.string(),
+  status: z.enum(RESPONSE_STATUSES),
+  comment: z.string().nullable(),
+  revision: z.number().int(),
+  amount: Naira,
+  paid: z.boolean(),
+  /** When the phone captured it (null from phones that did not say). */
+  capturedAt: z.string().nullable(),
+  /** When the server first received it. */
+  submittedAt: z.string(),
+  /** When the office approved, returned or rejected it; null while it awaits review. */
+  reviewedAt: z.string().nullable(),
+  paidAt: z.string().nullable(),
+});
+export type MyResponse = z.infer<typeof MyResponse>;
+
+export const MyResponsesReply = z.object({ responses: z.array(MyResponse), ...Paging });
+export type MyResponsesReply = z.infer<typeof MyResponsesReply>;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Limits, type MyResponse } from '@survey-bird/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
 import { addMember, addResponse, createOrganization, createSurvey } from '../../../test/fixtures.js';
@@ -51,5 +52,44 @@ describe('the field user\'s changes feed and earnings', () => {
   it('refuses a malformed cursor and other roles', async () => {
     expect((await get(ada.token, '/api/v1/me/responses/changes?since=abc')).statusCode).toBe(400);
     expect((await get(org.token, '/api/v1/me/earnings')).statusCode).toBe(403);
+  });
+});
+
+describe("the field user's own responses (the Earnings list)", () => {
+  it("lists every one of the caller's responses the cards count, newest first, paged, with each time for what it is; never another field user's", async () => {
+    const other = { id: (await createSurvey(t.app, org.id)).id, organizationId: org.id };
+    const cleo = await addMember(t.app, survey.id, org.id, { fullName: 'Cleo', rate: 150 });
+    const dayo = await addMember(t.app, survey.id, org.id, { fullName: 'Dayo', rate: 150 });
+    // Never reviewed (pending, or approved on arrival where the survey does not review): absent from the changes feed.
+    const base = Date.parse('2026-11-20T08:00:00.000Z');
+    const made: { id: string }[] = [];
+    for (let i = 0; i < Limits.pageSize + 3; i++) {
+      made.push(await addResponse(t.app, cleo, i % 2 ? survey : other, { rate: 150, status: i % 3 ? 'pending' : 'approved', createdAt: base + i * 60_000, capturedAt: base + i * 60_000 - 5_000 }));
+    }
+    await addResponse(t.app, dayo, survey, { rate: 999, status: 'pending' });
+    await post('/api/v1/responses/review', { responseIds: [made[1]!.id], status: 'returned', comment: 'Retake the photo' });
+    expect((await get(cleo.token, '/api/v1/me/responses/changes')).json().changes).toHaveLength(1);
+
+    const first = (await get(cleo.token, '/api/v1/me/responses')).json();
+    expect(first).toMatchObject({ page: 1, totalCount: Limits.pageSize + 3, hasNextPage: true, hasPreviousPage: false });
+    expect(first.responses).toHaveLength(Limits.pageSize);
+    const second = (await get(cleo.token, '/api/v1/me/responses?page=2')).json();
+    expect(second).toMatchObject({ page: 2, hasNextPage: false, hasPreviousPage: true });
+    const all: MyResponse[] = [...first.responses, ...second.responses];
+    expect(all.map((r) => r._id)).toEqual(made.map((r) => r.id).reverse());
+
+    // The list adds up to the cards, bucket by bucket.
+    const cards = (await get(cleo.token, '/api/v1/me/earnings')).json();
+    const sum = (status: string) => all.filter((r) => r.status === status && !r.paid).reduce((n, r) => ({ count: n.count + 1, amount: n.amount + r.amount }), { count: 0, amount: 0 });
+    expect([sum('pending'), sum('approved'), sum('returned')]).toEqual([cards.awaitingReview, cards.owed, cards.returned]);
+
+    const returned = all.find((r) => r._id === made[1]!.id)!;
+    expect(returned).toMatchObject({ status: 'returned', comment: 'Retake the photo', amount: 150, paid: false, paidAt: null, submittedAt: new Date(base + 60_000).toISOString(), capturedAt: new Date(base + 55_000).toISOString() });
+    expect(Date.parse(returned.reviewedAt!)).toBeGreaterThan(base);
+    expect(all.find((r) => r._id === made[2]!.id)).toMatchObject({ status: 'pending', reviewedAt: null });
+
+    expect((await get(dayo.token, '/api/v1/me/responses')).json()).toMatchObject({ totalCount: 1, responses: [{ amount: 999 }] });
+    expect((await get(org.token, '/api/v1/me/responses')).statusCode).toBe(403);
+    expect((await get(cleo.token, '/api/v1/me/responses?page=0')).json()).toEqual({ msg: 'page must be a positive whole number' });
   });
 });

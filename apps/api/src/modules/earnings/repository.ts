@@ -1,6 +1,7 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { PayoutStatus } from '@survey-bird/contracts';
 import type { Database } from '../../db/schema.js';
+import type { Page } from '../../http/paging.js';
 import { paidAtOf } from '../payouts/paid.js';
 
 export interface Cursor {
@@ -47,6 +48,23 @@ export class EarningsRepository {
     return q.select(['r.id', 'r.client_id', 'r.survey_id', 'r.status', 'r.review_comment', paidAtOf('r.id', 'r.paid_at').as('paid_at'), 'r.revision',
       // A returned response's answers travel with it, so the phone can open it for fixing.
       sql<string | null>`case when r.status = 'returned' then r.answers else null end`.as('returned_answers')]).execute();
+  }
+
+  /**
+   * A page of the caller's responses, newest received first, and how many there are: the same rows
+   * `totals` counts, so the list and the cards agree. `user_id` decides whose they are; the members
+   * clause lets the (member_id, created_at) index find them.
+   */
+  async mine(userId: string, page: Page) {
+    const base = this.db.selectFrom('responses as r')
+      .where('r.user_id', '=', userId)
+      .where('r.member_id', 'in', (eb) => eb.selectFrom('members').select('id').where('user_id', '=', userId));
+    const [rows, total] = await Promise.all([
+      base.select(['r.id', 'r.client_id', 'r.survey_id', 'r.status', 'r.review_comment', 'r.revision', 'r.rate', 'r.captured_at', 'r.created_at', 'r.reviewed_at', paidAtOf('r.id', 'r.paid_at').as('paid_at')])
+        .orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').limit(page.limit).offset(page.offset).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.n) };
   }
 
   /** Count and naira per status, paid apart, across the caller's responses. */

@@ -13,6 +13,8 @@ export async function earningsRoutes(app: FastifyInstance): Promise<void> {
 
   route(app, 'myEarnings', async (req) => earnings.earnings(req.auth.user.id));
 
+  route(app, 'myResponses', async (req) => earnings.mine(req.auth.user.id, req.query.page));
+
   const digest = new ReturnDigest(app.db.kysely, app.mailer, app.log);
   digest.start();
   app.addHook('onClose', async () => digest.stop());

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { ResponseStatus, type ChangesReply, type EarningsReply } from '@survey-bird/contracts';
+import { ResponseStatus, type ChangesReply, type EarningsReply, type MyResponsesReply } from '@survey-bird/contracts';
+import { pageOf, pagingReply } from '../../http/paging.js';
 import { CHANGES_PAGE, EarningsRepository } from './repository.js';
 
 /** A field user's view of their own money: what changed since their last sync, and the totals. */
@@ -32,6 +33,22 @@ export class EarningsService {
       })),
       cursor: last ? `${Number(last.at)}_${last.id}` : since ?? '0_',
       hasMore: rows.length > CHANGES_PAGE,
+    };
+  }
+
+  async mine(userId: string, page: number): Promise<MyResponsesReply> {
+    const p = pageOf(page);
+    const { rows, total } = await this.repo.mine(userId, p);
+    const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+    return {
+      responses: rows.map((r) => ({
+        _id: r.id, clientId: r.client_id, survey_id: r.survey_id, status: r.status as ResponseStatus, comment: r.review_comment,
+        revision: Number(r.revision), amount: Number(r.rate), paid: r.paid_at !== null,
+        capturedAt: iso(r.captured_at), submittedAt: iso(r.created_at)!,
+        // A fix puts the response back to pending: the earlier decision is no longer its state.
+        reviewedAt: r.status === ResponseStatus.pending ? null : iso(r.reviewed_at), paidAt: iso(r.paid_at),
+      })),
+      ...pagingReply(p, total),
     };
   }
 

@@ -1,12 +1,14 @@
 import type { Survey } from '@survey-bird/contracts';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { api } from '../../api';
 import { getCachedSurveys, type EarningsLine } from '../../offline';
-import { earningsLines, earningsSnapshot } from '../../offline/earnings';
+import { earningsLines, earningsSnapshot, responsesList, saveResponsesPage } from '../../offline/earnings';
 import { formatNaira, formatResponseDate } from '../../ui/format';
 import { PageLoading } from '../../ui/Spinner';
 import { useOnline } from '../../ui/useOnline';
 import { useActiveSurvey } from '../surveys/active-survey';
+import { timesText } from './earnings-times';
 import { answerText } from './form-logic';
 import { useAccount, useSyncController } from './use-sync';
 import './field-user.css';
@@ -38,14 +40,24 @@ function Earnings({ account }: { account: string }) {
   const surveys = useMemo(() => new Map<string, Survey>([...(cached ?? []), ...listed].map((s) => [s._id, s])), [cached, listed]);
   const snapshot = useLiveQuery(() => earningsSnapshot(account), [account]);
   const lines = useLiveQuery(() => earningsLines(account, (id) => surveys.get(id)?.payAfterReview === true), [account, surveys]);
+  const list = useLiveQuery(() => responsesList(account), [account]);
   const [fixing, setFixing] = useState<EarningsLine | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+
+  // The list comes from the server, so a new phone shows every response the cards count.
+  const loadPage = useCallback(async (page: number) => {
+    const reply = await api.call('myResponses', { query: { page }, handleErrors: false }).catch(() => null);
+    if (reply) await saveResponsesPage(account, reply, Date.now());
+  }, [account]);
+  // Sync (what changed, the cards), then the list's first page: the two as of one moment.
+  const refresh = useCallback(() => syncNow().then(() => loadPage(1)), [syncNow, loadPage]);
 
   // Opening the screen with signal asks for what changed since the last sync.
   useEffect(() => {
-    if (online) void syncNow();
-  }, [online, syncNow]);
+    if (online) void refresh();
+  }, [online, refresh]);
 
-  if (snapshot === undefined || lines === undefined) return <PageLoading />;
+  if (snapshot === undefined || lines === undefined || list === undefined) return <PageLoading />;
   const e = snapshot?.reply;
   const toFix = lines.filter((l) => l.status === 'returned' && !l.fixQueued);
 
@@ -53,7 +65,7 @@ function Earnings({ account }: { account: string }) {
     <div className="fu earn">
       <div className="fu-list__head">
         <h1 className="screen__title">Earnings</h1>
-        <button type="button" className="btn btn--ghost" onClick={() => void syncNow()} disabled={!online || running}>{running ? 'Syncing…' : 'Sync now'}</button>
+        <button type="button" className="btn btn--ghost" onClick={() => void refresh()} disabled={!online || running}>{running ? 'Syncing…' : 'Sync now'}</button>
       </div>
       <p className="earn__asof" data-testid="earnings-as-of">
         {snapshot ? `As of ${formatResponseDate(new Date(snapshot.at).toISOString())}` : 'Not synced yet: open Survey Bird with signal to see your earnings.'}
@@ -80,7 +92,7 @@ function Earnings({ account }: { account: string }) {
         </dl>
       )}
       {toFix.length > 0 && <p className="earn__alert" role="status">{toFix.length === 1 ? '1 response needs a fix' : `${toFix.length} responses need a fix`}: read the comment, fix and send it again.</p>}
-      <h2 className="earn__subtitle">Your responses</h2>
+      <h2 className="earn__subtitle">Your responses{list && ` (${list.totalCount})`}</h2>
       {lines.length === 0 ? (
         <div className="placeholder">No responses yet. Each response you send is listed here with what the reviewer decided.</div>
       ) : (
@@ -93,10 +105,11 @@ function Earnings({ account }: { account: string }) {
               <li key={l.id} className={`fu-rec earn-rec earn-rec--${status}`} data-status={status}>
                 <div className="fu-rec__top">
                   <span className="fu-rec__title">{survey?.title ?? 'Survey'}</span>
+                  {l.amount !== null && <span className="earn-rec__amount">{formatNaira(l.amount)}</span>}
                   <span className={`earn-status earn-status--${status}`}>{l.paid ? 'Paid' : l.fixQueued ? 'Fix waiting to send' : STATUS_LABEL[l.status]}</span>
                 </div>
-                <p className="fu-rec__meta">
-                  {l.paid ? `Paid ${formatResponseDate(l.at)}` : `${l.status === 'sending' || l.revision === 1 && l.status !== 'returned' && l.status !== 'rejected' ? 'Submitted' : 'Updated'} ${formatResponseDate(l.at)}`}
+                <p className="fu-rec__meta" data-testid="times">
+                  {timesText(l)}
                   {l.revision > 1 && ` · revision ${l.revision}`}
                 </p>
                 {preview.length > 0 && (
@@ -124,6 +137,15 @@ function Earnings({ account }: { account: string }) {
           })}
         </ul>
       )}
+      {list?.hasNextPage && (
+        <div className="earn__more">
+          <p className="fu-rec__meta" data-testid="list-count">{`Showing ${list.rows.length} of ${count(list.totalCount)}`}</p>
+          <button type="button" className="btn btn--ghost" disabled={!online || loadingMore} onClick={() => {
+            setLoadingMore(true);
+            void loadPage(list.pages + 1).finally(() => setLoadingMore(false));
+          }}>{loadingMore ? 'Loading…' : 'Show more'}</button>
+        </div>
+      )}
       {fixing && surveys.get(fixing.surveyId) && (
         <Suspense fallback={null}>
           <ReviseDialog
@@ -133,7 +155,7 @@ function Earnings({ account }: { account: string }) {
             onClose={() => setFixing(null)}
             onQueued={() => {
               setFixing(null);
-              void syncNow();
+              void refresh();
             }}
           />
         </Suspense>

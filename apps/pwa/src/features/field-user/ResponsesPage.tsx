@@ -1,7 +1,8 @@
 import { Msg, type Survey } from '@survey-bird/contracts';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { deliveryLabel, discard, exportFailed, getCachedSurveys, listOutbox, resendAsNew, retry, type OutboxRecord } from '../../offline';
+import { deliveryLabel, discard, exportFailed, getCachedSurveys, listOutbox, resendAsNew, retry, type OutboxRecord, type Review } from '../../offline';
+import { listStatuses } from '../../offline/earnings';
 import { confirmDialog } from '../../ui/dialog-store';
 import { formatResponseDate } from '../../ui/format';
 import { PageLoading } from '../../ui/Spinner';
@@ -26,6 +27,8 @@ const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date
 
 function Responses({ account, email }: { account: string; email: string }) {
   const records = useLiveQuery(() => listOutbox(account), [account]);
+  // What the office decided about each sent response, by its server _id, as the last sync heard.
+  const reviews = useLiveQuery(async () => new Map<string, Review>((await listStatuses(account)).map((s) => [s.id, s])), [account]);
   const cached = useLiveQuery(() => getCachedSurveys(account), [account]);
   const { surveys: listed } = useActiveSurvey();
   const { syncNow } = useSyncController();
@@ -89,11 +92,14 @@ function Responses({ account, email }: { account: string; email: string }) {
             const preview = Object.entries(latest.answers).slice(0, 3);
             const photos = latest.photoQuestions.length;
             const failedOnes = [original, ...fixes].filter((r): r is OutboxRecord => r?.status === 'failed');
+            // The decision is about the response as it is now: its latest revision, never an earlier fix.
+            const review = reviews?.get(original?.serverId ?? latest.revisionOf ?? '');
+            const label = (r: OutboxRecord) => (r === latest ? deliveryLabel(r, review, survey?.payAfterReview) : deliveryLabel(r));
             return (
               <li key={key} className={`fu-rec fu-rec--${latest.status}`} data-status={latest.status}>
                 <div className="fu-rec__top">
                   <span className="fu-rec__title">{survey?.title ?? 'Survey'}</span>
-                  <Chip r={latest} />
+                  <span className={`chip chip--${latest.status}${latest.status === 'synced' && review && !review.paid ? ` chip--${review.status}` : ''}`} data-testid="delivery">{latest.status === 'failed' ? 'failed' : label(latest)}</span>
                 </div>
                 <p className="fu-rec__meta">
                   {original ? `Submitted ${formatResponseDate(original.capturedAt)}` : 'A response returned to you for fixing'}
@@ -103,7 +109,7 @@ function Responses({ account, email }: { account: string; email: string }) {
                 </p>
                 {fixes.map((f, i) => (
                   <p key={f.id} className="fu-rec__meta" data-testid="fix">
-                    {fixes.length > 1 ? `Fix ${i + 1}` : 'Fixed'} {formatResponseDate(f.capturedAt)}: {f.status === 'failed' ? 'failed' : deliveryLabel(f)}
+                    {fixes.length > 1 ? `Fix ${i + 1}` : 'Fixed'} {formatResponseDate(f.capturedAt)}: {f.status === 'failed' ? 'failed' : label(f)}
                     {f.status === 'queued' && f.lastError && ` · last try: ${f.lastError.msg}`}
                   </p>
                 ))}
@@ -160,8 +166,4 @@ function Responses({ account, email }: { account: string; email: string }) {
       )}
     </div>
   );
-}
-
-function Chip({ r }: { r: OutboxRecord }) {
-  return <span className={`chip chip--${r.status}`}>{r.status === 'failed' ? 'failed' : deliveryLabel(r)}</span>;
 }

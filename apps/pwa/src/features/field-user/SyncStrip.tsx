@@ -10,7 +10,8 @@ import { formatBytes, useOutboxState, useStorageEstimate, useSyncController } fr
 
 /**
  * What the phone holds and whether the server has it, always in view on the field-user screens:
- * responses waiting, the last successful sync, Sync now (the outbox and the survey list), offline, and storage health.
+ * responses waiting, the last successful sync, Sync now (the outbox and the survey list), offline,
+ * responses returned for fixing (Fix and resubmit is on the Earnings screen), and storage health.
  */
 export function SyncStrip({ account, email, showResponsesLink = true }: { account: string; email: string; showResponsesLink?: boolean }) {
   const online = useOnline();
@@ -56,6 +57,12 @@ export function SyncStrip({ account, email, showResponsesLink = true }: { accoun
         <p className="sync-strip__note sync-strip__note--danger">
           {outbox.failed === 1 ? '1 response needs your attention.' : `${outbox.failed} responses need your attention.`}{' '}
           {showResponsesLink && <Link to={paths.fieldUserResponse}>Open responses</Link>}
+        </p>
+      )}
+      {outbox.returned > 0 && (
+        <p className="sync-strip__note sync-strip__note--returned" data-testid="returned">
+          {outbox.returned === 1 ? '1 response returned for fixing.' : `${outbox.returned} responses returned for fixing.`}{' '}
+          <Link to={paths.fieldUserEarnings}>{outbox.returned === 1 ? 'Fix it' : 'Fix them'}</Link>
         </p>
       )}
       {/* Its line is kept while the estimate is read (after the form renders), so the form does not move down. */}

@@ -1,7 +1,7 @@
 import { useLiveQuery, useObservable } from 'dexie-react-hooks';
 import { useCallback, useEffect, useState } from 'react';
 import { appSync, syncStarted } from '../../app-sync';
-import { accountsNeedingSignIn, lastSyncAt, liveCounts, storageEstimate, type Live, type StorageEstimate, type SyncStatus } from '../../offline';
+import { accountsNeedingSignIn, lastSyncAt, liveCounts, returnedToFix, storageEstimate, type Live, type StorageEstimate, type SyncStatus } from '../../offline';
 import { useIdle, whenIdle } from '../../ui/idle';
 import { useSession } from '../accounts/session';
 import { accountKey, type AccountKey } from '../../offline/account-key';
@@ -23,6 +23,7 @@ export function useOutboxState(account: string) {
   const c = useObservable(() => (idle ? liveCounts(account) : NOT_YET), [account, idle]);
   const last = useLiveQuery(() => (idle ? lastSyncAt(account) : undefined), [account, idle]);
   const signIn = useLiveQuery(() => (idle ? accountsNeedingSignIn() : undefined), [idle]);
+  const returned = useLiveQuery(() => (idle ? returnedToFix(account) : undefined), [account, idle]);
   return {
     loaded: c !== undefined,
     waiting: c ? c.queued + c.sending : 0,
@@ -30,6 +31,8 @@ export function useOutboxState(account: string) {
     synced: c?.synced ?? 0,
     lastSyncAt: last ?? null,
     authRequired: signIn?.includes(account) ?? false,
+    /** Responses the office returned for fixing, with no fix on its way. */
+    returned: returned?.length ?? 0,
   };
 }
 
