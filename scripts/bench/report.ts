@@ -51,7 +51,7 @@ export function readResults(file = RESULTS_FILE): Results {
 
 export function currentRun(command: string): { date: string; commit: string; context: string } {
   const commit = execSync('git rev-parse --short HEAD', { cwd: ROOT }).toString().trim();
-  const dirty = execSync('git status --porcelain --untracked-files=no', { cwd: ROOT }).toString().trim() ? ' (with uncommitted changes)' : '';
+  const dirty = execSync("git status --porcelain --untracked-files=no -- . ':!docs/benchmarks.md' ':!docs/benchmarks.json'", { cwd: ROOT }).toString().trim() ? ' (with uncommitted changes)' : '';
   return {
     date: new Date().toISOString().slice(0, 10),
     commit,
