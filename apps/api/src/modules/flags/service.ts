@@ -19,7 +19,7 @@ function toFlag(f: FlagRow): ResponseFlag {
   };
 }
 
-/** Quality flags (issue 18): the worker that computes them, and what the office reads and dismisses. */
+/** Quality flags: the worker that computes them, and what the office reads and dismisses. */
 export class FlagsService {
   readonly worker: FlagWorker;
   private readonly reviews: ReviewRepository;

@@ -22,8 +22,8 @@ const dateOf = (iso: string) => new Date(iso).toLocaleDateString('en-NG', { day:
 
 /**
  * A published survey: when it was created, each question's type, compulsion and options; Edit (the
- * builder, publishing the next version), its versions, Close / Reopen (issue 17) and the photo
- * quality (issue 19: the phones use it from their next survey refresh).
+ * builder, publishing the next version), its versions, Close / Reopen and the photo
+ * quality (the phones use it from their next survey refresh).
  */
 export function SurveyDetailsModal({ survey, onClose, onChanged }: { survey: Survey | null; onClose: () => void; onChanged?: (survey: Survey) => void }) {
   const [versions, setVersions] = useState<{ list: SurveyVersion[]; total: number } | null>(null);
