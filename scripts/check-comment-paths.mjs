@@ -5,7 +5,7 @@
 // resolve. Part of `npm run lint`.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import ts from 'typescript';
+import { commentsOf } from './comments.mjs';
 
 const CODE = /\.(ts|tsx|mjs|js|cjs)$/;
 const NAMED = /(?:^|[\s`'"(,])((?:[\w.@-]+\/)*[\w.-]+\.(?:tsx?|mjs|cjs|js|css|md|json|html|sh))(?=$|[\s`'"),:;.!?])/g;
@@ -27,25 +27,7 @@ const packages = new Set(
   }),
 );
 // Files a build or a run writes (never tracked) that comments may name.
-const generated = new Set(['routeTree.gen.ts', 'sw.js', 'jwt-secret', 'demo-logins.json', 'benchmarks.json']);
-
-function commentsOf(path, text) {
-  if (path.endsWith('.css')) return [...text.matchAll(/\/\*[\s\S]*?\*\//g)].map((m) => ({ text: m[0], pos: m.index }));
-  const kind = path.endsWith('.tsx') ? ts.ScriptKind.TSX : path.endsWith('.ts') ? ts.ScriptKind.TS : ts.ScriptKind.JS;
-  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, kind);
-  const seen = new Map();
-  const collect = (ranges) => {
-    for (const r of ranges ?? []) seen.set(r.pos, { text: text.slice(r.pos, r.end), pos: r.pos });
-  };
-  const visit = (node) => {
-    collect(ts.getLeadingCommentRanges(text, node.pos));
-    collect(ts.getTrailingCommentRanges(text, node.end));
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  collect(ts.getLeadingCommentRanges(text, source.endOfFileToken.pos));
-  return [...seen.values()];
-}
+const generated = new Set(['routeTree.gen.ts', 'sw.js', 'jwt-secret', 'demo-logins.json', 'benchmarks.json', 'chunk-map.json']);
 
 const problems = [];
 for (const path of files) {

@@ -7,7 +7,7 @@ import { chunkMap } from './chunk-map-plugin';
 import { routeTable } from './route-table-plugin';
 
 const THEME = '#0f766e';
-/** The version a phone reports (issue 18): the package's, with the build's UTC date so two builds of one version differ. */
+/** The version a phone reports at each sync: the package's, with the build's UTC date so two builds of one version differ. */
 const APP_VERSION = `${(JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string }).version}+${new Date().toISOString().slice(0, 10)}`;
 
 export default defineConfig({
@@ -65,7 +65,7 @@ export default defineConfig({
         // on a phone's network each request costs a round trip before the form can paint. Only the
         // matched modules, not their imports: those every screen needs stay in vendor and shared.
         { name: 'field-user', includeDependenciesRecursively: false, test: /node_modules[\\/]dexie|src[\\/]offline[\\/](?!surveys-cache-refresh|sync|scheduler|lock|sw-sync|service-worker|storage|persist|statuses|my-responses|earnings|device-report|photo-hash)|features[\\/](field-user[\\/](field-user\.css|SurveySwitch|SyncStrip|use-sync|use-survey-form|draft-saver|form-logic)|capture[\\/](QuestionField|ResponseEditor|use-response-editor)|surveys[\\/]surveys\.css)/ },
-        // Issue 17's show-if and constraints, with the contracts' evaluator: one lazy chunk, so the
+        // Show-if and constraints, with the contracts' evaluator: one lazy chunk, so the
         // form's route names one file to preload for it, not three.
         { name: 'form-rules', includeDependenciesRecursively: false, test: /field-user[\\/]form-rules|contracts[\\/](src|dist)[\\/]form-rules[\\/](?!rules)/ },
         // Lazy screens, by who opens them: one chunk per audience instead of dozens of sub-kilobyte

@@ -1,5 +1,5 @@
 /**
- * Issue 16: the field user's changes feed (GET /api/v1/me/responses/changes?since=) for a field user
+ * The field user's changes feed (GET /api/v1/me/responses/changes?since=) for a field user
  * with 10,000 responses, a fifth of them reviewed or paid, when nothing changed since the cursor:
  * what every sync of every phone asks. Server time = the reply's `server-timing: app;dur=` header
  * (the earnings routes set it like the insight routes). Beside it, in alternation, a no-op
@@ -59,7 +59,7 @@ async function feedOn(engine: 'sqlite' | 'postgres'): Promise<{ findings: Findin
     const client = median(feed.map((s) => percentile(s.client, 95)));
     const noopClient = median(base.map((s) => percentile(s.client, 95)));
     return {
-      findings: [{ target: `issue 16. ${E} changes feed, field user with ${RESPONSES.toLocaleString('en')} responses, nothing changed: p95 server time <= 20 ms`, measured: `${ms(server)} (client p95 ${ms(client)}; no-op GET /api/v1/user client p95 ${ms(noopClient)})`, holds: server <= 20 }],
+      findings: [{ target: `Changes feed. ${E}, field user with ${RESPONSES.toLocaleString('en')} responses, nothing changed: p95 server time <= 20 ms`, measured: `${ms(server)} (client p95 ${ms(client)}; no-op GET /api/v1/user client p95 ${ms(noopClient)})`, holds: server <= 20 }],
       lines: [`${E} changes feed: ${rounds} round(s) of ${n} sequential requests from the cursor of a full first sync (${RESPONSES / 5} changes), alternated with ${n} no-op GET /api/v1/user; median over rounds of each round's p95`],
     };
   } finally {

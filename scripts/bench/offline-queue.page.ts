@@ -138,7 +138,7 @@ export async function clearAll(): Promise<void> {
   await clearStores('bench-baseline', ['outbox', 'photos']);
 }
 
-/** The app's outbox records by status, how many still have photos to upload (issue 19), and how many photo rows it keeps. */
+/** The app's outbox records by status, how many still have photos to upload (photos follow their response), and how many photo rows it keeps. */
 export async function outboxState(): Promise<{ byStatus: Record<string, number>; photosPending: number; photos: number }> {
   const db = await request(indexedDB.open('survey-bird'));
   try {
@@ -157,7 +157,7 @@ export async function outboxState(): Promise<{ byStatus: Record<string, number>;
 
 
 /**
- * Issue 18: what the perceptual hash adds to shrinking a photo. A 2000 x 1500 canvas (what
+ * What the perceptual hash (quality flags) adds to shrinking a photo. A 2000 x 1500 canvas (what
  * downscalePhoto draws for a 12 MP photo) painted like a photo, then hashed as the app does
  * (drawn to 72 x 64, read back, differenceHash); each run's ms, after one warm-up.
  */

@@ -93,7 +93,7 @@ export async function benchOfflineQueue(): Promise<{ findings: Finding[]; lines:
     proxy.seen.length = 0;
     const syncStarted = Date.now();
     await context.setOffline(false);
-    // Responses are synced first and their photos follow (issue 19): done when no photo is left to send.
+    // Responses are synced first and their photos follow: done when no photo is left to send.
     const state = await until('the outbox to be synced', Math.max(QUICK ? 120_000 : 900_000, n * 1_000), async () => {
       const s = await call<{ byStatus: Record<string, number>; photosPending: number; photos: number }>(page, 'outboxState');
       return (s.byStatus.synced ?? 0) + (s.byStatus.failed ?? 0) >= n && s.photosPending === 0 ? s : undefined;
@@ -134,7 +134,7 @@ export async function benchOfflineQueue(): Promise<{ findings: Finding[]; lines:
           holds: responseRequests <= allowed,
         },
         {
-          target: '(issue 18) The perceptual hash of a 2000 px photo on the phone < 50 ms (Chromium)',
+          target: 'Flags. The perceptual hash of a 2000 px photo on the phone < 50 ms (Chromium)',
           measured: `median ${median(hashMs).toFixed(2)} ms, max ${Math.max(...hashMs).toFixed(2)} ms over ${hashMs.length} runs`,
           holds: median(hashMs) < 50,
         },

@@ -1,5 +1,5 @@
 /**
- * Runs inside headless Chromium (issue 19, section 3; photo-quality.ts builds this file with Vite
+ * Runs inside headless Chromium (photo quality; photo-quality.ts builds this file with Vite
  * into one script and adds it to a blank page). Each generated camera photo
  * (tests/fixtures/camera-photos.ts) goes through the app's own downscalePhoto, imported from its
  * source, once per photo quality: the code path the form takes when a field user picks a photo.

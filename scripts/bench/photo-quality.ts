@@ -1,5 +1,5 @@
 /**
- * Issue 19, section 3: how many bytes a photo costs at each survey photo quality. Camera-like
+ * How many bytes a photo costs at each survey photo quality. Camera-like
  * photos (tests/fixtures/camera-photos.ts: 12 MP and 8 MP scenes with texture, text and sensor
  * noise, JPEG at a camera's 0.92) are drawn in headless Chromium, the browser the phone runs, and
  * each goes through the app's own downscalePhoto at `standard` and `high`. The baseline is the
@@ -53,7 +53,7 @@ async function buildPageScript(): Promise<string> {
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
-/** Seconds to send `bytes` at the issue's 2G upload rate (200 kbps), protocol overhead aside. */
+/** Seconds to send `bytes` at a 2G upload rate (200 kbps), protocol overhead aside. */
 const on2g = (bytes: number) => `${((bytes * 8) / 200_000).toFixed(1)} s`;
 
 export async function benchPhotoQuality(): Promise<{ findings: Finding[]; lines: string[] }> {
@@ -85,17 +85,17 @@ export async function benchPhotoQuality(): Promise<{ findings: Finding[]; lines:
     return {
       findings: [
         {
-          target: '(issue 19) Generated camera photos are the size of a phone camera\'s (median 2-5 MB), drawn the same every run',
+          target: 'Photo quality. Generated camera photos are the size of a phone camera\'s (median 2-5 MB), drawn the same every run',
           measured: `${photos}: median ${mb(median(originals))} (${mb(Math.min(...originals))}-${mb(Math.max(...originals))}); ${deterministic ? 'the same bytes when drawn again' : '**different bytes when drawn again**'}`,
           holds: median(originals) >= 2 * 1024 * 1024 && median(originals) <= 5 * 1024 * 1024 && deterministic,
         },
         {
-          target: `(issue 19) Median photo size at standard (${setting('standard')}), through the app's downscalePhoto`,
+          target: `Photo quality. Median photo size at standard (${setting('standard')}), through the app's downscalePhoto`,
           measured: `${kb(med('standard'))} (${range(rows.map((r) => r.shrunk.standard.bytes))}), ${(share('standard') * 100).toFixed(1)}% of the original; ${on2g(med('standard'))} at 200 kbps`,
           holds: edgesOk('standard') ? null : false,
         },
         {
-          target: `(issue 19) Median photo size at high (${setting('high')}), through the app's downscalePhoto`,
+          target: `Photo quality. Median photo size at high (${setting('high')}), through the app's downscalePhoto`,
           measured: `${kb(med('high'))} (${range(rows.map((r) => r.shrunk.high.bytes))}), ${(share('high') * 100).toFixed(1)}% of the original, ${(med('high') / med('standard')).toFixed(2)}x standard; ${on2g(med('high'))} at 200 kbps`,
           holds: edgesOk('high') ? null : false,
         },

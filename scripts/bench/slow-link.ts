@@ -1,5 +1,5 @@
 /**
- * Benchmark targets 11-13 (issue 19): syncing over a slow, patchy link, in Chromium, in the real
+ * Benchmark targets 11-13: syncing over a slow, patchy link, in Chromium, in the real
  * app (the built PWA served by the real API, signed in as a seeded field user on
  * /survey-bird/field-user), with DevTools network emulation (`Network.emulateNetworkConditions` on
  * the page) and the streaming proxy of link-proxy.ts in front of the API, which counts the bytes
@@ -45,7 +45,7 @@ const describe = (p: Profile) => `${p.name} (${p.downKbps}/${p.upKbps} kbps, ${p
 
 const num = (name: string, quick: number, full: number) => Number(process.env[name] ?? (QUICK ? quick : full));
 /**
- * Full mode: the issue's 50 responses, photos as the standard quality makes them (1600 px, JPEG
+ * Full mode: the target's 50 responses, photos as the standard quality makes them (1600 px, JPEG
  * 0.8, a few hundred KB). Quick mode (CI, about two minutes): one response per profile, smaller photos.
  */
 const SIZES = {

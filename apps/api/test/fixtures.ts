@@ -24,7 +24,7 @@ export const sampleQuestions: StoredQuestion[] = withQuestionIds<Omit<StoredQues
   { text: 'Location', type: QuestionType.liveLocation, compulsory: false, options: [] },
 ]);
 
-/** A question as a test writes it: the id may be left out, as for surveys stored before ids (issue 17). */
+/** A question as a test writes it: the id may be left out, as for surveys stored before ids. */
 export type FixtureQuestion = Omit<StoredQuestion, 'id'> & { id?: string };
 
 export async function createSurvey(app: FastifyInstance, organizationId: string, opts: { title?: string; questions?: FixtureQuestion[]; expected?: number | null; createdAt?: number } = {}) {

@@ -34,7 +34,7 @@ export async function buildTestApp(overrides: Partial<Config> = {}, buildOptions
 
 /**
  * `count` instances of the app on one fresh PostgreSQL schema (TEST_DATABASE_URL), each with its
- * own DATA_DIR, as several API processes behind a load balancer (issue 21). PostgreSQL only.
+ * own DATA_DIR, as several API processes behind a load balancer. PostgreSQL only.
  */
 export async function buildTestInstances(count: number, overrides: Partial<Config> = {}): Promise<{ instances: TestApp[]; close(): Promise<void> }> {
   const databaseUrl = process.env.TEST_DATABASE_URL;

@@ -93,7 +93,7 @@ beforeAll(async () => {
   const fuA = await addMember(t.app, a.surveyId, a.orgId, { fullName: 'Field A', supervisorId: supA.id, rate: 100 });
   a.fieldUserMemberId = fuA.id;
   a.responseId = (await addResponse(t.app, fuA, { id: a.surveyId, organizationId: a.orgId }, { answers: { 'Name of outlet': a.secret, 'Outlet type': 'Kiosk' } })).id;
-  // A's response carries an open flag (issue 18): nobody outside A may dismiss it.
+  // A's response carries an open flag: nobody outside A may dismiss it.
   await t.app.services.flags.worker.drain();
   await t.app.db.kysely.insertInto('response_flags').values({ response_id: a.responseId, flag: 'too_fast', survey_id: a.surveyId, member_id: fuA.id, reason: 'Filled in 3 s', other_response_id: null, created_at: Date.now(), dismissed_at: null, dismissed_by: null, dismissed_role: null, dismiss_note: null }).execute();
   a.payoutId = 'payout-of-a-0001';

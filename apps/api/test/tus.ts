@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { uuidv7 } from '@survey-bird/contracts/ids';
 import { call, type TestApp } from './helpers.js';
 
-/** The field-user side of tus uploads (issue 19), as the phone's sync-tus.ts speaks it, for the API tests. */
+/** The field-user side of tus uploads, as the phone's sync-tus.ts speaks it, for the API tests. */
 export const PHOTO = 'Shelf photo';
 export const TUS = '/api/v1/files/tus';
 

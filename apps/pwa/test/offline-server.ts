@@ -56,7 +56,7 @@ export class FakeServer {
   batchRoute = true;
   /** The changes feed, oldest first; its cursor is `{index}_`, pages of 2 so paging is exercised. */
   readonly changes: ResponseChange[] = [];
-  /** GET /me/earnings; null answers 404 (a server before issue 16). */
+  /** GET /me/earnings; null answers 404 (a server without earnings). */
   earnings: EarningsReply | null = null;
   /** Called before answering; lets a test run something "during" a request. */
   onRequest?: (req: LoggedRequest) => Promise<void> | void;
@@ -162,7 +162,7 @@ export class FakeServer {
     const key = `${user}|${String(form.clientId)}|${question}`;
     const ref = this.uploads.get(key) ?? `http://sb.test/api/v1/files/image/img${this.nextId++}`;
     this.uploads.set(key, ref);
-    // Issue 19: a response stored before this photo gets its reference in place of the placeholder.
+    // A response stored before this photo gets its reference in place of the placeholder.
     const held = this.stored.get(String(form.clientId));
     if (held?.user === user && held.answers[question] === PENDING_PHOTO_ANSWER) held.answers[question] = ref;
     return json(200, { [question]: ref });

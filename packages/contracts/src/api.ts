@@ -104,7 +104,7 @@ export const routes = {
   respond: { method: 'POST', path: '/api/v1/survey/respond', access: fu, summary: 'Submit a response (idempotent per clientId)', body: R.RespondBody, reply: R.RespondReply, bodyLimit: RESPONSE_BODY_LIMIT },
   syncResponses: { method: 'POST', path: '/api/v1/sync/responses', access: fu, summary: 'Submit queued responses in one request, each answered individually', body: R.SyncResponsesBody, reply: R.SyncResponsesReply, bodyLimit: BATCH_BODY_LIMIT },
   uploadImage: { method: 'POST', path: '/api/v1/files/image', access: fu, summary: 'Upload a photo answer (multipart, idempotent per clientId and question)', multipart: true, reply: R.UploadImageReply },
-  // Resumable photo uploads (issue 19): the tus 1.0 protocol, bodies and replies as tus defines them.
+  // Resumable photo uploads: the tus 1.0 protocol, bodies and replies as tus defines them.
   resumableCreate: { method: 'POST', path: '/api/v1/files/tus', access: fu, summary: 'Start a resumable photo upload (tus creation; Upload-Metadata: question, survey_id, organization_id, clientId of a response sent with its placeholder)' },
   resumableOffset: { method: 'GET', path: '/api/v1/files/tus/:id', access: fu, summary: "HEAD: the bytes the server holds of the caller's resumable upload (tus); GET answers 404", params: ResumableParams },
   resumableAppend: { method: 'PATCH', path: '/api/v1/files/tus/:id', access: fu, summary: 'Append bytes at Upload-Offset (tus); the last bytes store the photo and attach it to its response', params: ResumableParams },
@@ -119,13 +119,13 @@ export const routes = {
   supervisorTopPerformer: { method: 'GET', path: '/api/v1/survey/supervisor/top-performer/:surveyId', access: sup, summary: "Top performer among the supervisor's field users", params: SurveyIdParams, reply: R.TopPerformerReply },
   supervisorExport: { method: 'GET', path: '/api/v1/survey/supervisorName/response/download/:surveyId', access: sup, summary: "The supervisor's responses as xlsx", params: SurveyIdParams, querystring: R.ResponsesQuery },
 
-  // review (issue 16)
+  // review
   surveySettings: { method: 'PATCH', path: '/api/v1/survey/:id/settings', access: org, summary: "Change a survey's settings (pay after review, closed, quality-flag thresholds, photo quality)", params: V.SurveyIdOnlyParams, body: V.SurveySettingsBody, reply: V.SurveySettingsReply },
   reviewResponses: { method: 'POST', path: '/api/v1/responses/review', access: orgOrSup, summary: 'Approve, return or reject responses, each answered individually', body: V.ReviewBody, reply: V.ReviewReply },
   dismissFlag: { method: 'POST', path: '/api/v1/responses/:id/flags/:flag/dismiss', access: orgOrSup, summary: 'Dismiss a quality flag on a response with a note (audited)', params: F.DismissFlagParams, body: F.DismissFlagBody, reply: F.DismissFlagReply },
   responseDetail: { method: 'GET', path: '/api/v1/responses/:id', access: orgOrSup, summary: 'A response with its status and audit trail', params: V.ResponseIdParams, reply: V.ResponseDetailReply },
 
-  // payouts (issue 16)
+  // payouts
   createPayout: { method: 'POST', path: '/api/v1/payouts', access: org, summary: 'Freeze the approved, unpaid responses into a draft payout (idempotent per key)', body: P.CreatePayoutBody, reply: P.CreatePayoutReply },
   markPayoutPaid: { method: 'POST', path: '/api/v1/payouts/:id/paid', access: org, summary: 'Mark a payout paid with the transfer reference', params: P.PayoutIdParams, body: P.MarkPaidBody, reply: P.PayoutReply },
   cancelPayout: { method: 'POST', path: '/api/v1/payouts/:id/cancel', access: org, summary: 'Cancel a draft payout, releasing its responses', params: P.PayoutIdParams, reply: P.PayoutReply },
@@ -133,11 +133,11 @@ export const routes = {
   payout: { method: 'GET', path: '/api/v1/payouts/:id', access: orgOrSup, summary: 'A payout with its lines', params: P.PayoutIdParams, reply: P.PayoutDetail },
   payoutDownload: { method: 'GET', path: '/api/v1/payouts/:id/download', access: org, summary: 'The bank transfer file (xlsx or csv)', params: P.PayoutIdParams, querystring: P.PayoutDownloadQuery },
 
-  // the field user's own money (issue 16)
+  // the field user's own money
   myResponseChanges: { method: 'GET', path: '/api/v1/me/responses/changes', access: fu, summary: "Changes to the caller's responses since a cursor (status, comment, paid)", querystring: E.ChangesQuery, reply: E.ChangesReply },
   myEarnings: { method: 'GET', path: '/api/v1/me/earnings', access: fu, summary: "The caller's earnings: awaiting review, owed, paid, returned", reply: E.EarningsReply },
   myResponses: { method: 'GET', path: '/api/v1/me/responses', access: fu, summary: "The caller's own responses, newest first, paged: status, amount, submitted, reviewed and paid times", querystring: E.MyResponsesQuery, reply: E.MyResponsesReply },
-  // field-team monitoring (issue 18)
+  // field-team monitoring
   reportDevice: { method: 'POST', path: '/api/v1/me/device', access: fu, summary: "The phone's state at a sync: work waiting, failed, storage, last sync", body: D.DeviceReportBody, reply: D.DeviceReportReply },
   supervisorSettings: { method: 'GET', path: '/api/v1/me/supervisor-settings', access: sup, summary: "The supervisor's own settings (daily sync e-mail)", reply: D.SupervisorSettings },
   updateSupervisorSettings: { method: 'PATCH', path: '/api/v1/me/supervisor-settings', access: sup, summary: "Change the supervisor's own settings (turn the daily sync e-mail off or on)", body: D.SupervisorSettingsBody, reply: D.SupervisorSettings },

@@ -48,7 +48,7 @@ export const MSG_PREFIX = {
 } as const;
 
 /**
- * Photos sent after their responses (issue 19): apart from Msg so the form's chunk, which carries
+ * Photos sent after their responses: apart from Msg so the form's chunk, which carries
  * Msg, does not carry them (the sync run and the server use them).
  */
 export const PhotoMsg = {

@@ -1,5 +1,5 @@
 /**
- * The stored answer of a photo question whose response arrived before its photo (issue 19): the
+ * The stored answer of a photo question whose response arrived before its photo: the
  * export writes it as is, the office's table and detail show PENDING_PHOTO_LABEL in place of the link.
  */
 export const PENDING_PHOTO_ANSWER = 'pending upload';

@@ -1,5 +1,5 @@
 /**
- * A photo's perceptual hash (issue 18): a 64-bit difference hash as 16 hex digits. The phone
+ * A photo's perceptual hash: a 64-bit difference hash as 16 hex digits. The phone
  * computes it from the canvas it draws when it shrinks a photo; the server only compares hashes.
  * The picture is averaged into 9 x 8 cells of luminance (area averages, so the result hardly
  * depends on how the pixels were scaled before) and each bit says whether a cell is brighter than

@@ -1,7 +1,7 @@
 import { QuestionType } from './question-types.js';
 
 // Kept apart from question-types.ts, which every signed-in screen loads (the shared chunk): what
-// only the builder, the API and the form's lazily loaded rules need (issue 17).
+// only the builder, the API and the form's lazily loaded rules need.
 
 /** The spec's form-state default type: accepted on input everywhere, stored as 'text answer'. */
 export const SHORT_ANSWER_ALIAS = 'short answer';

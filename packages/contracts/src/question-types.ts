@@ -7,7 +7,7 @@ export const QuestionType = {
   files: 'files',
   liveLocation: 'live location',
   liveImages: 'live images',
-  // Issue 17: typed questions.
+  // Typed questions: answers kept as text, checked and normalised by form-rules/.
   number: 'number',
   decimal: 'decimal',
   date: 'date',

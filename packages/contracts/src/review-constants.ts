@@ -8,7 +8,7 @@ export const ResponseStatus = { approved: 'approved', pending: 'pending', return
 export type ResponseStatus = (typeof ResponseStatus)[keyof typeof ResponseStatus];
 export const RESPONSE_STATUSES = Object.values(ResponseStatus) as [ResponseStatus, ...ResponseStatus[]];
 
-/** The quality flags the server sets on a response after it is stored (issue 18). */
+/** The quality flags the server sets on a response after it is stored. */
 export const QualityFlag = {
   duplicatePhoto: 'duplicate_photo',
   similarPhoto: 'similar_photo',
@@ -25,7 +25,7 @@ export const QUALITY_FLAGS = Object.values(QualityFlag) as [QualityFlag, ...Qual
 
 /** The thresholds behind the flags; the survey settings override the two marked per survey. */
 export const FlagThresholds = {
-  /** similar_photo: at most this many of the 64 hash bits differ (docs/decisions.md, issue 18). */
+  /** similar_photo: at most this many of the 64 hash bits differ (copies measured 0-9 bits apart, different pictures 16-40: docs/decisions.md, "The perceptual hash"). */
   similarPhotoBits: 10,
   /** similar_photo compares with the field user's last this many photos, and the survey's. */
   recentPhotos: 500,

@@ -5,7 +5,7 @@ import { afterAll, expect, it } from 'vitest';
 import { buildTestApp } from '../../test/helpers.js';
 import { openDb } from './database.js';
 
-// Issue 14 item 11: the database, its WAL and the photos are the server user's only.
+// The database, its WAL and the photos are the server user's only.
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });

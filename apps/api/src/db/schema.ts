@@ -35,7 +35,7 @@ export interface OrganizationsTable {
   name: string;
   email: string;
   created_at: number;
-  /** Days without a sync before a field user holding work is flagged (issue 18). */
+  /** Days without a sync before a field user holding work is flagged. */
   stale_sync_days: Generated<number>;
 }
 
@@ -54,15 +54,15 @@ export interface SurveysTable {
   version: Generated<number>;
   /** When the survey was closed to new responses; null while open. */
   closed_at: Generated<number | null>;
-  /** too_fast threshold in seconds; null: a third of the median duration (issue 18). */
+  /** too_fast threshold in seconds; null: a third of the median duration. */
   min_duration_s: Generated<number | null>;
   /** low_gps_accuracy threshold in metres; null: FlagThresholds.maxAccuracyMeters. */
   max_accuracy_m: Generated<number | null>;
-  /** How the phone shrinks photos: 'standard' or 'high' (PhotoQuality, issue 19). */
+  /** How the phone shrinks photos: 'standard' or 'high' (PhotoQuality). */
   photo_quality: Generated<string>;
 }
 
-/** One published version of a survey's questions (issue 17); version 1 is the survey as created. */
+/** One published version of a survey's questions; version 1 is the survey as created. */
 export interface SurveyVersionsTable {
   survey_id: string;
   version: number;
@@ -141,9 +141,9 @@ export interface ResponsesTable {
   version: Generated<number>;
   /** Which revision `answers` holds: 1 for an original, +1 per fix and resubmit. */
   revision: Generated<number>;
-  /** JSON of StoredMeta (modules/flags/meta.ts): what the phone recorded (issue 18); null from older phones. */
+  /** JSON of StoredMeta (modules/flags/meta.ts): what the phone recorded; null from older phones. */
   meta: ColumnType<string | null, string | null | undefined, string | null>;
-  /** JSON `{ [question]: PhotoPlaceholder }` of photos not yet attached (issue 19); null when none. */
+  /** JSON `{ [question]: PhotoPlaceholder }` of photos not yet attached; null when none. */
   pending_photos: string | null;
 }
 
@@ -342,7 +342,7 @@ export interface SyncDigestsTable {
   mailed_at: number | null;
 }
 
-/** A response whose flags are still to be computed (issue 18): written by trigger with the response. */
+/** A response whose flags are still to be computed: written by trigger with the response. */
 export interface FlagJobsTable {
   response_id: string;
   queued_at: number;

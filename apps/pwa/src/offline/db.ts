@@ -30,9 +30,9 @@ export interface OutboxRecord {
   answers: Answers;
   /** When the user pressed submit (ISO, the phone's clock); sent as capturedAt. */
   capturedAt: string;
-  /** The survey version the form showed (issue 17); absent in records queued before versions (= 1). */
+  /** The survey version the form showed; absent in records queued before versions (= 1). */
   version?: number;
-  /** What the phone recorded with it (issue 18: start, time in the form, GPS fix, device, photo hashes); absent before. */
+  /** What the phone recorded with it (start, time in the form, GPS fix, device, photo hashes); absent before. */
   meta?: ResponseCapture;
   createdAt: number;
   updatedAt: number;
@@ -54,7 +54,7 @@ export interface OutboxRecord {
   /** Fix and resubmit: the server `_id` of the returned response this record revises. */
   revisionOf?: string;
   /**
-   * Issue 19: the placeholders the response was (or will be) sent with, by question, made once
+   * The placeholders the response was (or will be) sent with, by question, made once
    * before the first send so every retry carries the same ones (the server's body hash has them).
    */
   photoPlaceholders?: Record<string, PhotoPlaceholder>;
@@ -178,7 +178,7 @@ export class SurveyBirdDb extends Dexie {
       accounts: '&account',
       meta: '&key',
     });
-    // Issue 16: review statuses from the changes feed, per account.
+    // Review statuses from the changes feed, per account.
     this.version(2).stores({ statuses: '&[account+id], account' });
   }
 }

@@ -3,7 +3,7 @@ import { db } from './db';
 import { accountKey } from './db';
 import { recordsWithPendingPhotos } from './sync-photos';
 
-/** Which phone and build reports (issue 18): the page's device id and the app's version. */
+/** Which phone and build reports: the page's device id and the app's version. */
 export interface DeviceInfo {
   id: string;
   appVersion: string;
@@ -21,7 +21,7 @@ export async function deviceReport(account: string, device: DeviceInfo, syncedAt
     const refused = await db.outbox.where('[account+status]').equals([key, 'failed']).primaryKeys();
     return [open, refused] as const;
   });
-  // Also the photos of responses the server already holds (issue 19): they are still only on this phone.
+  // Also the photos of responses the server already holds: they are still only on this phone.
   const photosAfter = (await recordsWithPendingPhotos(key)).reduce((n, r) => n + (r.photosPending?.length ?? 0), 0);
   const photosWaiting = (waiting.length ? await db.photos.where('owner').anyOf(waiting.map(String)).count() : 0) + photosAfter;
   const estimate = await globalThis.navigator?.storage?.estimate?.().catch(() => undefined);

@@ -7,7 +7,7 @@ import { readPhotos, storePhoto } from './photo-store';
  * tab or a dead battery loses nothing. enqueueResponse consumes the draft of its survey.
  * Writes are single small puts; the form may call saveDraft on every change (debouncing is optional).
  *
- * A draft keeps the survey version it was begun on (issue 17): the first save stores that version
+ * A draft keeps the survey version it was begun on: the first save stores that version
  * and its questions with the draft, and later saves never replace them, so a sync that brings a new
  * version neither changes the questions of a draft in progress nor drops its answers; it is
  * submitted against its own version, which the server accepts. The copy goes with the draft.

@@ -66,7 +66,7 @@ export type { OutboxRecord, OutboxStatus, StatusRow, EarningsSnapshot } from './
 // entry offline/earnings.ts, like the sync engine's offline/sync.ts: kept out of the form's chunk.
 export type { EarningsLine } from './statuses';
 
-// "Send photos on Wi-Fi only" (issue 19) is offline/sync-wifi.ts, which Settings loads itself:
+// "Send photos on Wi-Fi only" is offline/sync-wifi.ts, which Settings loads itself:
 // re-exported here it would land in the form's chunk, which has no room for it.
 // Syncing: the engine itself is offline/sync.ts, loaded after the first paint (app-sync.ts), so a
 // screen that only captures never waits for it. Types are free to share.

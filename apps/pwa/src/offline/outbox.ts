@@ -9,7 +9,7 @@ import { nextAttemptAt, type Verdict } from './retry-policy';
  * change of a record happens in this file:
  *
  *   enqueueResponse -> queued -> sending -> synced            (server said 200; photo bytes purged, or
- *                                                               kept while photosPending, issue 19: each
+ *                                                               kept while photosPending: each
  *                                                               purged by markPhotoSent in sync-photos.ts)
  *                        ^          |---> queued + backoff   (no answer, 408, 429, 5xx)
  *                        |          '---> failed             (any other 4xx, with the server's msg)
@@ -31,9 +31,9 @@ export interface EnqueueInput {
   clientId?: string;
   /** Fix and resubmit: the server `_id` of the returned response; the survey's draft is left alone. */
   revisionOf?: string;
-  /** The survey version the form was filled against (issue 17); absent = 1. */
+  /** The survey version the form was filled against; absent = 1. */
   version?: number;
-  /** What the phone recorded with the response (issue 18). */
+  /** What the phone recorded with the response. */
   meta?: ResponseCapture;
 }
 

@@ -1,7 +1,7 @@
 import { differenceHash } from '@survey-bird/contracts/photo-hash';
 
 /**
- * A photo's perceptual hash (issue 18), loaded lazily (the form's chunk has no room for it). The
+ * A photo's perceptual hash, loaded lazily (the form's chunk has no room for it). The
  * canvas downscalePhoto draws is shrunk once more, to 72 x 64, and hashed there: about 1 ms on
  * top of the encode. A photo kept as it was (small enough) or read back from a draft after a
  * reload has no canvas: it is decoded again when queued (photoHashOf).

@@ -12,7 +12,7 @@ it('standard (the default) scales the longer edge down to 1600 px as JPEG at qua
   expect(PhotoEncoding.standard).toEqual({ maxEdge: 1600, jpeg: 0.8 });
   const { drawn, encoded, close } = fakeCodec(4000, 3000);
   const out = await downscalePhoto(camera());
-  // Then the same canvas is drawn small for the perceptual hash (issue 18).
+  // Then the same canvas is drawn small for the perceptual hash.
   expect(drawn).toEqual([[0, 0, 1600, 1200], [0, 0, 72, 64]]);
   expect(encoded).toEqual([{ type: 'image/jpeg', quality: 0.8 }]);
   expect(await photoHashOf(out)).toBe('0000000000000000');

@@ -31,7 +31,7 @@ export interface SyncStatus {
   failed: number;
   /** Latest lastSyncAt over the accounts. */
   lastSyncAt: number | null;
-  /** Photos this tab's run is sending after their responses (issue 19); null when none. */
+  /** Photos this tab's run is sending after their responses; null when none. */
   photos: PhotoProgress | null;
   /** By account key (lower-cased e-mail). */
   accounts: Record<string, AccountSyncStatus>;
@@ -42,7 +42,7 @@ export interface StartSyncOptions {
   getAccounts: () => readonly StoredAccount[] | Promise<readonly StoredAccount[]>;
   baseUrl?: string;
   fetch?: typeof fetch;
-  /** This phone's id and app version, reported at the end of each run (issue 18). */
+  /** This phone's id and app version, reported at the end of each run. */
   device?: DeviceInfo;
   /** Least time between the end of a run and the timer's next one. */
   minIntervalMs?: number;
@@ -73,7 +73,7 @@ async function snapshot(): Promise<Snapshot> {
     if (authRequired) continue;
     const first = await db.outbox.where('[account+status+nextAttemptAt]').between([row.account, 'queued', -Infinity], [row.account, 'queued', Infinity]).first();
     if (first && (nextDueAt === null || first.nextAttemptAt < nextDueAt)) nextDueAt = first.nextAttemptAt;
-    // Photos of sent responses (issue 19) that a run could not finish: tried again shortly; one the server refused waits for Sync now.
+    // Photos of sent responses that a run could not finish: tried again shortly; one the server refused waits for Sync now.
     const photos = !(await holdingPhotos()) && (await recordsWithPendingPhotos(row.account)).some((r) => !r.photoError);
     if (photos && (nextDueAt === null || Date.now() + PHOTO_RETRY_MS < nextDueAt)) nextDueAt = Date.now() + PHOTO_RETRY_MS;
   }

@@ -42,7 +42,7 @@ export interface SyncAccountOptions {
   fetch?: typeof fetch;
   now?: () => number;
   random?: () => number;
-  /** The page's device id and app version: the run ends with a device report (issue 18). The service worker has none and skips it. */
+  /** The page's device id and app version: the run ends with a device report. The service worker has none and skips it. */
   device?: DeviceInfo;
   /**
    * Photos of sent responses go by tus (sync-tus.ts, loaded through this), resuming where a cut
@@ -86,7 +86,7 @@ interface Ctx {
   random: (() => number) | undefined;
   lock: SyncLock;
   summary: SyncSummary;
-  /** The phone's clock reached the server in this run: later requests do not send it again (issue 18: once per sync). */
+  /** The phone's clock reached the server in this run: later requests do not send it again (once per sync). */
   clockSent?: boolean;
 }
 
@@ -129,7 +129,7 @@ export async function syncAccount(options: SyncAccountOptions): Promise<SyncSumm
           lock,
           summary,
         };
-        // Text first, every photo after it (issue 19): the office sees and counts the responses at once.
+        // Text first, every photo after it: the office sees and counts the responses at once.
         const reachable = (await runLocked(ctx)) && !summary.authRequired && (await sendPendingPhotos(ctx));
         // Then what became of the responses already sent (review, fix, payment) and the earnings.
         if (reachable && !summary.authRequired) await pullStatuses(ctx);
@@ -168,7 +168,7 @@ async function runLocked(ctx: Ctx): Promise<boolean> {
       }
       const ready: OutboxRecord[] = [];
       for (const record of claimed) {
-        // A fix sends its photos first, as before issue 19 (the server takes no placeholders on a fix).
+        // A fix sends its photos first: the server takes no placeholders on a fix.
         const uploaded = record.revisionOf ? await uploadPhotos(ctx, record) : await withPlaceholders(ctx, record);
         if (uploaded === 'done') open.delete(record.id);
         else if (typeof uploaded === 'object' && 'id' in uploaded) ready.push(uploaded);
@@ -448,7 +448,7 @@ function toBody(ctx: Ctx, record: OutboxRecord): SyncItem {
     ...(record.revisionOf ? { revisionOf: record.revisionOf } : {}),
     ...(record.version !== undefined ? { version: record.version } : {}),
     ...record.meta,
-    // The phone's clock, until a request of this run has been answered: the server compares it with its own once per sync (issue 18).
+    // The phone's clock, until a request of this run has been answered: the server compares it with its own once per sync.
     ...(ctx.clockSent ? {} : { sentAt: new Date().toISOString() }),
     ...(placeholderQuestions(record).length > 0 ? { photos: placeholderQuestions(record).map((q) => record.photoPlaceholders![q]!) } : {}),
   };

@@ -3,7 +3,7 @@ import { accountKey, db, type OutboxRecord } from './db';
 import { ownedBy, transition } from './outbox';
 
 /**
- * Responses first, photos after (issue 19): the outbox transitions of photos sent after their
+ * Responses first, photos after: the outbox transitions of photos sent after their
  * response, used by the sync engine only (so kept out of the form's chunk). A record synced with
  * `photosPending` keeps those photos' bytes; markPhotoSent drops each once the server attached it.
  */

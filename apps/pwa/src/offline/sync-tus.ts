@@ -2,13 +2,13 @@ import { Msg, PhotoMsg, type PhotoPlaceholder } from '@survey-bird/contracts';
 import { db } from './db';
 
 /**
- * Resumable photo uploads (issue 19): the client side of tus 1.0 (creation, HEAD, PATCH, and
+ * Resumable photo uploads: the client side of tus 1.0 (creation, HEAD, PATCH, and
  * termination for an upload it gives up), loaded by the sync engine only when a run has photos to
  * send (a dynamic import, never in the form's chunk). The URL of each unfinished upload lives in IndexedDB (`meta`, key `tus:<fingerprint>`),
  * so an upload cut by a lost link, a reload or an app restart goes on from the last byte the server
  * stored. The fingerprint names the account, response, question and photo: another photo never
  * resumes this one's upload. Not tus-js-client: its browser build is 16 KB gzipped, twice what the
- * whole app's budget had left (docs/decisions.md, issue 19); these four requests are what we use of it.
+ * whole app's budget had left (docs/decisions.md, "Files"); these four requests are what we use of it.
  *
  * No retries here: a failed attempt ends the sync run like any request, and the run's backoff
  * decides when the next one resumes.

@@ -1,7 +1,7 @@
 import { db } from './db';
 
 /**
- * "Send photos on Wi-Fi only" (issue 19), off by default: while it is on and the browser reports
+ * "Send photos on Wi-Fi only", off by default: while it is on and the browser reports
  * a connection that is not Wi-Fi (or Ethernet), the sync run sends every response but holds the
  * photos that follow them. Where the browser does not report the type (the Network Information API
  * is Chromium's, and desktop Chromium leaves `type` out), photos are never held. Kept in IndexedDB

@@ -12,7 +12,7 @@ export const paths = {
   orgInsight: '/survey-bird/organization/insight',
   orgSurveys: '/survey-bird/organization/manage',
   orgCreateSurvey: '/survey-bird/organization/create',
-  /** Edit a published survey (issue 17): the builder on its latest version; Publish makes the next. */
+  /** Edit a published survey: the builder on its latest version; Publish makes the next. */
   orgEditSurvey: '/survey-bird/organization/edit/$surveyId',
   orgFieldUsers: '/survey-bird/organization/field-users',
   orgSupervisors: '/survey-bird/organization/supervisors',

@@ -1,7 +1,7 @@
 // With the evaluator (zod-free, loaded lazily by the phone's form with it).
 
 /**
- * Every question with its stable id. Questions stored before ids (issue 17) get `q1`, `q2`... by
+ * Every question with its stable id. Questions stored before ids get `q1`, `q2`... by
  * position, at read time on the server and on the phone alike: a stored survey's questions never
  * move, so these ids never change. A new question without an id gets the same kind, skipping any
  * id already taken.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Skip logic and constraints a question may carry (issue 17): the shapes the builder writes, the
+ * Skip logic and constraints a question may carry: the shapes the builder writes, the
  * API stores and the evaluator (evaluate.ts) reads. Conditions name earlier questions by id.
  */
 export const ConditionOp = {

@@ -5,7 +5,7 @@ const bytes = (name: string) => z.number({ error: `${name} must be a whole numbe
 
 /**
  * Field users whose phone holds work and has not synced for this many days are highlighted, and
- * listed in their supervisors' daily e-mail (issue 18). Each organization may set its own
+ * listed in their supervisors' daily e-mail. Each organization may set its own
  * (`PATCH /organization/settings`); this is the value of an organization that never did.
  */
 export const DEFAULT_STALE_SYNC_DAYS = 3;
@@ -28,7 +28,7 @@ export const DeviceMsg = {
 } as const;
 
 /**
- * What a phone reports at each sync (issue 18, field-team monitoring): the state of the caller's
+ * What a phone reports at each sync (field-team monitoring): the state of the caller's
  * work on this device. `lastSyncAt`: the end of its last sync that reached the server.
  */
 export const DeviceReportBody = z.object({

@@ -9,7 +9,7 @@ import { QUALITY_FLAGS } from '../review-constants.js';
 export const PhotoHash = z.string().regex(PHOTO_HASH_PATTERN, 'A photo hash must be 16 hex digits');
 
 /**
- * What the phone records with a response (issue 18), all optional: a phone from before sends none.
+ * What the phone records with a response, all optional: a phone from before sends none.
  * Sent beside `capturedAt` in the single and the batch bodies.
  */
 export const ResponseMetaFields = {

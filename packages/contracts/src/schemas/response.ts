@@ -30,7 +30,7 @@ export const Answers = z.custom<Answers>((v) => typeof v === 'object' && v !== n
 });
 
 /**
- * A photo sent after its response (issue 19): the response is stored at once with this question's
+ * A photo sent after its response: the response is stored at once with this question's
  * answer PENDING_PHOTO_ANSWER, and POST /files/image with the response's clientId and this question
  * attaches the photo when it arrives, if its bytes have this size and SHA-256 (hex, of the bytes sent).
  */
@@ -53,14 +53,14 @@ export const RespondBody = z.object({
   capturedAt: IsoDate.optional(),
   /** Fix and resubmit: the `_id` of the caller's returned response this body revises (with a fresh clientId). */
   revisionOf: Id.optional(),
-  /** The survey version the form was filled against (issue 17); absent = 1. */
+  /** The survey version the form was filled against; absent = 1. */
   version: z.number({ error: 'version must be a whole number' }).int('version must be a whole number').min(1, 'version must be a whole number').max(1_000_000).optional(),
   ...ResponseMetaFields,
-  /** Photos still on the phone (issue 19); absent from older phones, which upload photos first. */
+  /** Photos still on the phone; absent from older phones, which upload photos first. */
   photos: z.array(PhotoPlaceholder).max(Limits.maxQuestions).optional(),
 });
 export type RespondBody = z.infer<typeof RespondBody>;
-/** What the phone records with a response when it is queued (issue 18); `sentAt` is added at each send. */
+/** What the phone records with a response when it is queued; `sentAt` is added at each send. */
 export type ResponseCapture = Pick<RespondBody, 'openedAt' | 'durationMs' | 'locationAccuracy' | 'locationFixedAt' | 'deviceId' | 'appVersion' | 'photoHashes'>;
 
 export const RespondReply = z.object({ msg: z.string(), _id: z.string(), clientId: z.string() });
@@ -100,9 +100,9 @@ export const ResponseRow = z.object({
   fieldUser: z.object({ fullName: z.string(), email: z.string() }),
   createdAt: z.string(),
   capturedAt: z.string().nullable(),
-  /** The review status (issue 16); the detail view has the comment and audit trail. */
+  /** The review status; the detail view has the comment and audit trail. */
   status: z.enum(RESPONSE_STATUSES),
-  /** Quality flags (issue 18): `checking` until they are computed. */
+  /** Quality flags: `checking` until they are computed. */
   ...FlagState,
 });
 export type ResponseRow = z.infer<typeof ResponseRow>;
@@ -121,7 +121,7 @@ export const ResponsesQuery = PageQuery.extend({
   after: ResponsesCursor.optional(),
   /** Only responses with this review status (with the search, if any). */
   status: z.enum(RESPONSE_STATUSES, { error: 'status must be approved, pending, returned or rejected' }).optional(),
-  /** `true`: only responses with an open (not dismissed) quality flag; `false`: only those without (issue 18). */
+  /** `true`: only responses with an open (not dismissed) quality flag; `false`: only those without. */
   flagged: FlaggedQuery.optional(),
 });
 
@@ -137,7 +137,7 @@ export const TopPerformerReply = z.object({
   topPerformer: z.string().nullable(),
   activeFieldUsers: z.number().int(),
   totalResponses: z.number().int(),
-  /** Responses with an open quality flag (issue 18); the card's share is this over totalResponses. */
+  /** Responses with an open quality flag; the card's share is this over totalResponses. */
   flaggedResponses: z.number().int(),
 });
 export type TopPerformerReply = z.infer<typeof TopPerformerReply>;

@@ -65,11 +65,11 @@ export const ResponseDetailReply = z.object({
   paid: z.boolean(),
   createdAt: z.string(),
   audit: z.array(ReviewAudit),
-  /** The revision shown in `answers` (1 = as first submitted); set once revisions exist (issue 16). */
+  /** The revision shown in `answers` (1 = as first submitted); set once revisions exist. */
   revision: z.number().int().optional(),
   /** Every revision, oldest first. */
   revisions: z.array(ResponseRevision).optional(),
-  /** What the phone recorded with it (issue 18); null fields were not sent. */
+  /** What the phone recorded with it; null fields were not sent. */
   meta: ResponseMeta,
   ...FlagState,
 });
@@ -78,16 +78,16 @@ export type ResponseDetailReply = z.infer<typeof ResponseDetailReply>;
 const wholeOrNull = (name: string, max: number) =>
   z.number({ error: `${name} must be a whole number or null` }).int(`${name} must be a whole number or null`).min(1, `${name} must be at least 1`).max(max, `${name} is too large (max ${max})`).nullable();
 
-/** Any of the settings; `closed` closes the survey to new responses or reopens it (issue 17). */
+/** Any of the settings; `closed` closes the survey to new responses or reopens it. */
 export const SurveySettingsBody = z
   .object({
     payAfterReview: z.boolean({ error: 'payAfterReview must be true or false' }).optional(),
     closed: z.boolean({ error: 'closed must be true or false' }).optional(),
-    /** too_fast below this many seconds in the form; null: a third of the survey's median (issue 18). */
+    /** too_fast below this many seconds in the form; null: a third of the survey's median. */
     minDurationSeconds: wholeOrNull('minDurationSeconds', 86_400).optional(),
-    /** low_gps_accuracy above this many metres; null: 100 m (issue 18). */
+    /** low_gps_accuracy above this many metres; null: 100 m. */
     maxAccuracyMeters: wholeOrNull('maxAccuracyMeters', 1_000_000).optional(),
-    /** How the phone shrinks photos from its next survey refresh on (issue 19). */
+    /** How the phone shrinks photos from its next survey refresh on. */
     photoQuality: PhotoQualityInput.optional(),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'Send payAfterReview, closed, minDurationSeconds, maxAccuracyMeters or photoQuality', path: ['payAfterReview'] });

@@ -14,7 +14,7 @@ export function splitOptions(raw: string): string[] {
   return raw.split(',').map((o) => o.trim()).filter((o) => o.length > 0);
 }
 
-/** A stable question id (issue 17): answers and conditions refer to it; the server mints one when absent. */
+/** A stable question id: answers and conditions refer to it; the server mints one when absent. */
 export const QUESTION_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const QuestionId = z.string({ error: 'A question id must be text' }).regex(QUESTION_ID_PATTERN, 'A question id is 1 to 64 letters, digits, "_" or "-"');
 
@@ -104,9 +104,9 @@ export const CreateSurveyBody = z
     title: z.string({ error: Msg.provideFormTitle }).trim().min(1, Msg.provideFormTitle).max(Limits.maxTitle, `Title is too long (max ${Limits.maxTitle})`),
     description: z.string().trim().max(Limits.maxDescription, `Description is too long (max ${Limits.maxDescription})`).default(''),
     expectedResponseCount: z.number({ error: 'Expected responses must be a whole number' }).int('Expected responses must be a whole number').min(0).max(100_000_000).nullable().optional(),
-    /** Responses arrive pending and are paid once approved (issue 16). */
+    /** Responses arrive pending and are paid once approved. */
     payAfterReview: z.boolean({ error: 'payAfterReview must be true or false' }).default(false),
-    /** How the phone shrinks photos (issue 19), standard when absent; a setting, so PUT ignores it (PATCH .../settings). */
+    /** How the phone shrinks photos, standard when absent; a setting, so PUT ignores it (PATCH .../settings). */
     photoQuality: PhotoQualityInput.optional(),
     questions: z.array(Question).min(1, 'Add at least one question').max(Limits.maxQuestions, `Too many questions (max ${Limits.maxQuestions})`),
   })
@@ -125,7 +125,7 @@ export type CreateSurveyBody = z.input<typeof CreateSurveyBody>;
 
 /** A stored question; a large-dataset question carries its option count, not its options. */
 export const StoredQuestion = z.object({
-  /** Stable question id (issue 17); surveys made before ids got theirs once, by migration. */
+  /** Stable question id; a survey stored before ids gets `q<position>` when read (its questions never move). */
   id: z.string(),
   text: z.string(),
   type: z.enum(QUESTION_TYPES),
@@ -153,9 +153,9 @@ export const Survey = z.object({
   /** low_gps_accuracy above this many metres; null: FlagThresholds.maxAccuracyMeters. Always sent by the API. */
   maxAccuracyMeters: z.number().int().nullable().optional(),
   createdAt: z.string(),
-  /** The latest published version (issue 17); always sent by the API, absent in older phone caches (= 1). */
+  /** The latest published version; always sent by the API, absent in older phone caches (= 1). */
   version: z.number().int().optional(),
-  /** Closed to new responses (issue 17); always sent by the API. */
+  /** Closed to new responses; always sent by the API. */
   closed: z.boolean().optional(),
   /** When it was closed, null while open. */
   closedAt: z.string().nullable().optional(),

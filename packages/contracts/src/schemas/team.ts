@@ -21,9 +21,9 @@ export const FieldUser = z.object({
   awaitingReview: Naira,
   supervisorId: z.string().nullable(),
   supervisorName: z.string().nullable(),
-  /** What their phones last reported (issue 18); null before the first report. */
+  /** What their phones last reported; null before the first report. */
   device: DeviceSummary.nullable().optional(),
-  /** Open quality flags on their responses to this survey (issue 18); on the field-user list rows. */
+  /** Open quality flags on their responses to this survey; on the field-user list rows. */
   flags: z.number().int().optional(),
 });
 export type FieldUser = z.infer<typeof FieldUser>;

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Review and payouts (issue 16). Existing responses are `approved` (the spec's behaviour before
+ * Review and payouts. Existing responses are `approved` (the spec's behaviour before
  * review existed). Every index added on responses is partial over columns a fresh response leaves
  * NULL, so ingest writes no extra index entry per row (docs/benchmarks.md, "Review and payouts").
  */

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Fix and resubmit (issue 16). A response stays one `responses` row whose answers are always its
+ * Fix and resubmit. A response stays one `responses` row whose answers are always its
  * latest revision (`revision`, 1 for originals), so lists, counts, cards, search and export read
  * the latest without a filter, and the response_counts triggers (which fire on insert, delete and
  * re-keying only) never count a revision as a second response. Every submitted revision is kept

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Editing and closing a published survey (issue 17). `surveys.questions` stays the latest
+ * Editing and closing a published survey. `surveys.questions` stays the latest
  * version's questions, so every reader that knew only one version keeps working; `survey_versions`
  * keeps every version, the first one copied from the surveys already published. A response records
  * the version it was filled against (1 for every response before this). `closed_at` is when the

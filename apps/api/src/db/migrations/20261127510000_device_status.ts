@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-/** What each field user's phone last reported at a sync (issue 18, field-team monitoring): one row per account and device. */
+/** What each field user's phone last reported at a sync (field-team monitoring): one row per account and device. */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('device_status')

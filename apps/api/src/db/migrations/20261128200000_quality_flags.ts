@@ -1,7 +1,7 @@
 import { SqliteAdapter, sql, type Kysely } from 'kysely';
 
 /**
- * Quality flags (issue 18). Ingest writes only `responses.meta` (what the phone recorded, JSON)
+ * Quality flags. Ingest writes only `responses.meta` (what the phone recorded, JSON)
  * and, by trigger in the same transaction, a `flag_jobs` row: the durable queue an in-process
  * worker (modules/flags) empties just after commit. A crash loses no job: a restart finds it.
  * The worker writes the facts it compares (`response_checks`, `response_photos`, with their

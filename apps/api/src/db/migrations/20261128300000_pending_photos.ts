@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Responses that arrive before their photos (issue 19): the placeholders of the photos still to
+ * Responses that arrive before their photos: the placeholders of the photos still to
  * come, JSON `{ [question]: { clientId, size, sha256 } }`; null once every photo is attached (and
  * for every response of a phone that uploads photos first).
  */

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Field-team monitoring, the rest of issue 18 section 4: each organization's "no sync for N days"
+ * Field-team monitoring: each organization's "no sync for N days"
  * threshold, each supervisor's opt-out of the daily e-mail, and the claim rows that keep that
  * e-mail to one per supervisor per UTC day across restarts and instances. Additive only.
  */

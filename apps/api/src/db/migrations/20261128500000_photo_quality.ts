@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * A survey's photo quality (issue 19): how the phone shrinks its photos, `standard` or `high`.
+ * A survey's photo quality: how the phone shrinks its photos, `standard` or `high`.
  * Existing surveys, and those an older instance creates during a rolling deploy, are standard.
  */
 export async function up(db: Kysely<any>): Promise<void> {

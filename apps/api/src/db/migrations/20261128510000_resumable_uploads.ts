@@ -1,7 +1,7 @@
 import { SqliteAdapter, sql, type Kysely } from 'kysely';
 
 /**
- * Unfinished resumable photo uploads kept in the database (issue 21), so that every instance sees
+ * Unfinished resumable photo uploads kept in the database, so that every instance sees
  * them: one row per upload (tus's metadata as JSON, the length, the bytes received so far) and its
  * bytes as appended chunk rows, each committed with the new offset. Additive: an older instance
  * keeps its partial uploads in DATA_DIR/resumable and never reads these tables.

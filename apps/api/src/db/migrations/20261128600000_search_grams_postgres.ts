@@ -1,7 +1,7 @@
 import { SqliteAdapter, sql, type Kysely } from 'kysely';
 
 /**
- * PostgreSQL's survey-scoped gram index (issue 20 item 4; SQLite's is 20261126500000_search_grams):
+ * PostgreSQL's survey-scoped gram index (1-2 character terms and survey-rare ones; SQLite's is 20261126500000_search_grams):
  * a GIN index over `response_grams(survey_id, search_text)`, an immutable function giving one int8
  * code per character, per pair of adjacent characters and per run of 4 digits (bit 62), each
  * carrying 20 bits of the survey id's md5 (modules/insight/search-grams.ts computes the same codes

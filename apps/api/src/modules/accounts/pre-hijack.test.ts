@@ -3,7 +3,7 @@ import { ApiMsg, Msg, Role } from '@survey-bird/contracts';
 import { createOrganization, createSurvey } from '../../../test/fixtures.js';
 import { buildTestApp, call, lastMail, tokenFromLink, type TestApp } from '../../../test/helpers.js';
 
-// Issue 14 item 7: an attacker who registers an invited e-mail first never gets a usable account.
+// An attacker who registers an invited e-mail first never gets a usable account.
 let t: TestApp;
 let org: Awaited<ReturnType<typeof createOrganization>>;
 let surveyId: string;

@@ -6,7 +6,7 @@ import { openDb } from '../../db/database.js';
 import { createOrganization, createSurvey } from '../../../test/fixtures.js';
 import { PASSWORD, buildTestApp, call, createUser, lastMail, type TestApp } from '../../../test/helpers.js';
 
-// Issue 14 item 6: a team behind one IP signs in; failures are limited per account, in shared counters.
+// A team behind one IP signs in; failures are limited per account, in shared counters.
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const OFFICE_IP = '192.168.10.1';
 const stores = [

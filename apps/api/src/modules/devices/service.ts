@@ -7,7 +7,7 @@ import { DevicesRepository } from './repository.js';
 
 type Report = z.output<typeof DeviceReportBody>;
 
-/** Field-team monitoring (issue 18 section 4): what each phone reports at a sync. */
+/** Field-team monitoring: what each phone reports at a sync. */
 export class DevicesService {
   private readonly repo: DevicesRepository;
   private readonly counters: CounterStore;

@@ -44,7 +44,7 @@ export function digestLine({ name, device, staleSyncDays }: DigestLine, now: num
 }
 
 /**
- * The supervisors' daily e-mail (issue 18): field users assigned to them whose phones have not
+ * The supervisors' daily e-mail: field users assigned to them whose phones have not
  * synced for their organization's number of days, or hold failed responses. One per supervisor per
  * UTC day, the pattern of earnings/return-digest.ts: from SYNC_DIGEST_HOUR_UTC, each supervisor not
  * yet checked today (and not opted out) is checked once and claimed as a `sync_digests` row (primary

@@ -4,7 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { lockKey, PgLocker } from './pg-locker.js';
 
 /**
- * The upload locker of several instances (issue 21) against a real PostgreSQL: two lockers stand
+ * The upload locker of several instances against a real PostgreSQL: two lockers stand
  * for two instances (each its own connection), as tus's Server uses them.
  */
 const url = process.env.TEST_DATABASE_URL;

@@ -27,7 +27,7 @@ export interface PgLockerOptions {
 
 /**
  * tus's Locker over PostgreSQL session advisory locks, so that two instances never write one upload
- * at once (issue 21). Each instance holds its locks on one connection of its own (not the pool's:
+ * at once. Each instance holds its locks on one connection of its own (not the pool's:
  * a PATCH on 2G holds its lock for minutes), keyed by 64 bits of SHA-256 of schema and upload id.
  * A session lock is re-entrant within its session, so this process also keeps which uploads it
  * holds, and a second local request waits on that map before it asks PostgreSQL.

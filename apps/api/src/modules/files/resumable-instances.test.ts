@@ -6,7 +6,7 @@ import { tinyPng } from '../../../test/images.js';
 import { cutPatch, storedChunks, tusClient } from '../../../test/tus.js';
 
 /**
- * Issue 21: two instances (apps with their own DATA_DIR) on one PostgreSQL database, as behind a
+ * Two instances (apps with their own DATA_DIR) on one PostgreSQL database, as behind a
  * load balancer. A resumable upload started through A resumes through B: the partial upload lives
  * in the database and the lock on it is a PostgreSQL advisory lock both instances take.
  */

@@ -10,7 +10,7 @@ import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { storedChunks } from '../../../test/tus.js';
 import { DatabaseUploadStore } from './resumable-store.js';
 
-/** The tus DataStore over the database (issue 21), on the engine of the run, below the protocol. */
+/** The tus DataStore over the database, on the engine of the run, below the protocol. */
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 let t: TestApp;

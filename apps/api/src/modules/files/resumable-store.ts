@@ -20,7 +20,7 @@ export interface FinishedFile {
 }
 
 /**
- * A tus DataStore over the application database (issue 21): every instance on one PostgreSQL sees
+ * A tus DataStore over the application database: every instance on one PostgreSQL sees
  * every partial upload, so a photo started through one instance resumes through another. The
  * bytes of a PATCH are streamed into chunk rows, each committed with the upload's new offset
  * before tus reports that offset; an offset that moved under us (another writer) refuses the

@@ -12,8 +12,8 @@ import { startS3 } from '../../../test/s3-server.js';
 import { cutPatch, PHOTO, storedChunks, TUS, tusClient } from '../../../test/tus.js';
 
 /**
- * Issue 19 section 2: photos sent with tus resume from the last byte stored and attach like a photo
- * sent whole. Issue 21: the partial uploads live in DATA_DIR/resumable with the disk photo store and
+ * Photos sent with tus resume from the last byte stored and attach like a photo
+ * sent whole. The partial uploads live in DATA_DIR/resumable with the disk photo store and
  * in the database with the others (so that several instances share them); both are run here, on
  * the engine the run is on (SQLite, or PostgreSQL with TEST_DATABASE_URL).
  */

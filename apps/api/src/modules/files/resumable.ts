@@ -101,9 +101,9 @@ function partialsInDatabase(db: Db, config: Config, uploads: UploadService): Par
 }
 
 /**
- * Resumable photo uploads (issue 19) with the tus 1.0 protocol (`@tus/server`): a photo cut off at
- * 90% goes on from the last byte stored. Where the partial uploads live follows the photo store
- * (issue 21): DATA_DIR/resumable for disk, the database for postgres and s3, so that on several
+ * Resumable photo uploads with the tus 1.0 protocol (`@tus/server`): a photo cut off at
+ * 90% goes on from the last byte stored. Where the partial uploads live follows the photo store:
+ * DATA_DIR/resumable for disk, the database for postgres and s3, so that on several
  * instances an upload started through one resumes through any other; on PostgreSQL the instances
  * also share the per-upload lock (pg-locker.ts), elsewhere it is tus's in-memory one. The caller's
  * token is checked by the route (field users only) and its ownership of the upload here, on every

@@ -112,7 +112,7 @@ export class UploadService {
   }
 
   /**
-   * Before a resumable upload starts (issue 19): the same access and question checks as a photo
+   * Before a resumable upload starts: the same access and question checks as a photo
    * sent whole, and a placeholder of this size waiting for it, so nothing is sent in vain.
    */
   async checkResumable(userId: string, fields: Record<string, string>, size: number | undefined): Promise<PhotoKey> {
@@ -151,7 +151,7 @@ export class UploadService {
     const { survey, question, clientId } = await this.target(userId, fields, file.fieldname);
 
     if (file.truncated || file.size > Limits.maxImageBytes) throw new HttpError(413, Msg.payloadTooLarge);
-    // A response sent ahead of this photo named its size and SHA-256 (issue 19): other bytes are refused.
+    // A response sent ahead of this photo named its size and SHA-256: other bytes are refused.
     const photoKey = { userId, surveyId: survey.id, clientId, question };
     const placeholder = await this.pending.find(photoKey);
     const mismatch = placeholder && photoMismatch(placeholder, file.size, file.sha256);

@@ -1,6 +1,6 @@
 import type { RespondBody } from '@survey-bird/contracts';
 
-/** `responses.meta` (JSON): what the phone recorded with a response (issue 18); times in ms. */
+/** `responses.meta` (JSON): what the phone recorded with a response; times in ms. */
 export interface StoredMeta {
   openedAt?: number;
   durationMs?: number;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { route } from '../../http/route.js';
 
-/** Quality flags (issue 18): the in-process worker that computes them, and the dismiss route. */
+/** Quality flags: the in-process worker that computes them, and the dismiss route. */
 export async function flagRoutes(app: FastifyInstance): Promise<void> {
   const { flags, review } = app.services;
   // Every request the server takes tells the worker to keep to its small budget (flag-worker.ts).

@@ -33,7 +33,7 @@ function photosUnderHeaders(photos: PhotoFacts[], columns: ExportColumns | null,
   return photos.map((p, i) => ({ ...p, question: headerOf.get(i) ?? p.question }));
 }
 
-/** Quality flags (issue 18): the worker that computes them, and what the office reads and dismisses. */
+/** Quality flags: the worker that computes them, and what the office reads and dismisses. */
 export class FlagsService {
   readonly worker: FlagWorker;
   private readonly reviews: ReviewRepository;

@@ -70,12 +70,12 @@ export async function* readRowBatches(source: ExportSource, job: ExportJob, size
       // then the survey version it was filled on and which revision the answers are (a fixed
       // response is exported once, as its latest).
       cells.push(fieldUser, capturedAt === null ? '' : String(capturedAt), String(createdAt), String(version), String(revision));
-      // Review (issue 16): status, who and when (empty when never reviewed), the paid payout's reference.
+      // Review: status, who and when (empty when never reviewed), the paid payout's reference.
       cells.push(status, plainText(reviewedBy ?? ''), reviewedAt === null ? '' : String(reviewedAt), (payoutId !== null && references.get(payoutId)) || '');
       const keys = keysOf(job.columns, Number(version));
       // Own properties only: a question named constructor or toString has no inherited answer.
       for (const key of keys) cells.push(answerCell(key !== null && Object.hasOwn(parsed, key.text) ? parsed[key.text] : undefined, job.publicUrl, key?.type));
-      // Quality (issue 18, workbook.ts QUALITY_HEADER): open flags, or "checking" while they are computed, then the phone's metadata.
+      // Quality (workbook.ts QUALITY_HEADER): open flags, or "checking" while they are computed, then the phone's metadata.
       cells.push(...qualityCells(meta, Number(checking ?? 0) > 0 || checking === true ? 'checking' : (flags ?? ''), photos ?? ''));
       count++;
     }

@@ -63,7 +63,7 @@ export function linkOf(value: string, publicUrl: string): string | null {
 }
 
 /**
- * The export's question columns across every version of a survey (issue 17): one per question,
+ * The export's question columns across every version of a survey: one per question,
  * identified by its stable id (its text for a question stored before ids), headed by its latest
  * text; the latest version's order first, then questions removed since (newest version first).
  * `keys[v][c]` is the answer key (question text) and type of column c in version v, null when

@@ -5,7 +5,7 @@ import { QuestionType, type StoredQuestion } from '@survey-bird/contracts';
 import { addMember, createOrganization, createSurvey } from '../../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
 
-// Issue 14 item 15: answers are read as own properties only, and `__proto__` is an ordinary question.
+// Answers are read as own properties only, and `__proto__` is an ordinary question.
 let t: TestApp;
 beforeAll(async () => {
   t = await buildTestApp();

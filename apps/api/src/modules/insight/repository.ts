@@ -12,7 +12,7 @@ export interface Scope {
   supervisorMemberId: string | null;
   /** Only responses with this review status (the table's status filter); absent: every status. */
   status?: ResponseStatus;
-  /** Only responses with (true) or without (false) an open quality flag (issue 18). */
+  /** Only responses with (true) or without (false) an open quality flag. */
   flagged?: boolean;
 }
 

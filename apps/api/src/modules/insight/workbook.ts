@@ -40,9 +40,9 @@ function cellValue(cell: string): Styled {
   }
 }
 
-/** After "Received at": the review columns (issue 16), one cell each per row from the reader. */
+/** After "Received at": the review columns, one cell each per row from the reader. */
 const REVIEW_HEADER = ['Status', 'Reviewed by', 'Reviewed at', 'Payout reference'];
-/** Last, after the questions, quality (issue 18): open flags with their reasons and what the phone recorded, text cells from the reader. */
+/** Last, after the questions, quality: open flags with their reasons and what the phone recorded, text cells from the reader. */
 export const QUALITY_HEADER = ['Flags', 'Opened at', 'Duration (s)', 'Location accuracy (m)', 'Location fix time', 'Device id', 'App version', 'Photo hashes'];
 
 export interface WorkbookInput {

@@ -48,12 +48,12 @@ it('sends the verification mail over SMTP, and the link in it confirms the accou
   const outbox = await t.app.db.kysely.selectFrom('mail_outbox').selectAll().where('to_email', '=', 'smtp@person.ng').executeTakeFirstOrThrow();
   expect(outbox.sent_at).not.toBeNull();
   expect(outbox.error).toBeNull();
-  // Issue 14 item 11: with SMTP the outbox keeps recipient, subject and status, not the link.
+  // With SMTP the outbox keeps recipient, subject and status, not the link.
   expect(outbox).toMatchObject({ subject: 'Confirm your Survey Bird account', text: '', link: null });
 });
 
 it('answers send-refresh-token and resend-verification as fast for a known e-mail as for an unknown one, then mails', async () => {
-  // Issue 14 item 12: the known path used to wait for the token, the outbox and the SMTP relay.
+  // The known path used to wait for the token, the outbox and the SMTP relay.
   await t.app.inject({ method: 'POST', url: '/api/v1/user/register', payload: { email: 'pending@timing.ng', password: 'pw-123456' } });
   const { createUser } = await import('../../../test/helpers.js');
   await createUser(t.app, 'known@timing.ng', 'field_user');

@@ -85,7 +85,7 @@ describe('POST /organization', () => {
     const other = await createOrganization(t.app, 'Other');
     const survey = await createSurvey(t.app, other.id);
     await addMember(t.app, survey.id, other.id, { email: 'pending@org.ng', registered: false });
-    // Issue 14 item 9: a pending field-user invitation never stops the admin making them an owner.
+    // A pending field-user invitation never stops the admin making them an owner.
     const pending = await add({ organizationName: 'Pending Org', email: 'pending@org.ng' });
     expect(pending.statusCode).toBe(200);
     const rows = await t.app.db.kysely.selectFrom('organizations').select('email').where('email', 'in', ['worker@org.ng', 'pending@org.ng']).execute();

@@ -4,7 +4,7 @@ import { Msg, QuestionType, RuleMsg, type Survey } from '@survey-bird/contracts'
 import { addMember, createOrganization } from '../../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
 
-// Issue 17: typed questions, show-if and constraints, published through the API and enforced on
+// Typed questions, show-if and constraints, published through the API and enforced on
 // every response and batch item by the contracts' evaluator.
 let t: TestApp;
 let org: Awaited<ReturnType<typeof createOrganization>>;

@@ -7,7 +7,7 @@ import { addMember, createOrganization, createSurvey, sampleQuestions } from '..
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
 import { tinyJpeg } from '../../../test/images.js';
 
-/** Issue 19 section 1: a response is stored before its photos, and each photo attaches when it arrives. */
+/** A response is stored before its photos, and each photo attaches when it arrives. */
 let t: TestApp;
 let org: Awaited<ReturnType<typeof createOrganization>>;
 let survey: { id: string };

@@ -5,7 +5,7 @@ import { requeueChecks } from '../flags/repository.js';
 import type { IngestForm } from './survey-cache.js';
 
 /**
- * Responses first, photos after (issue 19). A response may carry placeholders for photos still on
+ * Responses first, photos after. A response may carry placeholders for photos still on
  * the phone: it is stored at once with PENDING_PHOTO_ANSWER for each of those questions and the
  * placeholders in `responses.pending_photos`; each photo, when POST /files/image or tus brings it
  * (same response clientId and question, same size and SHA-256), replaces its placeholder's answer

@@ -27,7 +27,7 @@ class Lost extends Error {}
  * Exactly-once is the unique (survey_id, client_id) of response_revisions plus a verdict, as for
  * responses: a replay finds its own row and is answered as the first time; the conditional UPDATE
  * (still returned, still at the revision it read) decides a fix racing a review or another fix.
- * The response takes the fix's survey version: its answers are now that version's (issue 17). It
+ * The response takes the fix's survey version: its answers are now that version's. It
  * keeps its capture and receipt times (captured_at, created_at), those of the original: a fix's own
  * capture time is its revision's, beside its submitted_at, so a capture is never shown after its receipt.
  */

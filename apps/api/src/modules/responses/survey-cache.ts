@@ -5,7 +5,7 @@ import type { IngestSurveyRow, ResponsesRepository } from './responses-repositor
 /** What validating an answer needs to know about one version of a survey's questions, parsed once. */
 export interface IngestForm {
   questions: Map<string, Question>;
-  /** In form order, each with its id: what the evaluator (issue 17) reads. */
+  /** In form order, each with its id: what the evaluator reads. */
   ordered: Question[];
   /** The compulsory questions, in form order. */
   compulsory: Question[];
@@ -35,7 +35,7 @@ export interface IngestSurvey extends IngestForm {
   createdAt: number;
 }
 
-// Questions stored before ids (issue 17) have none: they get theirs by position, as the survey reply does.
+// Questions stored before ids have none: they get theirs by position, as the survey reply does.
 const Questions = z.array(StoredQuestion.extend({ id: z.string().optional() }));
 
 /**

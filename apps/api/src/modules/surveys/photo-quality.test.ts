@@ -4,7 +4,7 @@ import { addMember, createOrganization, createSurvey } from '../../../test/fixtu
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
 
 /**
- * A survey's photo quality (issue 19): standard unless the organization says high, at creation or
+ * A survey's photo quality: standard unless the organization says high, at creation or
  * with PATCH .../settings; sent with the survey wherever it is listed, so the phone caches it.
  */
 let t: TestApp;

@@ -147,7 +147,7 @@ export function toSurvey(row: SurveyRow): Survey {
     description: row.description,
     organization_id: row.organization_id,
     expectedResponseCount: row.expected_response_count === null ? null : Number(row.expected_response_count),
-    // Questions stored before ids (issue 17) get theirs by position: stable, as they never move.
+    // Questions stored before ids get theirs by position: stable, as they never move.
     questions: withQuestionIds(JSON.parse(row.questions) as StoredQuestion[]),
     payAfterReview: Number(row.pay_after_review) === 1,
     photoQuality: photoQualityOf(row.photo_quality),

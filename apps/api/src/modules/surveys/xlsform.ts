@@ -5,7 +5,7 @@ import { badRequest } from '../../http/errors.js';
  * An XLSForm (ODK, KoboToolbox) read into a survey draft: pure, given the sheets' cells as text
  * (xlsform-read.ts reads the workbook). Everything that is not carried over exactly is listed in
  * `unsupported` with its sheet, row and column, never silently dropped; see docs/decisions.md
- * (issue 17) for the forms of `constraint` and `relevant` understood.
+ * ("XLSForm import") for the forms of `constraint` and `relevant` understood.
  */
 export interface Sheet {
   name: string;

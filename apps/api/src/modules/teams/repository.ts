@@ -164,7 +164,7 @@ export class TeamsRepository {
     return Number(row.stale_sync_days);
   }
 
-  /** What the phones of these accounts last reported (issue 18), for one page of field users. */
+  /** What the phones of these accounts last reported, for one page of field users. */
   deviceReports(userIds: string[]) {
     if (userIds.length === 0) return Promise.resolve([]);
     return this.db.selectFrom('device_status').select(['user_id', 'app_version', 'waiting', 'failed', 'photos_waiting', 'last_sync_at', 'reported_at']).where('user_id', 'in', userIds).execute();

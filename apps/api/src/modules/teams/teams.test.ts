@@ -52,7 +52,7 @@ describe('GET /field-user/:surveyId', () => {
     expect(rows['Ada Obi']).toEqual({
       _id: ada.id, fullName: 'Ada Obi', phoneNumber: '08030000000', email: 'ada@team.ng', bank: 'Zenith Bank', accountNumber: '0123456789', accountName: 'Ada Obi',
       rate: 100, responses: 3, outstanding: 200, awaitingReview: 0, supervisorId: supOne.id, supervisorName: 'Sup One',
-      // No phone has reported yet (issue 18).
+      // No phone has reported yet.
       device: null,
       // Open quality flags: the fixture's identical answers may be flagged by now (modules/flags).
       flags: expect.any(Number),

@@ -8,7 +8,7 @@ const DatasetCombobox = lazy(() => import('./DatasetCombobox'));
 const LiveImageQuestion = lazy(() => import('./LiveImageQuestion'));
 const ImageQuestion = lazy(() => import('./ImageQuestion'));
 const LocationQuestion = lazy(() => import('./LocationQuestion'));
-// Issue 17's types (numbers, dates, times, phone, e-mail, barcode, signature): one lazy input,
+// The typed questions (numbers, dates, times, phone, e-mail, barcode, signature): one lazy input,
 // which loads the signature pad and the barcode scanner only for such a question.
 const TypedInput = lazy(() => import('./TypedInput'));
 

@@ -6,7 +6,7 @@ import type { QuestionFieldProps } from './QuestionField';
 const SignatureQuestion = lazy(() => import('./SignatureQuestion'));
 const BarcodeQuestion = lazy(() => import('./BarcodeQuestion'));
 
-/** How the phone's keyboard opens for a typed question (issue 17): a numeric keypad for numbers. */
+/** How the phone's keyboard opens for a typed question: a numeric keypad for numbers. */
 const TYPED_INPUT: Partial<Record<string, { type: string; inputMode: 'numeric' | 'decimal' | 'tel' | 'email' | 'text'; placeholder?: string }>> = {
   [QuestionType.number]: { type: 'text', inputMode: 'numeric', placeholder: 'A whole number' },
   [QuestionType.decimal]: { type: 'text', inputMode: 'decimal', placeholder: 'A number, e.g. 12.5' },

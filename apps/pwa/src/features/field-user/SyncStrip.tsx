@@ -17,7 +17,7 @@ export function SyncStrip({ account, email, showResponsesLink = true }: { accoun
   const online = useOnline();
   const outbox = useOutboxState(account);
   const { running, photos, syncNow } = useSyncController();
-  // A sync also asks for the survey list: a new version or a close reaches the phone (issue 17).
+  // A sync also asks for the survey list: a new version or a close reaches the phone.
   const { refresh } = useActiveSurvey();
   const storage = useStorageEstimate(`${outbox.waiting}/${outbox.synced}`);
 

@@ -11,7 +11,7 @@ function uuidv7Time(id: string): number | null {
 }
 
 /**
- * What the phone records with a response when it is queued (issue 18), loaded at submit (lazy).
+ * What the phone records with a response when it is queued, loaded at submit (lazy).
  * openedAt: the draft's clientId is a UUIDv7 made when the field user started the response.
  * durationMs: from then to submit, on this phone's clock. It counts a form left open as time spent,
  * never less than was spent, so `too_fast` cannot fire on an honest slow response.

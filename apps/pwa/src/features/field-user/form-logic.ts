@@ -19,7 +19,7 @@ export const isPhotoQuestion = (q: { type: string }): boolean => (IMAGE_QUESTION
 export type FormQuestion = Omit<StoredQuestion, 'id'> & { id?: string | undefined };
 
 /**
- * Show-if, constraints and typed answers (issue 17): form-rules.ts, with the contracts' evaluator,
+ * Show-if, constraints and typed answers: form-rules.ts, with the contracts' evaluator,
  * loaded lazily so the form's route stays within its budget.
  */
 export interface FormRules {
@@ -31,7 +31,7 @@ export interface FormRules {
   view(questions: readonly FormQuestion[], answers: Answers, photos: Photos, problems: Problems, sent?: SentPhotos): { shown: Set<string>; problems: Problems };
 }
 
-/** The types before issue 17 (the first eight of QuestionType); QuestionField renders the others through TypedInput. */
+/** The spec's own types (the first eight of QuestionType); QuestionField renders the others through TypedInput. */
 export const PLAIN_TYPES: readonly string[] = Object.values(QuestionType).slice(0, 8);
 
 
@@ -59,7 +59,7 @@ export function toggleOption(options: readonly string[], current: Answer | undef
   return options.filter((o) => ticked.has(o));
 }
 
-/** Each location answer this page captured, with its fix's accuracy and time: sent with the response (issue 18). */
+/** Each location answer this page captured, with its fix's accuracy and time: sent with the response. */
 export const locationFixes = new Map<string, { accuracy: number; at: number }>();
 
 /** A live location as the answer stores it: '6.524379, 3.379206 (±12 m)'. */

@@ -104,7 +104,7 @@ export function useSurveyForm(account: string, given: Survey): SurveyForm {
       const { survey: current } = latest.current;
       const texts = new Set(current.questions.map((q) => q.text));
       const kept = Object.fromEntries(Object.entries(a).filter(([text]) => texts.has(text)));
-      // Issue 18's metadata, lazily: the form's chunk has no room for it. A phone that cannot say sends none.
+      // The response's metadata for the quality flags, lazily: the form's chunk has no room for it. A phone that cannot say sends none.
       const meta = await import('./capture-meta').then((m) => m.captureMeta(clientId, current.questions, kept, p)).catch(() => undefined);
       return enqueueResponse({ account, surveyId, organizationId: current.organization_id, answers: kept, photos: p, clientId, version: current.version ?? 1, ...(meta ? { meta } : {}) });
     },

@@ -28,9 +28,9 @@ const SKELETON_ROWS = 6;
 
 /**
  * The Responses table (spec screens 1 and 9): refresh, 'Search anything...', the status filter,
- * Export, a page indicator with arrows, and columns: a check box (bulk review, issue 16), S/N,
+ * Export, a page indicator with arrows, and columns: a check box (bulk review), S/N,
  * Field user, Field user email, Date (captured on the phone; receipt time on hover and, on wide
- * screens, in a Received column), Status, Flags (issue 18), then one per question. The flag filter
+ * screens, in a Received column), Status, Flags, then one per question. The flag filter
  * sits beside the status filter and goes to the list and the export as `flagged`, like `status`. A row opens its detail view.
  * Key it by survey id so another survey starts on page 1 with an empty search.
  */

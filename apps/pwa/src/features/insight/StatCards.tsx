@@ -13,7 +13,7 @@ interface StatCardsProps {
   scope?: 'survey' | 'team';
 }
 
-/** Total responses, Flagged (issue 18), Active field users, Top performer (spec screens 1 and 9). */
+/** Total responses, Flagged, Active field users, Top performer (spec screens 1 and 9). */
 export function StatCards({ cards, loading, expected, scope = 'survey' }: StatCardsProps) {
   const show = !loading && cards;
   const team = scope === 'team';

@@ -28,14 +28,14 @@ function photoHref(value: string, origin: string): string | null {
 }
 
 /**
- * Issue 17's types: a signature is a stored PNG and opens like a photo ('View signature'); a note
+ * Typed questions: a signature is a stored PNG and opens like a photo ('View signature'); a note
  * has no answer; numbers, dates, times, phone numbers, e-mails and barcodes are their text.
  */
 export function formatCell(value: Answer | null | undefined, origin: string = globalThis.location?.origin ?? 'http://localhost', type?: string): Cell {
   if (value === undefined || value === null || type === 'note') return { kind: 'missing', text: MISSING };
   const text = Array.isArray(value) ? value.filter((v) => v.trim() !== '').join(', ') : value;
   if (text.trim() === '') return { kind: 'missing', text: MISSING };
-  // The response came before its photo (issue 19); without the type (an older caller) it shows as the stored text.
+  // The response came before its photo; without the type (an older caller) it shows as the stored text.
   if (value === PENDING_PHOTO_ANSWER && IMAGE_QUESTION_TYPES.includes(type as QuestionType)) return { kind: 'pending', text: PENDING_PHOTO_LABEL };
   if (!Array.isArray(value)) {
     const photo = photoHref(text.trim(), origin);

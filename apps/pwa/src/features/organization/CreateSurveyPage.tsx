@@ -54,7 +54,7 @@ function readDraft(key: string, initial: BuilderState = EMPTY_BUILDER): BuilderS
   }
 }
 
-/** Editing a published survey (issue 17): the builder starts from its latest version; Publish puts the next one. */
+/** Editing a published survey: the builder starts from its latest version; Publish puts the next one. */
 export interface SurveyEdit {
   survey: { _id: string; title: string; version?: number | undefined };
   initial: BuilderState;

@@ -36,7 +36,7 @@ export interface QuestionForm {
   /** Name of the file the dataset came from, shown beside its count. */
   datasetFile: string | null;
   compulsory: boolean;
-  /** Constraints as typed (issue 17): min/max for numbers, dates and times; lengths for text. */
+  /** Constraints as typed: min/max for numbers, dates and times; lengths for text. */
   min: string;
   max: string;
   minLength: string;

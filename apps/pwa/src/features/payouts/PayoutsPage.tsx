@@ -14,7 +14,7 @@ import { PAYOUT_STATUS_LABEL } from './payout-calls';
 import { PayoutDialog } from './PayoutDialog';
 import './payouts.css';
 
-/** The organization's Payouts page for the active survey (issue 16). */
+/** The organization's Payouts page for the active survey. */
 export function PayoutsPage() {
   return <Payouts readOnly={false} />;
 }

@@ -8,7 +8,7 @@ import { FLAG_LABEL, isPhotoFlag, matchingPhotos } from './flag-labels';
 import './review.css';
 
 /**
- * The detail view's quality flags (issue 18): each reason, the two photos side by side for a photo
+ * The detail view's quality flags: each reason, the two photos side by side for a photo
  * flag, and Dismiss with a required note. `onDismissed` reloads the detail and the table's rows.
  */
 export function FlagsSection({ detail, onDismissed }: { detail: ResponseDetailReply; onDismissed: () => void }) {

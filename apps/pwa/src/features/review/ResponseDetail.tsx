@@ -14,8 +14,8 @@ import { outcomeText, reviewIds, type Verdict } from './review-calls';
 import { StatusChip, STATUS_LABEL } from './StatusChip';
 
 /**
- * A response's detail view (issue 16): answers and photos, status, the reviewer's comment, every
- * revision once a response has been fixed, its quality flags (issue 18), and the audit trail oldest
+ * A response's detail view: answers and photos, status, the reviewer's comment, every
+ * revision once a response has been fixed, its quality flags, and the audit trail oldest
  * first (verdicts and flag dismissals), with the review buttons.
  * `onChanged` lets the table reload its rows after a verdict.
  */

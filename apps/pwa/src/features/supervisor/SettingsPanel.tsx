@@ -7,7 +7,7 @@ import { Modal } from '../../ui/Modal';
 import { toast } from '../../ui/toast-store';
 import '../field-user/field-user.css';
 
-/** 'Settings' from the supervisor's side pane: the account and the daily sync e-mail (issue 18). */
+/** 'Settings' from the supervisor's side pane: the account and the daily sync e-mail. */
 export default function SettingsPanel({ user, onClose }: { user: CurrentUser; onClose: () => void }) {
   const [settings, setSettings] = useState<SupervisorSettings | null>(null);
   const [busy, setBusy] = useState(false);

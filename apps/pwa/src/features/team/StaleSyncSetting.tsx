@@ -5,7 +5,7 @@ import { toast } from '../../ui/toast-store';
 
 /**
  * The organization's "no sync for N days" threshold, set where its effect shows: the field-user
- * table highlights by it, and supervisors' pages and daily e-mails follow it (issue 18).
+ * table highlights by it, and supervisors' pages and daily e-mails follow it.
  */
 export function StaleSyncSetting({ days, onSaved }: { days: number; onSaved: () => void }) {
   const [value, setValue] = useState(String(days));
