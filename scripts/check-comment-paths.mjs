@@ -27,7 +27,7 @@ const packages = new Set(
   }),
 );
 // Files a build or a run writes (never tracked) that comments may name.
-const generated = new Set(['routeTree.gen.ts', 'sw.js', 'jwt-secret', 'demo-logins.json', 'benchmarks.json', 'chunk-map.json']);
+const generated = new Set(['routeTree.gen.ts', 'sw.js', 'jwt-secret', 'demo-logins.json', 'benchmarks.json', 'chunk-map.json', 'manifest.json']);
 
 const problems = [];
 for (const path of files) {
