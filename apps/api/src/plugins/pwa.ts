@@ -76,6 +76,8 @@ export default fp(
         index: false,
         // apps/pwa/scripts/compress.mjs writes .br and .gz beside each asset at build time.
         preCompressed: true,
+        // setHeaders decides cache-control; the plugin's own (max-age=0) would overwrite it.
+        cacheControl: false,
         setHeaders(res, path) {
           // The worker and the HTML must be revalidated so a new version is found; hashed assets are immutable.
           if (/\/assets\//.test(path)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
