@@ -10,6 +10,7 @@ import { benchChangesFeed } from './changes-feed.js';
 import { benchPayouts } from './payouts.js';
 import { benchDashboard } from './dashboard.js';
 import { benchExport } from './export.js';
+import { benchFlagsBacklog } from './flags-backlog.js';
 import { benchFormRules } from './form-rules.js';
 import { benchIngest } from './ingest.js';
 import { QUICK, type Finding } from './lib.js';
@@ -25,6 +26,7 @@ const only = process.argv.slice(2);
 const suites: Record<string, () => Promise<{ findings: Finding[]; lines: string[] }>> = {
   'form-rules': benchFormRules,
   ingest: benchIngest,
+  'flags-backlog': benchFlagsBacklog,
   search: benchSearch,
   dashboard: benchDashboard,
   'changes-feed': benchChangesFeed,

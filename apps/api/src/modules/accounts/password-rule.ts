@@ -14,7 +14,7 @@ let common: Promise<Set<string>> | undefined;
  */
 function commonPasswords(): Promise<Set<string>> {
   common ??= import('@zxcvbn-ts/language-common').then(({ dictionary }) => {
-    const list = dictionary['passwords-common'] as string[];
+    const list = dictionary['passwords-common'];
     return new Set([...list.filter((p) => p.length >= Limits.minPassword).map((p) => p.toLowerCase()), ...LOCAL_COMMON]);
   });
   return common;
