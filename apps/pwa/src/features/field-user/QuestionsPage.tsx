@@ -66,7 +66,7 @@ function FieldUserQuestions({ account, email }: { account: string; email: string
       <SyncStrip account={account} email={email} />
       <SurveySwitch online={online} />
       {survey?.closed ? (
-        <Suspense fallback={<PageLoading />}><ClosedSurvey survey={survey} /></Suspense>
+        <Suspense fallback={<PageLoading />}><ClosedSurvey account={account} survey={survey} /></Suspense>
       ) : survey ? (
         <SurveyForm key={`${account}/${survey._id}`} account={account} survey={survey} />
       ) : waiting ? (

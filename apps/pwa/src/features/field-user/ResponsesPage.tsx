@@ -8,6 +8,7 @@ import { formatResponseDate } from '../../ui/format';
 import { PageLoading } from '../../ui/Spinner';
 import { toast } from '../../ui/toast-store';
 import { useActiveSurvey } from '../surveys/active-survey';
+import { isClosedRefusal } from './closed-at-submit';
 import { answerText } from './form-logic';
 import { responseRows } from './response-rows';
 import { SyncStrip } from './SyncStrip';
@@ -137,8 +138,10 @@ function Responses({ account, email }: { account: string; email: string }) {
                       <strong>The server said{r.revisionOf ? ' about the fix' : ''}:</strong> {r.lastError?.msg ?? Msg.unexpectedError}
                       {r.lastError?.question && ` (${r.lastError.question})`}
                     </p>
+                    {/* No answer of it can be fixed into the window: Retry is for a survey the organization reopens. */}
+                    {isClosedRefusal(r) && <p className="fu-rec__meta" data-testid="closed-refusal">It reached the server after the organization closed the survey. Ask them to reopen it, then tap Retry; or save it to a file.</p>}
                     <div className="fu-rec__actions">
-                      {survey && <button type="button" className="btn btn--primary" onClick={() => setFixing(r)}>Fix</button>}
+                      {survey && !isClosedRefusal(r) && <button type="button" className="btn btn--primary" onClick={() => setFixing(r)}>Fix</button>}
                       <button type="button" className="btn btn--ghost" onClick={act(() => retry(r.id))}>Retry</button>
                       {r.lastError?.status === 409 && !r.revisionOf && <button type="button" className="btn btn--ghost" onClick={onResend(r)}>Resend as new</button>}
                       <button type="button" className="btn btn--danger-outline" onClick={onDiscard(r)}>Discard</button>

@@ -1,5 +1,6 @@
 import { Limits, Msg, QuestionType, type StoredQuestion } from '@survey-bird/contracts';
 import { describe, expect, it, vi } from 'vitest';
+import { ClosedNotice, isClosedRefusal, submitNotice } from './closed-at-submit';
 import { answerText, createSubmitter, formatLocation, problemsToast, SUBMIT_LABEL, toggleOption, type Delivery, type Problems, type SubmitDeps, type SubmitPhase } from './form-logic';
 import { answerProblems, check, formRules, shownQuestions, withoutHidden } from './form-rules';
 
@@ -199,6 +200,74 @@ describe('submitting', () => {
     expect(h.state().answers).toEqual({ Name: 'Ada' });
     expect(h.toasts).toEqual([`error:${Msg.unexpectedError}`]);
     error.mockRestore();
+  });
+
+  describe('a survey closed while the form was open', () => {
+    it('received: says it was sent and that the survey is closed, then shows the closed screen', async () => {
+      const onClosed = vi.fn();
+      const h = harness([{ status: 'sending', photosLeft: 0 }, { status: 'synced' }], { closedNow: vi.fn(async () => true), onClosed });
+      expect(await createSubmitter(h.deps).submit()).toBe('sent');
+      expect(h.enqueued).toHaveLength(1);
+      expect(h.toasts).toEqual([`warning:${ClosedNotice.received}`]);
+      expect(onClosed).toHaveBeenCalledOnce();
+      // Asked alongside the sync, after the response is on the phone.
+      expect(h.deps.closedNow).toHaveBeenCalledAfter(h.deps.enqueue as ReturnType<typeof vi.fn>);
+    });
+
+    it('refused as closed: says so and where the response is kept, even when the list could not tell', async () => {
+      const onClosed = vi.fn();
+      const h = harness([{ status: 'failed', msg: Msg.surveyClosed }], { closedNow: async () => Promise.reject(new Error('offline')), onClosed });
+      expect(await createSubmitter(h.deps).submit()).toBe('failed');
+      expect(h.toasts).toEqual([`error:${ClosedNotice.refused}`]);
+      expect(onClosed).toHaveBeenCalledOnce();
+    });
+
+    it('not answered in time: kept on the phone, and the close is still told', async () => {
+      const h = harness([{ status: 'queued', photosLeft: 0 }], { closedNow: async () => true, onClosed: vi.fn() });
+      expect(await createSubmitter(h.deps).submit()).toBe('saved');
+      expect(h.toasts).toEqual([`warning:${ClosedNotice.waiting}`]);
+      expect(h.deps.onClosed).toHaveBeenCalledOnce();
+    });
+
+    it('an open survey keeps its toasts; offline nothing is asked (the server decides at sync)', async () => {
+      const open = harness([{ status: 'synced' }], { closedNow: async () => false, onClosed: vi.fn() });
+      expect(await createSubmitter(open.deps).submit()).toBe('sent');
+      expect(open.toasts).toEqual([`success:${Msg.responseSent}`]);
+      expect(open.deps.onClosed).not.toHaveBeenCalled();
+
+      const offline = harness([{ status: 'queued', photosLeft: 0 }], { online: () => false, closedNow: vi.fn(async () => true) });
+      expect(await createSubmitter(offline.deps).submit()).toBe('saved');
+      expect(offline.deps.closedNow).not.toHaveBeenCalled();
+      expect(offline.toasts).toEqual([`warning:${Msg.expiredSaved}`]);
+    });
+
+    it('a survey list slower than the server does not hold the button', async () => {
+      vi.useFakeTimers();
+      try {
+        const h = harness([{ status: 'synced' }], { closedNow: () => new Promise<boolean>(() => undefined), onClosed: vi.fn() });
+        const done = createSubmitter(h.deps).submit();
+        await vi.advanceTimersByTimeAsync(1000);
+        expect(await done).toBe('sent');
+        expect(h.toasts).toEqual([`success:${Msg.responseSent}`]);
+        expect(h.phases.at(-1)).toBe('idle');
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+  });
+});
+
+describe('which refusals are closes', () => {
+  it('is a 403 with the closed message on a failed record, nothing else', () => {
+    expect(isClosedRefusal({ status: 'failed', lastError: { status: 403, msg: Msg.surveyClosed } })).toBe(true);
+    expect(isClosedRefusal({ status: 'queued', lastError: { status: 403, msg: Msg.surveyClosed } })).toBe(false);
+    expect(isClosedRefusal({ status: 'failed', lastError: { status: 403, msg: 'You are not a member of this survey' } })).toBe(false);
+    expect(isClosedRefusal({ status: 'failed', lastError: { status: 400, msg: Msg.surveyClosed } })).toBe(false);
+  });
+
+  it('the notice follows the refusal even when the list said open', () => {
+    expect(submitNotice({ outcome: 'failed', msg: Msg.surveyClosed }, false)).toEqual({ tone: 'error', text: ClosedNotice.refused });
+    expect(submitNotice({ outcome: 'failed', msg: 'Unknown question "X"' }, true)).toEqual({ tone: 'error', text: 'Unknown question "X"' });
   });
 });
 

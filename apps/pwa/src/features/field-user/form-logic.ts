@@ -1,4 +1,5 @@
 import { IMAGE_QUESTION_TYPES, Msg, QuestionType, type Answer, type Answers, type StoredQuestion } from '@survey-bird/contracts';
+import { refusedAsClosed, submitNotice, type Delivered } from './closed-at-submit';
 
 /**
  * The rules of the field-user form, free of React and IndexedDB so they can be tested alone.
@@ -103,6 +104,13 @@ export interface SubmitDeps {
   /** The record's state, or undefined when it is gone. */
   delivery: (id: string) => Promise<Delivery | undefined>;
   online: () => boolean;
+  /**
+   * Online only, started with the sync: whether the survey is closed now, as the survey list the
+   * page reads says (false when it cannot tell). Without it the form learns of a close at reload.
+   */
+  closedNow?: () => Promise<boolean>;
+  /** The survey is closed: the page shows the closed-survey screen instead of the form. */
+  onClosed?: () => void;
   onPhase: (phase: SubmitPhase) => void;
   /** Marks the questions to fix (empty when the form is accepted). */
   onProblems?: (problems: Problems) => void;
@@ -126,19 +134,28 @@ export function createSubmitter(deps: SubmitDeps) {
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const now = deps.now ?? Date.now;
 
-  async function waitForServer(id: string, hasPhotos: boolean): Promise<SubmitOutcome> {
-    const deadline = now() + (deps.waitMs ?? 5000);
+  async function waitForServer(id: string, hasPhotos: boolean, deadline: number): Promise<Delivered> {
     for (;;) {
       const d = await deps.delivery(id);
-      if (!d) return 'saved';
-      if (d.status === 'synced') return 'sent';
-      if (d.status === 'failed') {
-        deps.toast.error(d.msg);
-        return 'failed';
-      }
+      if (!d) return { outcome: 'saved' };
+      if (d.status === 'synced') return { outcome: 'sent' };
+      if (d.status === 'failed') return { outcome: 'failed', msg: d.msg };
       deps.onPhase(hasPhotos && d.photosLeft > 0 ? 'uploading' : 'sending');
-      if (!deps.online() || now() >= deadline) return 'saved';
+      if (!deps.online() || now() >= deadline) return { outcome: 'saved' };
       await sleep(deps.pollMs ?? 250);
+    }
+  }
+
+  /** The survey list's answer, waited for no longer than the server's: a slow link never holds the button. */
+  async function closedBy(check: Promise<boolean>, deadline: number): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), Math.max(0, deadline - now()));
+    });
+    try {
+      return await Promise.race([check, late]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -169,10 +186,16 @@ export function createSubmitter(deps: SubmitDeps) {
       // It is in the outbox now: the form starts afresh whatever the network does next.
       deps.reset();
       deps.syncNow();
-      const outcome = deps.online() ? await waitForServer(id, hasPhotos) : 'saved';
-      if (outcome === 'sent') deps.toast.success(Msg.responseSent);
-      if (outcome === 'saved') deps.toast.warning(Msg.expiredSaved);
-      return outcome;
+      const online = deps.online();
+      const deadline = now() + (deps.waitMs ?? 5000);
+      // Asked alongside the sync, not before the queue: the answers are kept whatever the reply.
+      const check = online && deps.closedNow ? deps.closedNow().catch(() => false) : Promise.resolve(false);
+      const delivered: Delivered = online ? await waitForServer(id, hasPhotos, deadline) : { outcome: 'saved' };
+      const closed = refusedAsClosed(delivered) || (await closedBy(check, deadline));
+      const notice = submitNotice(delivered, closed);
+      deps.toast[notice.tone](notice.text);
+      if (closed) deps.onClosed?.();
+      return delivered.outcome;
     } finally {
       busy = false;
       deps.onPhase('idle');

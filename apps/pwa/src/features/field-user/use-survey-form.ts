@@ -4,6 +4,7 @@ import { appSync } from '../../app-sync';
 import { enqueueResponse, getRecord, loadDraft, saveDraftPhoto, type DraftForm } from '../../offline';
 import { toast } from '../../ui/toast-store';
 import { useResponseEditor, type Entered, type ResponseEditor } from '../capture/use-response-editor';
+import { activeSurveys } from '../surveys/active-survey';
 import { createDraftSaver } from './draft-saver';
 import { createSubmitter, type Delivery, type SubmitPhase } from './form-logic';
 
@@ -111,6 +112,18 @@ export function useSurveyForm(account: string, given: Survey): SurveyForm {
     syncNow: () => void appSync().then((sync) => sync.syncNow()),
     delivery: deliveryOf,
     online: () => navigator.onLine,
+    // The survey list the page already reads (one GET, shared with a load in flight): a close made
+    // while the form was open shows at this submit, not at the next reload.
+    async closedNow() {
+      await activeSurveys.load(account, 'fieldUserSurveys');
+      const known = activeSurveys.peek(account);
+      return known.fetchedAt !== null && known.surveys.some((s) => s._id === surveyId && s.closed === true);
+    },
+    onClosed() {
+      // The refusal said so though the list could not (no reply, or the survey beyond its first page).
+      const active = activeSurveys.peek(account).active;
+      if (active?._id === surveyId && !active.closed) activeSurveys.setActive(account, { ...active, closed: true });
+    },
     onPhase: setPhase,
     onProblems: mark,
     reset() {
