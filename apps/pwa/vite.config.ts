@@ -74,7 +74,7 @@ export default defineConfig({
         // lands in the chunk of one screen (CreateSurveyPage, ManageSurveysPage) that both imports
         // this chunk and is imported by it, a cycle (scripts/bench/budget.mjs fails on one). The
         // team's list controls stay out: SurveyPicker, which a field user opens, uses them.
-        { name: 'office', includeDependenciesRecursively: false, test: /features[\\/](organization|supervisor|master-admin|review|payouts|team[\\/](?!ListControls|usePagedList|paging|icons|team\.css)|insight[\\/](?!chart-setup)|surveys[\\/]format)|contracts[\\/](src|dist)[\\/](schemas[\\/]survey|form-rules[\\/]rules)\./ },
+        { name: 'office', includeDependenciesRecursively: false, test: /features[\\/](organization|supervisor|master-admin|review|payouts|team[\\/](?!ListControls|usePagedList|paging|icons|team\.css)|insight[\\/](?!chart-setup)|surveys[\\/]format)|contracts[\\/](src|dist)[\\/](schemas[\\/](survey|payout)|form-rules[\\/]rules)\./ },
         { name: 'accounts', includeDependenciesRecursively: false, test: /features[\\/]accounts[\\/](?!session|account-|device-id|home)/ },
         { name: 'field-user-screens', includeDependenciesRecursively: false, test: /features[\\/]field-user[\\/](EarningsPage|earnings-times|ResponsesPage|response-rows|SettingsPanel|ReviseDialog|FixResponseDialog|earnings\.css)|src[\\/]offline[\\/]earnings\./ },
         // The inputs QuestionField imports lazily (photo, location, long lists): one request for all.
