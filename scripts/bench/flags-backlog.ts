@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import SQLite from 'better-sqlite3';
 import { uuidv7 } from '@survey-bird/contracts/ids';
-import { QUICK, json, loginToken, startApi, type Finding } from './lib.js';
+import { DEMO_ANSWERS, QUICK, demoFieldUser, startApi, type Finding } from './lib.js';
 
 /**
  * The quality-flag worker's share under traffic: a backlog of checks (10,000 in full mode, 1,000 in
@@ -16,27 +16,7 @@ import { QUICK, json, loginToken, startApi, type Finding } from './lib.js';
 const BACKLOG = QUICK ? 1_000 : 10_000;
 const LIMIT_S = 60;
 
-interface DemoLogin { role: string; email: string; password: string }
-
-const answers = {
-  'Outlet name': 'Mama Nkechi Provisions',
-  'Outlet type': 'Kiosk',
-  Ward: 'Ikeja - Ward B',
-  'Products in stock': ['Rice', 'Garri'],
-  'Outlet location': '6.60123, 3.35123 (±8 m)',
-  Remarks: 'Owner was cooperative',
-};
-
-async function fieldUser(url: string, dataDir: string) {
-  const logins = JSON.parse(readFileSync(join(dataDir, 'demo-logins.json'), 'utf8')) as DemoLogin[];
-  const fu = logins.find((l) => l.role === 'field_user')!;
-  const token = await loginToken(url, fu.email, fu.password);
-  const surveys = await json<{ survey: { _id: string; organization_id: string; title: string }[] }>(`${url}/api/v1/survey/field-user`, { headers: { authorization: `Bearer ${token}` } });
-  const survey = surveys.survey.find((s) => s.title.startsWith('Retail'))!;
-  return { token, surveyId: survey._id, organizationId: survey.organization_id };
-}
-
-const item = (surveyId: string, organizationId: string) => ({ survey_id: surveyId, organization_id: organizationId, clientId: uuidv7(), answers });
+const item = (surveyId: string, organizationId: string) => ({ survey_id: surveyId, organization_id: organizationId, clientId: uuidv7(), answers: DEMO_ANSWERS });
 
 export async function benchFlagsBacklog(): Promise<{ findings: Finding[]; lines: string[] }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sb-bench-flags-'));
@@ -53,9 +33,9 @@ export async function benchFlagsBacklog(): Promise<{ findings: Finding[]; lines:
     }
     // 1. Queue the backlog with the worker held off (its first tick is an hour away).
     const held = await startApi({ DATA_DIR: dataDir, FLAG_POLL_MS: '3600000' });
-    let fu: Awaited<ReturnType<typeof fieldUser>>;
+    let fu: Awaited<ReturnType<typeof demoFieldUser>>;
     try {
-      fu = await fieldUser(held.url, dataDir);
+      fu = await demoFieldUser(held.url, dataDir);
       for (let sent = 0; sent < BACKLOG; sent += 50) {
         const res = await fetch(`${held.url}/api/v1/sync/responses`, {
           method: 'POST',
@@ -77,7 +57,7 @@ export async function benchFlagsBacklog(): Promise<{ findings: Finding[]; lines:
     const api = await startApi({ DATA_DIR: dataDir });
     try {
       const started = performance.now();
-      const body = JSON.stringify({ survey_id: fu.surveyId, organization_id: fu.organizationId, answers });
+      const body = JSON.stringify({ survey_id: fu.surveyId, organization_id: fu.organizationId, answers: DEMO_ANSWERS });
       let finish: (r: autocannon.Result) => void = () => undefined;
       const done = new Promise<autocannon.Result>((resolve) => (finish = resolve));
       const instance = autocannon({

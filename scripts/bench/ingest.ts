@@ -1,27 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { uuidv7 } from '@survey-bird/contracts/ids';
-import { QUICK, alternate, json, load, loginToken, median, rssMb, startApi, startProcess, type Finding, type LoadResult, type Server } from './lib.js';
-
-interface DemoLogin { role: string; email: string; password: string }
-
-async function fieldUserContext(api: Server) {
-  const logins = JSON.parse(readFileSync(join(api.dataDir, 'demo-logins.json'), 'utf8')) as DemoLogin[];
-  const fu = logins.find((l) => l.role === 'field_user')!;
-  const token = await loginToken(api.url, fu.email, fu.password);
-  const surveys = await json<{ survey: { _id: string; organization_id: string; title: string }[] }>(`${api.url}/api/v1/survey/field-user`, { headers: { authorization: `Bearer ${token}` } });
-  const survey = surveys.survey.find((s) => s.title.startsWith('Retail'))!;
-  return { token, surveyId: survey._id, organizationId: survey.organization_id };
-}
-
-const answers = {
-  'Outlet name': 'Mama Nkechi Provisions',
-  'Outlet type': 'Kiosk',
-  Ward: 'Ikeja - Ward B',
-  'Products in stock': ['Rice', 'Garri'],
-  'Outlet location': '6.60123, 3.35123 (±8 m)',
-  Remarks: 'Owner was cooperative',
-};
+import { DEMO_ANSWERS, QUICK, alternate, demoFieldUser, load, median, rssMb, startApi, startProcess, type Finding, type LoadResult } from './lib.js';
 
 /** CPU time (user + system, every thread) the process has used so far, in ms (USER_HZ = 100). */
 function cpuMs(pid: number): number {
@@ -59,14 +39,14 @@ export async function benchIngest(): Promise<{ findings: Finding[]; lines: strin
   const api = await startApi({ SEED_DEMO: 'true' });
   const baseline = await startProcess(join(import.meta.dirname, 'baseline-server.mjs'), {}, '/health');
   try {
-    const ctx = await fieldUserContext(api);
+    const ctx = await demoFieldUser(api.url, api.dataDir);
     // Idle is at rest: V8 returns the young generation start-up grew only once its memory reducer
     // runs, about 8 s after the last full collection. The figure 1.5 s after login is reported too.
     await new Promise((r) => setTimeout(r, 1500));
     const earlyRss = rssMb(api.pid);
     await new Promise((r) => setTimeout(r, QUICK ? 500 : 28_500));
     const idleRss = rssMb(api.pid);
-    const body = () => JSON.stringify({ survey_id: ctx.surveyId, organization_id: ctx.organizationId, answers, clientId: uuidv7() });
+    const body = () => JSON.stringify({ survey_id: ctx.surveyId, organization_id: ctx.organizationId, answers: DEMO_ANSWERS, clientId: uuidv7() });
     const apiRun = (opts: { connections?: number } = {}) => load({
       ...opts,
       url: `${api.url}/api/v1/survey/respond`,
@@ -91,7 +71,7 @@ export async function benchIngest(): Promise<{ findings: Finding[]; lines: strin
     const bad = r.b.reduce((n, x) => n + x.errors + x.non2xx, 0);
 
     // Batched sync: rows per second through /sync/responses (50 per request) against single posts.
-    const batchBody = () => JSON.stringify({ responses: Array.from({ length: 50 }, () => ({ survey_id: ctx.surveyId, organization_id: ctx.organizationId, answers, clientId: uuidv7() })) });
+    const batchBody = () => JSON.stringify({ responses: Array.from({ length: 50 }, () => ({ survey_id: ctx.surveyId, organization_id: ctx.organizationId, answers: DEMO_ANSWERS, clientId: uuidv7() })) });
     const batchRun = (opts: { connections?: number } = {}) => load({
       url: `${api.url}/api/v1/sync/responses`,
       connections: 8,

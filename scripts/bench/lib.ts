@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -105,4 +105,24 @@ export interface Finding {
   target: string;
   measured: string;
   holds: boolean | null;
+}
+
+/** The answers every ingest-style suite posts to the demo's retail survey. */
+export const DEMO_ANSWERS = {
+  'Outlet name': 'Mama Nkechi Provisions',
+  'Outlet type': 'Kiosk',
+  Ward: 'Ikeja - Ward B',
+  'Products in stock': ['Rice', 'Garri'],
+  'Outlet location': '6.60123, 3.35123 (±8 m)',
+  Remarks: 'Owner was cooperative',
+};
+
+/** A demo field user's token and the demo's retail survey, from the logins the seed wrote to `dataDir`. */
+export async function demoFieldUser(url: string, dataDir: string): Promise<{ token: string; surveyId: string; organizationId: string }> {
+  const logins = JSON.parse(readFileSync(join(dataDir, 'demo-logins.json'), 'utf8')) as { role: string; email: string; password: string }[];
+  const fu = logins.find((l) => l.role === 'field_user')!;
+  const token = await loginToken(url, fu.email, fu.password);
+  const surveys = await json<{ survey: { _id: string; organization_id: string; title: string }[] }>(`${url}/api/v1/survey/field-user`, { headers: { authorization: `Bearer ${token}` } });
+  const survey = surveys.survey.find((s) => s.title.startsWith('Retail'))!;
+  return { token, surveyId: survey._id, organizationId: survey.organization_id };
 }

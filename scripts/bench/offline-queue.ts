@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { startProxy } from '../../tests/e2e/harness/proxy.js';
 import { buildPageModule, demoFieldUser, openBrowser, openForm, signIn, snapshotPwa, startAppServer, waitForServiceWorker } from './browser.js';
-import { QUICK, alternate, median, type Finding } from './lib.js';
+import { DEMO_ANSWERS, QUICK, alternate, median, type Finding } from './lib.js';
 import type { SaveJob, SaveResult } from './offline-queue.page.js';
 
 const MODULE = '/bench/offline-queue.js';
@@ -26,14 +26,6 @@ function call<T>(page: Page, fn: string, arg?: unknown): Promise<T> {
   return page.evaluate(`import(${JSON.stringify(MODULE)}).then((m) => m.${fn}(${arg === undefined ? '' : JSON.stringify(arg)}))`) as Promise<T>;
 }
 
-const answers = {
-  'Outlet name': 'Mama Nkechi Provisions',
-  'Outlet type': 'Kiosk',
-  Ward: 'Ikeja - Ward B',
-  'Products in stock': ['Rice', 'Garri'],
-  'Outlet location': '6.60123, 3.35123 (±8 m)',
-  Remarks: 'Owner was cooperative',
-};
 
 async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -65,7 +57,7 @@ export async function benchOfflineQueue(): Promise<{ findings: Finding[]; lines:
     await call(page, 'outboxState');
 
     const job = (tag: string, count = n): SaveJob => ({
-      n: count, account: user.email, surveyId: user.surveyId, organizationId: user.organizationId, answers,
+      n: count, account: user.email, surveyId: user.surveyId, organizationId: user.organizationId, answers: DEMO_ANSWERS,
       photoQuestions: ['Shelf photo', 'Storefront photo'], tag, photoBytes: 1024 * 1024,
     });
     // Offline, as in the field: the app's scheduler does not start sending while we save.
