@@ -1,8 +1,11 @@
 import { ACCOUNTS_STORAGE_KEY } from '@survey-bird/contracts';
+import type { AccountKey } from './offline/account-key';
 
 /**
  * Every key the PWA keeps on the phone, with what it holds and who writes it. A new key is added
- * here first; offline/index.ts describes how the IndexedDB tables are used.
+ * here first, and no other module spells one (storage-keys.test.ts scans the source for that);
+ * offline/index.ts describes how the IndexedDB tables are used. The strings are what phones in the
+ * field hold already: changing one loses that data, so they stay as they are.
  *
  * localStorage (synchronous, per origin, shared by tabs; small values only):
  * - accounts              the signed-in accounts `[{ user, token }]`, first = active (spec section 3);
@@ -20,15 +23,38 @@ import { ACCOUNTS_STORAGE_KEY } from '@survey-bird/contracts';
  *                         "This survey was updated" shows once per new version; features/field-user/survey-updated.ts
  *
  * IndexedDB database `indexedDbName` (offline/db.ts owns it): tables surveys, datasets, drafts,
- * outbox, photos, accounts, meta; keys of the meta table are `metaKey` in offline/db.ts.
+ * outbox, photos, accounts, meta; the keys of the meta table are `metaKey` below.
  */
 export const StorageKey = {
   accounts: ACCOUNTS_STORAGE_KEY,
   lastUser: 'survey-bird.last-user',
   activeSurvey: 'survey-bird.active-survey',
   deviceId: 'deviceId',
-  surveyDraftPrefix: 'survey-bird.survey-draft:',
+  /** The builder's draft of `account`, and of one published survey while it is edited. */
+  surveyDraft: (account: AccountKey, surveyId?: string) => `survey-bird.survey-draft:${account}${surveyId === undefined ? '' : `:${surveyId}`}`,
   seenSurveyVersions: 'survey-bird.seen-survey-versions',
 } as const;
 
 export const indexedDbName = 'survey-bird';
+
+/** Keys of the IndexedDB `meta` table (offline/db.ts); the service worker's sync run reads them too. */
+export const metaKey = {
+  /** The sync run's lease on the account (offline/lock.ts). */
+  lease: (account: AccountKey) => `lease:${account}`,
+  lastSyncAt: (account: AccountKey) => `lastSyncAt:${account}`,
+  /** The changes feed's cursor: `since` of the next pull. */
+  changesCursor: (account: AccountKey) => `changesCursor:${account}`,
+  /** EarningsSnapshot of GET /me/earnings. */
+  earnings: (account: AccountKey) => `earnings:${account}`,
+  /** ResponsesListSnapshot: the pages of GET /me/responses the Earnings screen loaded last. */
+  myResponses: (account: AccountKey) => `myResponses:${account}`,
+  /** 'buffer' once this browser failed to read back a stored Blob (offline/photo-store.ts). */
+  photoMode: 'photoMode',
+  /** "Send photos on Wi-Fi only" (offline/sync-wifi.ts): true, or absent for off. */
+  photosWifiOnly: 'photosWifiOnly',
+  /**
+   * The URL of a photo's unfinished tus upload (offline/sync-tus.ts): the account, response,
+   * question and photo it carries, so another photo never resumes it.
+   */
+  tusUpload: (account: AccountKey, responseId: string, question: string, photoId: string) => `tus:${[account, responseId, question, photoId].join('|')}`,
+} as const;

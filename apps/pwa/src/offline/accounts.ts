@@ -1,5 +1,5 @@
 import type { StoredAccount } from '../features/accounts/account-list';
-import { accountKey, db } from './db';
+import { accountKey, type AccountKey, db } from './db';
 
 /**
  * The service worker cannot read localStorage, where the page keeps the signed-in accounts
@@ -31,7 +31,7 @@ export async function mirroredAccounts(): Promise<StoredAccount[]> {
 }
 
 /** The server answered 401 to this token: stop syncing the account until another token is mirrored. */
-export async function rejectToken(account: string, token: string): Promise<void> {
+export async function rejectToken(account: AccountKey, token: string): Promise<void> {
   const key = accountKey(account);
   await db.transaction('rw', db.accounts, async () => {
     const row = await db.accounts.get(key);
@@ -39,7 +39,7 @@ export async function rejectToken(account: string, token: string): Promise<void>
   });
 }
 
-export async function isTokenRejected(account: string, token: string): Promise<boolean> {
+export async function isTokenRejected(account: AccountKey, token: string): Promise<boolean> {
   return (await db.accounts.get(accountKey(account)))?.rejectedToken === token;
 }
 

@@ -1,6 +1,7 @@
 import type { Answers, EarningsReply, MyResponse, PhotoPlaceholder, ResponseCapture, ResponseStatus, Survey } from '@survey-bird/contracts';
 import { Dexie, type Table } from 'dexie';
 import { indexedDbName } from '../storage-keys';
+export { metaKey } from '../storage-keys';
 
 /**
  * The IndexedDB database 'survey-bird' (see index.ts for what lives where). Only files of this
@@ -8,6 +9,7 @@ import { indexedDbName } from '../storage-keys';
  * A schema change is a new `this.version(n)` block below, never an edit of an old one.
  */
 
+import type { AccountKey } from './account-key';
 export { accountKey, type AccountKey } from './account-key';
 
 export type OutboxStatus = 'queued' | 'sending' | 'synced' | 'failed';
@@ -23,7 +25,7 @@ export interface Claim {
 export interface OutboxRecord {
   /** The response's clientId (a UUID made on this phone): the server's idempotency key. */
   id: string;
-  account: string;
+  account: AccountKey;
   surveyId: string;
   organizationId: string;
   /** As typed by the user; photo answers are added from photoRefs when sent. */
@@ -66,7 +68,7 @@ export interface OutboxRecord {
 
 /** What the server last said about one of the account's responses (the changes feed). */
 export interface StatusRow {
-  account: string;
+  account: AccountKey;
   /** The response's server `_id`. */
   id: string;
   clientId: string;
@@ -109,7 +111,7 @@ export interface PhotoRow {
 }
 
 export interface SurveyRow {
-  account: string;
+  account: AccountKey;
   surveyId: string;
   survey: Survey;
   /** Place in the server's list, which getCachedSurveys keeps. */
@@ -119,7 +121,7 @@ export interface SurveyRow {
 
 export interface DatasetRow {
   id?: number;
-  account: string;
+  account: AccountKey;
   surveyId: string;
   question: string;
   value: string;
@@ -127,7 +129,7 @@ export interface DatasetRow {
 }
 
 export interface DraftRow {
-  account: string;
+  account: AccountKey;
   surveyId: string;
   /** Becomes the response's clientId on submit, so a double submit queues one response. */
   clientId: string;
@@ -144,7 +146,7 @@ export interface DraftForm {
 
 /** The page's signed-in accounts, mirrored for the service worker (which cannot read localStorage). */
 export interface AccountRow {
-  account: string;
+  account: AccountKey;
   /** The e-mail as the user typed it. */
   user: string;
   token: string;
@@ -185,14 +187,3 @@ export class SurveyBirdDb extends Dexie {
 
 export const db = new SurveyBirdDb();
 
-export const metaKey = {
-  lease: (account: string) => `lease:${account}`,
-  lastSyncAt: (account: string) => `lastSyncAt:${account}`,
-  /** The changes feed's cursor: `since` of the next pull. */
-  changesCursor: (account: string) => `changesCursor:${account}`,
-  /** EarningsSnapshot of GET /me/earnings. */
-  earnings: (account: string) => `earnings:${account}`,
-  /** ResponsesListSnapshot: the pages of GET /me/responses the Earnings screen loaded last. */
-  myResponses: (account: string) => `myResponses:${account}`,
-  photoMode: 'photoMode',
-} as const;

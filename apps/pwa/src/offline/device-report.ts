@@ -1,5 +1,5 @@
 import type { DeviceReportBody } from '@survey-bird/contracts';
-import { db } from './db';
+import { type AccountKey, db } from './db';
 import { accountKey } from './db';
 import { recordsWithPendingPhotos } from './sync-photos';
 
@@ -14,7 +14,7 @@ export interface DeviceInfo {
  * (waiting or sending), refused ones, their photos and those of sent responses not yet uploaded,
  * and the browser's storage use.
  */
-export async function deviceReport(account: string, device: DeviceInfo, syncedAt: number): Promise<DeviceReportBody> {
+export async function deviceReport(account: AccountKey, device: DeviceInfo, syncedAt: number): Promise<DeviceReportBody> {
   const key = accountKey(account);
   const [waiting, failed] = await db.transaction('r', db.outbox, async () => {
     const open = await db.outbox.where('[account+status]').anyOf([[key, 'queued'], [key, 'sending']]).primaryKeys();

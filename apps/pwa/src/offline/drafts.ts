@@ -1,5 +1,5 @@
 import { uuidv7, type Answers } from '@survey-bird/contracts';
-import { accountKey, db, type DraftForm } from './db';
+import { accountKey, type AccountKey, db, type DraftForm } from './db';
 import { readPhotos, storePhoto } from './photo-store';
 
 /**
@@ -26,10 +26,10 @@ export interface Draft {
 }
 
 /** The photos table key of a draft's photos (outbox ids are UUIDs, so the two never collide). */
-export const draftOwner = (account: string, surveyId: string): string => `draft:${accountKey(account)}:${surveyId}`;
+export const draftOwner = (account: AccountKey, surveyId: string): string => `draft:${accountKey(account)}:${surveyId}`;
 
 /** `form`: the version shown as the user began; kept only if the draft has none yet. */
-export async function saveDraft(account: string, surveyId: string, answers: Answers, form?: DraftForm): Promise<void> {
+export async function saveDraft(account: AccountKey, surveyId: string, answers: Answers, form?: DraftForm): Promise<void> {
   const key = accountKey(account);
   await db.transaction('rw', db.drafts, async () => {
     const existing = await db.drafts.get([key, surveyId]);
@@ -39,7 +39,7 @@ export async function saveDraft(account: string, surveyId: string, answers: Answ
 }
 
 /** Keeps (or, with null, removes) the photo taken for one question of the draft. */
-export async function saveDraftPhoto(account: string, surveyId: string, question: string, photo: Blob | null, form?: DraftForm): Promise<void> {
+export async function saveDraftPhoto(account: AccountKey, surveyId: string, question: string, photo: Blob | null, form?: DraftForm): Promise<void> {
   const owner = draftOwner(account, surveyId);
   if (!photo) return void (await db.photos.delete([owner, question]));
   await storePhoto(owner, question, photo);
@@ -50,14 +50,14 @@ export async function saveDraftPhoto(account: string, surveyId: string, question
   });
 }
 
-export async function loadDraft(account: string, surveyId: string): Promise<Draft | undefined> {
+export async function loadDraft(account: AccountKey, surveyId: string): Promise<Draft | undefined> {
   const row = await db.drafts.get([accountKey(account), surveyId]);
   const photos = await readPhotos(draftOwner(account, surveyId));
   if (!row && Object.keys(photos).length === 0) return undefined;
   return { clientId: row?.clientId ?? uuidv7(), answers: row?.answers ?? {}, photos, updatedAt: row?.updatedAt ?? 0, ...(row?.form ? { form: row.form } : {}) };
 }
 
-export async function clearDraft(account: string, surveyId: string): Promise<void> {
+export async function clearDraft(account: AccountKey, surveyId: string): Promise<void> {
   await db.transaction('rw', db.drafts, db.photos, async () => {
     await db.drafts.delete([accountKey(account), surveyId]);
     await db.photos.where('owner').equals(draftOwner(account, surveyId)).delete();

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { db } from './db';
+import { accountKey, db } from './db';
 import { coalescedLiveQuery, liveCounts } from './live';
 import { enqueueResponse } from './outbox';
 import { freshDb } from '../../test/offline-server';
 
-const A = 'ada@example.com';
+const A = accountKey('ada@example.com');
 const queue = () => enqueueResponse({ account: A, surveyId: 's1', organizationId: 'org-1', answers: { Name: 'x' } });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let stop: (() => void) | undefined;

@@ -1,5 +1,5 @@
 import { Dexie, type ObservabilitySet } from 'dexie';
-import { db } from './db';
+import { type AccountKey, db } from './db';
 import { counts, type OutboxCounts } from './outbox';
 
 /**
@@ -82,6 +82,6 @@ export function coalescedLiveQuery<T>(querier: () => Promise<T>, tables: readonl
 }
 
 /** The account's outbox counts (the badge), re-read at most about once a second during a burst of saves. */
-export function liveCounts(account: string): Live<OutboxCounts> {
+export function liveCounts(account: AccountKey): Live<OutboxCounts> {
   return coalescedLiveQuery(() => counts(account), ['outbox']);
 }

@@ -1,4 +1,4 @@
-import { db, metaKey } from './db';
+import { type AccountKey, db, metaKey } from './db';
 
 /**
  * One sync run per account at a time, across tabs and the service worker. The Web Lock
@@ -33,7 +33,7 @@ function webLocks(): LockManagerLike | undefined {
   return nav?.locks ?? undefined;
 }
 
-async function takeLease(account: string, run: string, holdingWebLock: boolean, now: number): Promise<boolean> {
+async function takeLease(account: AccountKey, run: string, holdingWebLock: boolean, now: number): Promise<boolean> {
   return db.transaction('rw', db.meta, async () => {
     const current = (await db.meta.get(metaKey.lease(account)))?.value as Lease | undefined;
     const free = !current || current.holder === run || current.expiresAt <= now || (holdingWebLock && current.locked);
@@ -43,7 +43,7 @@ async function takeLease(account: string, run: string, holdingWebLock: boolean, 
   });
 }
 
-async function dropLease(account: string, run: string): Promise<void> {
+async function dropLease(account: AccountKey, run: string): Promise<void> {
   await db.transaction('rw', db.meta, async () => {
     const current = (await db.meta.get(metaKey.lease(account)))?.value as Lease | undefined;
     if (current?.holder === run) await db.meta.delete(metaKey.lease(account));
@@ -51,7 +51,7 @@ async function dropLease(account: string, run: string): Promise<void> {
 }
 
 /** Runs `work` holding the account's lock, or returns undefined at once when another run holds it. */
-export async function withSyncLock<T>(account: string, work: (lock: SyncLock) => Promise<T>, now: () => number = Date.now): Promise<T | undefined> {
+export async function withSyncLock<T>(account: AccountKey, work: (lock: SyncLock) => Promise<T>, now: () => number = Date.now): Promise<T | undefined> {
   const run = crypto.randomUUID();
   const underLease = async (holdingWebLock: boolean): Promise<T | undefined> => {
     if (!(await takeLease(account, run, holdingWebLock, now()))) return undefined;

@@ -25,9 +25,11 @@ import {
 } from './outbox';
 import { readPhoto } from './photo-store';
 import { freshDb, photoBlob } from '../../test/offline-server';
+import { accountKey, type AccountKey } from './account-key';
 
-const A = 'Ada@Example.com';
-const a = 'ada@example.com';
+/** A raw e-mail, as a caller that skipped accountKey would pass: the stores key it lower-cased all the same. */
+const A = 'Ada@Example.com' as AccountKey;
+const a = accountKey('ada@example.com');
 const claimOf = (run: string) => ({ run, at: Date.now(), locked: false });
 const base = { account: A, surveyId: 's1', organizationId: 'org-1' };
 
@@ -218,7 +220,7 @@ describe('status machine', () => {
     await db.outbox.update(ids[0]!, { nextAttemptAt: Date.now() + 60_000 });
     const claimed = await claimDue(a, claimOf('r'), Date.now(), 3);
     expect(claimed.map((r) => r.id)).toEqual(ids.slice(1, 4));
-    expect(await claimDue('someone@else', claimOf('r'), Date.now(), 50)).toEqual([]);
+    expect(await claimDue(accountKey('someone@else'), claimOf('r'), Date.now(), 50)).toEqual([]);
   });
 
   it('recovers stuck sending records older than the lease, or at once from a dead Web Lock holder', async () => {
@@ -261,11 +263,11 @@ describe('user actions and reads', () => {
     const first = await enqueueResponse({ ...base, answers: {} });
     await new Promise((r) => setTimeout(r, 2));
     const second = await enqueueResponse({ ...base, answers: {} });
-    await enqueueResponse({ ...base, account: 'other@example.com', answers: {} });
+    await enqueueResponse({ ...base, account: accountKey('other@example.com'), answers: {} });
     expect((await listOutbox(a)).map((r) => r.id)).toEqual([second, first]);
     expect(await lastSyncAt(A)).toBeNull();
     await setLastSyncAt(a, 42);
     expect(await lastSyncAt(A)).toBe(42);
-    expect(await lastSyncAt('other@example.com')).toBeNull();
+    expect(await lastSyncAt(accountKey('other@example.com'))).toBeNull();
   });
 });

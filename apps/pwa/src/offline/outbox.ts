@@ -1,5 +1,5 @@
 import { Msg, uuidv7, type Answers, type ResponseCapture, type ResponseStatus } from '@survey-bird/contracts';
-import { accountKey, db, metaKey, type Claim, type OutboxRecord, type OutboxStatus, type StatusRow } from './db';
+import { accountKey, type AccountKey, type Claim, db, metaKey, type OutboxRecord, type OutboxStatus, type StatusRow } from './db';
 import { draftOwner } from './drafts';
 import { photoRow, readPhotos, verifyPhotos } from './photo-store';
 import { nextAttemptAt, type Verdict } from './retry-policy';
@@ -21,7 +21,7 @@ import { nextAttemptAt, type Verdict } from './retry-policy';
  */
 
 export interface EnqueueInput {
-  account: string;
+  account: AccountKey;
   surveyId: string;
   organizationId: string;
   answers: Answers;
@@ -181,7 +181,7 @@ function base64Of(bytes: Uint8Array): string {
 }
 
 /** The failed responses (with their photos as data: URLs) as a JSON file for the user to keep. */
-export async function exportFailed(account?: string): Promise<Blob> {
+export async function exportFailed(account?: AccountKey): Promise<Blob> {
   const records = account
     ? await db.outbox.where('[account+status]').equals([accountKey(account), 'failed']).toArray()
     : await db.outbox.where('status').equals('failed').toArray();
@@ -198,13 +198,13 @@ export async function exportFailed(account?: string): Promise<Blob> {
 }
 
 /** Newest first. Only Dexie calls, so it can be passed to useLiveQuery as is. */
-export function listOutbox(account: string): Promise<OutboxRecord[]> {
+export function listOutbox(account: AccountKey): Promise<OutboxRecord[]> {
   const key = accountKey(account);
   return db.outbox.where('[account+createdAt]').between([key, -Infinity], [key, Infinity]).reverse().toArray();
 }
 
 /** One read transaction: a consistent snapshot (a record moving between states mid-read is counted once) and one IndexedDB round trip instead of four. */
-export async function counts(account: string): Promise<OutboxCounts> {
+export async function counts(account: AccountKey): Promise<OutboxCounts> {
   const key = accountKey(account);
   const count = (status: OutboxStatus) => db.outbox.where('[account+status]').equals([key, status]).count();
   const [queued, sending, failed, synced] = await db.transaction('r', db.outbox, () => Promise.all([count('queued'), count('sending'), count('failed'), count('synced')]));
@@ -212,7 +212,7 @@ export async function counts(account: string): Promise<OutboxCounts> {
 }
 
 /** The last time the server accepted a response of this account (epoch ms), or null. */
-export async function lastSyncAt(account: string): Promise<number | null> {
+export async function lastSyncAt(account: AccountKey): Promise<number | null> {
   const row = await db.meta.get(metaKey.lastSyncAt(accountKey(account)));
   return typeof row?.value === 'number' ? row.value : null;
 }
@@ -243,7 +243,7 @@ export function deliveryLabel(record: Pick<OutboxRecord, 'status'>, review?: Rev
 export const ownedBy = (record: OutboxRecord | undefined, run: string): record is OutboxRecord => record?.status === 'sending' && record.claim?.run === run;
 
 /** Due queued records (oldest first, minus those this run already tried) become `sending` under this run's claim. */
-export async function claimDue(account: string, claim: Claim, now: number, limit: number, skip: ReadonlySet<string> = new Set()): Promise<OutboxRecord[]> {
+export async function claimDue(account: AccountKey, claim: Claim, now: number, limit: number, skip: ReadonlySet<string> = new Set()): Promise<OutboxRecord[]> {
   return db.transaction('rw', db.outbox, async () => {
     const due = await db.outbox.where('[account+status+nextAttemptAt]').between([account, 'queued', -Infinity], [account, 'queued', now], true, true).toArray();
     const chosen = due.filter((r) => !skip.has(r.id)).sort((a, b) => a.createdAt - b.createdAt).slice(0, limit);
@@ -254,7 +254,7 @@ export async function claimDue(account: string, claim: Claim, now: number, limit
 }
 
 /** Keeps this run's claims fresh while it works, so they are not mistaken for a crashed run's. */
-export async function touchClaims(account: string, run: string, now: number): Promise<void> {
+export async function touchClaims(account: AccountKey, run: string, now: number): Promise<void> {
   await db.outbox
     .where('[account+status]')
     .equals([account, 'sending'])
@@ -267,7 +267,7 @@ export async function touchClaims(account: string, run: string, now: number): Pr
  * Records left in `sending` by a run that died go back to `queued`: claims older than the lease,
  * or at once when the dead run held the Web Lock that this run now holds.
  */
-export async function recoverStuck(account: string, run: string, now: number, leaseMs: number, holdingWebLock: boolean): Promise<number> {
+export async function recoverStuck(account: AccountKey, run: string, now: number, leaseMs: number, holdingWebLock: boolean): Promise<number> {
   return db.transaction('rw', db.outbox, async () => {
     const sending = await db.outbox.where('[account+status]').equals([account, 'sending']).toArray();
     const dead = sending.filter(({ claim }) => claim?.run !== run && (!claim || claim.at <= now - leaseMs || (holdingWebLock && claim.locked)));
@@ -318,6 +318,6 @@ export async function release(ids: string[], run: string): Promise<void> {
   for (const id of ids) await transition(id, run, (r) => ({ ...r, status: 'queued' }));
 }
 
-export async function setLastSyncAt(account: string, at: number): Promise<void> {
+export async function setLastSyncAt(account: AccountKey, at: number): Promise<void> {
   await db.meta.put({ key: metaKey.lastSyncAt(account), value: at });
 }

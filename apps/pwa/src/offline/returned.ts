@@ -1,4 +1,4 @@
-import { accountKey, db } from './db';
+import { accountKey, type AccountKey, db } from './db';
 
 /**
  * The account's responses the office returned for fixing and whose fix is not on its way: the
@@ -6,7 +6,7 @@ import { accountKey, db } from './db';
  * received) answers. The sync strip shows it on every field-user screen, so it lives here, in the
  * form's chunk, rather than in statuses.ts (the Earnings screen's): two indexed reads.
  */
-export async function returnedToFix(account: string): Promise<string[]> {
+export async function returnedToFix(account: AccountKey): Promise<string[]> {
   const key = accountKey(account);
   const [statuses, records] = await Promise.all([
     db.statuses.where('account').equals(key).filter((s) => s.status === 'returned').toArray(),

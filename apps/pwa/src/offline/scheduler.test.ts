@@ -2,15 +2,15 @@ import { Msg, QuestionType, routes } from '@survey-bird/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StoredAccount } from '../features/accounts/account-list';
 import { mirroredAccounts } from './accounts';
-import { db } from './db';
+import { accountKey, db } from './db';
 import { enqueueResponse, getRecord } from './outbox';
 import { startSync, type SyncController, type SyncStatus } from './scheduler';
 import { handleBackgroundSync, SYNC_TAG } from './sw-sync';
 import { eventually, FakeServer, freshDb, q, survey } from '../../test/offline-server';
 
 
-const ADA = 'ada@example.com';
-const BEN = 'ben@example.com';
+const ADA = accountKey('ada@example.com');
+const BEN = accountKey('ben@example.com');
 let server: FakeServer;
 let accounts: StoredAccount[];
 let controller: SyncController | undefined;

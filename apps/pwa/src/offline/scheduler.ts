@@ -1,6 +1,6 @@
 import type { StoredAccount } from '../features/accounts/account-list';
 import { mirrorAccounts } from './accounts';
-import { db } from './db';
+import { accountKey, db } from './db';
 import { coalescedLiveQuery } from './live';
 import { counts, lastSyncAt, type OutboxCounts } from './outbox';
 import { syncAccount, type PhotoProgress } from './sync-engine';
@@ -140,7 +140,7 @@ export function startSync(options: StartSyncOptions): SyncController {
     for (const { email: user, token } of accounts) {
       if (stopped) return;
       try {
-        const summary = await syncAccount({ account: user, token, baseUrl: options.baseUrl, fetch: options.fetch, device: options.device, resumable: () => import('./sync-tus'), onPhotoProgress: (photos) => update({ photos }) });
+        const summary = await syncAccount({ account: accountKey(user), token, baseUrl: options.baseUrl, fetch: options.fetch, device: options.device, resumable: () => import('./sync-tus'), onPhotoProgress: (photos) => update({ photos }) });
         if (summary.busy) sawBusy = true;
       } catch (err) {
         // A bug or a broken database must not stop the other accounts; the timer tries again.

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { QuestionType, routes, type EarningsReply, type MyResponse, type MyResponsesReply, type ResponseChange, type SyncItem } from '@survey-bird/contracts';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { db } from './db';
+import { accountKey, db } from './db';
 import { saveDraft, loadDraft } from './drafts';
 import { responsesList, saveResponsesPage } from './my-responses';
 import { enqueueResponse, getRecord } from './outbox';
@@ -10,7 +10,7 @@ import { syncAccount } from './sync-engine';
 import { FakeServer, freshDb, q, survey } from '../../test/offline-server';
 
 
-const ADA = 'ada@example.com';
+const ADA = accountKey('ada@example.com');
 let server: FakeServer;
 const sync = () => syncAccount({ account: ADA, token: 'tok-ada', fetch: server.fetch });
 const bucket = (count: number, amount: number) => ({ count, amount });

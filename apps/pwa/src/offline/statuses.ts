@@ -1,6 +1,6 @@
 import type { ChangesReply, EarningsReply, MyResponse } from '@survey-bird/contracts';
 import { responsesList } from './my-responses';
-import { accountKey, db, metaKey, type EarningsSnapshot, type OutboxRecord, type StatusRow } from './db';
+import { accountKey, type AccountKey, db, type EarningsSnapshot, metaKey, type OutboxRecord, type StatusRow } from './db';
 
 /**
  * What the server says became of the account's responses (review, fix, payment) and its earnings,
@@ -10,12 +10,12 @@ import { accountKey, db, metaKey, type EarningsSnapshot, type OutboxRecord, type
  * mid-way pulls that page again, never skips one.
  */
 
-export async function changesCursor(account: string): Promise<string | undefined> {
+export async function changesCursor(account: AccountKey): Promise<string | undefined> {
   const row = await db.meta.get(metaKey.changesCursor(accountKey(account)));
   return typeof row?.value === 'string' ? row.value : undefined;
 }
 
-export async function applyChanges(account: string, reply: ChangesReply): Promise<void> {
+export async function applyChanges(account: AccountKey, reply: ChangesReply): Promise<void> {
   const key = accountKey(account);
   const rows: StatusRow[] = reply.changes.map((c) => ({
     account: key, id: c._id, clientId: c.clientId, surveyId: c.survey_id, status: c.status, comment: c.comment,
@@ -27,18 +27,18 @@ export async function applyChanges(account: string, reply: ChangesReply): Promis
   });
 }
 
-export async function saveEarnings(account: string, reply: EarningsReply, at: number): Promise<void> {
+export async function saveEarnings(account: AccountKey, reply: EarningsReply, at: number): Promise<void> {
   const value: EarningsSnapshot = { reply, at };
   await db.meta.put({ key: metaKey.earnings(accountKey(account)), value });
 }
 
-export async function earningsSnapshot(account: string): Promise<EarningsSnapshot | null> {
+export async function earningsSnapshot(account: AccountKey): Promise<EarningsSnapshot | null> {
   const row = await db.meta.get(metaKey.earnings(accountKey(account)));
   return (row?.value as EarningsSnapshot | undefined) ?? null;
 }
 
 /** Every response the server reported a change for, newest change first. */
-export async function listStatuses(account: string): Promise<StatusRow[]> {
+export async function listStatuses(account: AccountKey): Promise<StatusRow[]> {
   const rows = await db.statuses.where('account').equals(accountKey(account)).toArray();
   return rows.sort((a, b) => (a.changedAt < b.changedAt ? 1 : a.changedAt > b.changedAt ? -1 : 0));
 }
@@ -85,7 +85,7 @@ const latestOf = (r: MyResponse) => [r.submittedAt, r.reviewedAt, r.paidAt].redu
  * feed's responses and those this phone sent (as the survey received them: `pending` when it pays
  * after review, else `approved`).
  */
-export async function earningsLines(account: string, payAfterReview: (surveyId: string) => boolean): Promise<EarningsLine[]> {
+export async function earningsLines(account: AccountKey, payAfterReview: (surveyId: string) => boolean): Promise<EarningsLine[]> {
   const key = accountKey(account);
   const [statuses, records, list] = await Promise.all([
     listStatuses(key),

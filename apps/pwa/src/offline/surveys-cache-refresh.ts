@@ -2,7 +2,7 @@ import { QuestionType, type Survey } from '@survey-bird/contracts';
 import { Dexie } from 'dexie';
 import { createApiClient } from '../api/client';
 import table from '../api/route-table';
-import { accountKey, db, type DatasetRow } from './db';
+import { accountKey, type AccountKey, type DatasetRow, db } from './db';
 
 /**
  * Refreshes the phone's copy of the field user's surveys and large option lists (read by
@@ -29,7 +29,7 @@ export interface CacheSummary {
 const MAX_PAGES = 500;
 
 /** Throws the api client's ApiError when a call fails; what was cached before stays. */
-export async function cacheFieldUserSurveys(account: string, token: string, options: CacheOptions = {}): Promise<CacheSummary> {
+export async function cacheFieldUserSurveys(account: AccountKey, token: string, options: CacheOptions = {}): Promise<CacheSummary> {
   const key = accountKey(account);
   const client = createApiClient({ table, getToken: () => token, onFailure: () => undefined, fetch: options.fetch, baseUrl: options.baseUrl });
   const surveys: Survey[] = options.listed ? [...options.listed] : [];

@@ -1,12 +1,12 @@
 import { QuestionType, routes } from '@survey-bird/contracts';
 import { beforeEach, expect, it } from 'vitest';
-import { db } from './db';
+import { accountKey, db } from './db';
 import { getCachedSurveys, searchDataset } from './surveys-cache';
 import { cacheFieldUserSurveys } from './surveys-cache-refresh';
 import { FakeServer, freshDb, q, survey } from '../../test/offline-server';
 
 
-const ADA = 'ada@example.com';
+const ADA = accountKey('ada@example.com');
 let server: FakeServer;
 const towns = ['Aba', 'Abakaliki', 'Abeokuta', 'Abuja', 'Lagos', 'Kaduna', 'Kano', 'Ibadan', 'Port Harcourt', 'Makurdi'];
 
@@ -22,10 +22,10 @@ beforeEach(async () => {
 });
 
 it('caches every page of surveys and each large option list, per account', async () => {
-  expect(await cacheFieldUserSurveys('Ada@Example.com', 'tok', { fetch: server.fetch })).toEqual({ surveys: 3, datasets: 2 });
+  expect(await cacheFieldUserSurveys(accountKey('Ada@Example.com'), 'tok', { fetch: server.fetch })).toEqual({ surveys: 3, datasets: 2 });
   expect(server.paths(routes.fieldUserSurveys.path)).toHaveLength(2);
   expect((await getCachedSurveys(ADA)).map((s) => s._id)).toEqual(['s1', 's2', 's3']);
-  expect(await getCachedSurveys('ben@example.com')).toEqual([]);
+  expect(await getCachedSurveys(accountKey('ben@example.com'))).toEqual([]);
   expect(await db.datasets.count()).toBe(towns.length + 121);
 });
 
@@ -66,7 +66,7 @@ it('searches offline: prefix matches first (alphabetically), then substring matc
   expect(await searchDataset(ADA, 's1', 'Town', 'KA')).toEqual(['Kaduna', 'Kano', 'Abakaliki']);
   expect(await searchDataset(ADA, 's1', 'Town', '  port h ')).toEqual(['Port Harcourt']);
   expect(await searchDataset(ADA, 's1', 'Town', 'zzz')).toEqual([]);
-  expect(await searchDataset('ben@example.com', 's1', 'Town', 'ab')).toEqual([]);
+  expect(await searchDataset(accountKey('ben@example.com'), 's1', 'Town', 'ab')).toEqual([]);
 });
 
 it('caps results at 50, prefix matches taking the first places; an empty query lists options in order', async () => {

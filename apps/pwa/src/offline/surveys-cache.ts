@@ -1,5 +1,5 @@
 import { Limits, type Survey } from '@survey-bird/contracts';
-import { accountKey, db } from './db';
+import { accountKey, type AccountKey, db } from './db';
 
 /**
  * The field user's surveys and the full option lists of their large selects, kept per account
@@ -7,7 +7,7 @@ import { accountKey, db } from './db';
  */
 
 /** The cached surveys of an account, in the server's order. */
-export async function getCachedSurveys(account: string): Promise<Survey[]> {
+export async function getCachedSurveys(account: AccountKey): Promise<Survey[]> {
   const rows = await db.surveys.where('account').equals(accountKey(account)).toArray();
   return rows.sort((a, b) => a.position - b.position).map((row) => row.survey);
 }
@@ -17,7 +17,7 @@ export async function getCachedSurveys(account: string): Promise<Survey[]> {
  * (alphabetically), then those containing it, at most Limits.datasetSearchLimit. An empty query
  * gives the first options in the survey's order.
  */
-export async function searchDataset(account: string, surveyId: string, question: string, query: string): Promise<string[]> {
+export async function searchDataset(account: AccountKey, surveyId: string, question: string, query: string): Promise<string[]> {
   const id: [string, string, string] = [accountKey(account), surveyId, question];
   const limit = Limits.datasetSearchLimit;
   const q = query.trim().toLowerCase();

@@ -1,4 +1,5 @@
 import type { StoredAccount } from '../features/accounts/account-list';
+import { accountKey } from './account-key';
 import { mirroredAccounts } from './accounts';
 import { syncAccount, type SyncSummary } from './sync-engine';
 
@@ -16,7 +17,7 @@ export async function handleBackgroundSync(
   options: { baseUrl?: string; fetch?: typeof fetch } = {},
 ): Promise<SyncSummary[]> {
   const summaries: SyncSummary[] = [];
-  for (const { email: user, token } of await getAccounts()) summaries.push(await syncAccount({ account: user, token, ...options }));
+  for (const { email: user, token } of await getAccounts()) summaries.push(await syncAccount({ account: accountKey(user), token, ...options }));
   // Waiting for a sign-in or for another context's run is not a reason to be woken again.
   if (summaries.some((s) => s.remaining > 0 && !s.authRequired && !s.busy)) throw new Error('Responses are still waiting to be sent');
   return summaries;

@@ -3,7 +3,7 @@
 import { ApiMsg, Msg, PhotoMsg, QuestionType, routes } from '@survey-bird/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isTokenRejected, mirrorAccounts } from './accounts';
-import { accountKey, db } from './db';
+import { accountKey, db, type AccountKey } from './db';
 import { LEASE_MS } from './lock';
 import { claimDue, counts, enqueueResponse, getRecord, lastSyncAt } from './outbox';
 import { syncAccount } from './sync-engine';
@@ -11,13 +11,13 @@ import { setPhotosOnWifiOnly } from './sync-wifi';
 import { fakeLocks, FakeServer, freshDb, photoBlob, q, survey } from '../../test/offline-server';
 
 
-const ADA = 'ada@example.com';
-const BEN = 'ben@example.com';
+const ADA = accountKey('ada@example.com');
+const BEN = accountKey('ben@example.com');
 const P = routes.syncResponses.path;
 const UPLOAD = routes.uploadImage.path;
 let server: FakeServer;
 
-function queue(answers: Record<string, string> = { Name: 'x' }, extra: { account?: string; photos?: Record<string, Blob>; surveyId?: string } = {}) {
+function queue(answers: Record<string, string> = { Name: 'x' }, extra: { account?: AccountKey; photos?: Record<string, Blob>; surveyId?: string } = {}) {
   return enqueueResponse({ account: extra.account ?? ADA, surveyId: extra.surveyId ?? 's1', organizationId: 'org-1', answers, photos: extra.photos });
 }
 const sync = (account = ADA, token = 'tok-ada') => syncAccount({ account, token, fetch: server.fetch });

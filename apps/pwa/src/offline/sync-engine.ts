@@ -1,6 +1,6 @@
 import { Limits, Msg, Role, PHOTO_FILE_NAME, type RouteName, uuidv7, type ChangesReply, type PhotoPlaceholder, type CurrentUserReply, type EarningsReply, type RespondBody, type RespondReply, type SyncItem, type SyncResponsesReply, type UploadImageReply } from '@survey-bird/contracts';
 import { rejectToken, isTokenRejected } from './accounts';
-import { accountKey, type OutboxRecord } from './db';
+import { accountKey, type AccountKey, type OutboxRecord } from './db';
 import { LEASE_MS, withSyncLock, type SyncLock } from './lock';
 import { claimDue, counts, markFailed, markRetry, markSynced, recordPhotoRef, recoverStuck, release, setLastSyncAt, touchClaims } from './outbox';
 import { holdingPhotos } from './sync-wifi';
@@ -33,8 +33,8 @@ export const REQUEST_TIMEOUT_MS = 60_000;
 export const UPLOAD_TIMEOUT_MS = 5 * 60_000;
 
 export interface SyncAccountOptions {
-  /** The e-mail of the account whose outbox is sent. */
-  account: string;
+  /** The account whose outbox is sent (its key: the e-mail trimmed and lower-cased). */
+  account: AccountKey;
   /** That account's token; the outbox of another account is never sent with it. */
   token: string;
   /** Origin of the API; '' (same origin) by default. */
@@ -76,7 +76,7 @@ export interface SyncSummary {
 }
 
 interface Ctx {
-  account: string;
+  account: AccountKey;
   token: string;
   resumable: SyncAccountOptions['resumable'];
   onPhotoProgress: ((progress: PhotoProgress | null) => void) | undefined;
@@ -100,7 +100,7 @@ type RetryVerdict = Extract<Verdict, { kind: 'retry' }>;
 type Step = 'go' | 'auth' | 'lost';
 
 /** Tokens already checked against GET /user in this context: token -> account and whether it is a field user's. */
-const verifiedTokens = new Map<string, { account: string; fieldUser: boolean }>();
+const verifiedTokens = new Map<string, { account: AccountKey; fieldUser: boolean }>();
 
 /**
  * The changes feed, the earnings and the device report are a field user's routes (403 to anyone else):
@@ -144,7 +144,7 @@ export async function syncAccount(options: SyncAccountOptions): Promise<SyncSumm
   return summary;
 }
 
-export async function pendingCount(account: string): Promise<number> {
+export async function pendingCount(account: AccountKey): Promise<number> {
   const { queued, sending } = await counts(account);
   return queued + sending;
 }

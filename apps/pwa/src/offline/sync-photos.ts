@@ -1,5 +1,5 @@
 import type { PhotoPlaceholder } from '@survey-bird/contracts';
-import { accountKey, db, type OutboxRecord } from './db';
+import { accountKey, type AccountKey, db, type OutboxRecord } from './db';
 import { ownedBy, transition } from './outbox';
 
 /**
@@ -23,7 +23,7 @@ export function markSyncedBeforePhotos(id: string, run: string, serverId: string
 }
 
 /** Synced records whose photos the server still waits for, oldest first. */
-export async function recordsWithPendingPhotos(account: string): Promise<OutboxRecord[]> {
+export async function recordsWithPendingPhotos(account: AccountKey): Promise<OutboxRecord[]> {
   const synced = await db.outbox.where('[account+status]').equals([accountKey(account), 'synced']).toArray();
   return synced.filter((r) => (r.photosPending?.length ?? 0) > 0).sort((a, b) => a.createdAt - b.createdAt);
 }

@@ -1,5 +1,5 @@
 import { Msg, PhotoMsg, type PhotoPlaceholder } from '@survey-bird/contracts';
-import { db } from './db';
+import { type AccountKey, db, metaKey } from './db';
 
 /**
  * Resumable photo uploads: the client side of tus 1.0 (creation, HEAD, PATCH, and
@@ -13,7 +13,6 @@ import { db } from './db';
  * No retries here: a failed attempt ends the sync run like any request, and the run's backoff
  * decides when the next one resumes.
  */
-const KEY = 'tus:';
 const TUS = { 'tus-resumable': '1.0.0' };
 /** As for a photo sent whole (sync-engine.ts UPLOAD_TIMEOUT_MS): a stalled link must not hold the run's lease. */
 const TIMEOUT_MS = 5 * 60_000;
@@ -22,7 +21,7 @@ const TIMEOUT_MS = 5 * 60_000;
 export interface UploadTarget {
   endpoint: string;
   token: string;
-  account: string;
+  account: AccountKey;
   /** The response's clientId. */
   responseId: string;
   surveyId: string;
@@ -119,7 +118,7 @@ export async function cancelUpload(input: UploadTarget, opened?: Promise<OpenUpl
 }
 
 /** The photo's upload in IndexedDB: account, response, question and the photo's own id. */
-const keyOf = (input: UploadTarget) => KEY + [input.account, input.responseId, input.question, input.placeholder.clientId].join('|');
+const keyOf = (input: UploadTarget) => metaKey.tusUpload(input.account, input.responseId, input.question, input.placeholder.clientId);
 
 function base64(text: string): string {
   let binary = '';

@@ -1,4 +1,4 @@
-import { db } from './db';
+import { db, metaKey } from './db';
 
 /**
  * "Send photos on Wi-Fi only", off by default: while it is on and the browser reports
@@ -7,14 +7,12 @@ import { db } from './db';
  * is Chromium's, and desktop Chromium leaves `type` out), photos are never held. Kept in IndexedDB
  * (`meta`), not localStorage, because the service worker's run reads it too.
  */
-const KEY = 'photosWifiOnly';
-
 export async function photosOnWifiOnly(): Promise<boolean> {
-  return (await db.meta.get(KEY))?.value === true;
+  return (await db.meta.get(metaKey.photosWifiOnly))?.value === true;
 }
 
 export async function setPhotosOnWifiOnly(on: boolean): Promise<void> {
-  await db.meta.put({ key: KEY, value: on });
+  await db.meta.put({ key: metaKey.photosWifiOnly, value: on });
 }
 
 /** The connection type the browser reports, if it does. */

@@ -2,6 +2,7 @@ import { ChangePasswordBody, Msg } from '@survey-bird/contracts';
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
 import { counts } from '../../offline';
+import { accountKey } from '../../offline/account-key';
 import { navigateTo } from '../../routes/navigate';
 import { homeFor, paths } from '../../routes/paths';
 import { confirmDialog } from '../../ui/dialog-store';
@@ -26,7 +27,7 @@ async function signOutSession(account: StoredAccount): Promise<string> {
 
 /** Responses of these accounts still on this phone (waiting, sending or failed); sign-out never deletes them. */
 async function unsentOnPhone(accounts: readonly StoredAccount[]): Promise<number> {
-  const all = await Promise.all(accounts.map((a) => counts(a.email).catch(() => null)));
+  const all = await Promise.all(accounts.map((a) => counts(accountKey(a.email)).catch(() => null)));
   return all.reduce((n, c) => n + (c ? c.queued + c.sending + c.failed : 0), 0);
 }
 

@@ -4,13 +4,14 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { listOutbox, loadDraft } from '../../offline';
 import { paths } from '../../routes/paths';
 import { isClosedRefusal } from './closed-at-submit';
+import type { AccountKey } from '../../offline/account-key';
 
 /**
  * A closed survey: shown greyed, with the reason, and no form to start a new response in. What the
  * field user made for it stays in sight: the responses the server refused as closed (kept on the
  * phone, under Responses) and an unfinished draft (kept; it is back if the survey is reopened).
  */
-export function ClosedSurvey({ account, survey }: { account: string; survey: Survey }) {
+export function ClosedSurvey({ account, survey }: { account: AccountKey; survey: Survey }) {
   const refused = useLiveQuery(async () => (await listOutbox(account)).filter((r) => r.surveyId === survey._id && isClosedRefusal(r)).length, [account, survey._id], 0);
   const drafted = useLiveQuery(async () => {
     const draft = await loadDraft(account, survey._id);

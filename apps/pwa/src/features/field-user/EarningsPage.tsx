@@ -13,6 +13,7 @@ import { answerText } from './form-logic';
 import { useAccount, useSyncController } from './use-sync';
 import './field-user.css';
 import './earnings.css';
+import type { AccountKey } from '../../offline/account-key';
 
 const ReviseDialog = lazy(() => import('./ReviseDialog'));
 
@@ -32,7 +33,7 @@ export function EarningsPage() {
   return <Earnings account={account.key} />;
 }
 
-function Earnings({ account }: { account: string }) {
+function Earnings({ account }: { account: AccountKey }) {
   const online = useOnline();
   const { syncNow, running } = useSyncController();
   const cached = useLiveQuery(() => getCachedSurveys(account), [account]);

@@ -6,11 +6,12 @@ import { toast } from '../../ui/toast-store';
 import { ResponseEditor } from '../capture/ResponseEditor';
 import { useResponseEditor } from '../capture/use-response-editor';
 import type { Photos } from './form-logic';
+import type { AccountKey } from '../../offline/account-key';
 
 interface Props {
   record: OutboxRecord;
   survey: Survey;
-  account: string;
+  account: AccountKey;
   onClose: () => void;
   onSaved: () => void;
 }

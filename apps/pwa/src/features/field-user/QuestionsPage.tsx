@@ -15,7 +15,7 @@ import { SyncStrip } from './SyncStrip';
 import { useSurveyForm } from './use-survey-form';
 import { useAccount } from './use-sync';
 import './field-user.css';
-import { accountKey } from '../../offline/account-key';
+import { accountKey, type AccountKey } from '../../offline/account-key';
 
 // Rare (a closed survey), so out of the form route's budget.
 const ClosedSurvey = lazy(() => import('./ClosedSurvey').then((m) => ({ default: m.ClosedSurvey })));
@@ -30,7 +30,7 @@ export function QuestionsPage() {
   return <FieldUserQuestions account={account.key} email={account.email} />;
 }
 
-function FieldUserQuestions({ account, email }: { account: string; email: string }) {
+function FieldUserQuestions({ account, email }: { account: AccountKey; email: string }) {
   const online = useOnline();
   const active = useActiveSurvey();
   // The phone's copy stands in only while no survey is known (a first visit without signal):
@@ -51,7 +51,7 @@ function FieldUserQuestions({ account, email }: { account: string; email: string
       const known = activeSurveys.peek(account);
       const fresh = known.fetchedAt !== null && Date.now() - known.fetchedAt < LIST_REUSE_MS && known.surveys.length >= known.totalCount;
       import('../../offline/surveys-cache-refresh')
-        .then((m) => m.cacheFieldUserSurveys(email, token, { listed: fresh ? known.surveys : undefined }))
+        .then((m) => m.cacheFieldUserSurveys(accountKey(email), token, { listed: fresh ? known.surveys : undefined }))
         .catch((err: unknown) => console.warn('survey-bird: surveys not cached', err));
     });
   }, [account, email, online, listLoading]);
@@ -83,7 +83,7 @@ function FieldUserQuestions({ account, email }: { account: string; email: string
 }
 
 /** "This survey was updated", once per new version (its code loads on its own: the form route's budget). */
-function useUpdatedNotice(account: string, survey: Survey | null): void {
+function useUpdatedNotice(account: AccountKey, survey: Survey | null): void {
   const id = survey?._id;
   const version = survey?.version ?? 1;
   useEffect(() => {
@@ -92,7 +92,7 @@ function useUpdatedNotice(account: string, survey: Survey | null): void {
 }
 
 // Memo: the sync strip and the survey list refreshing around it do not render the questions again.
-const SurveyForm = memo(function SurveyForm({ account, survey }: { account: string; survey: Survey }) {
+const SurveyForm = memo(function SurveyForm({ account, survey }: { account: AccountKey; survey: Survey }) {
   const form = useSurveyForm(account, survey);
   const online = useOnline();
 

@@ -14,6 +14,7 @@ import { responseRows } from './response-rows';
 import { SyncStrip } from './SyncStrip';
 import { useAccount, useSyncController } from './use-sync';
 import './field-user.css';
+import type { AccountKey } from '../../offline/account-key';
 
 const FixResponseDialog = lazy(() => import('./FixResponseDialog'));
 
@@ -26,7 +27,7 @@ export function ResponsesPage() {
 
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
-function Responses({ account, email }: { account: string; email: string }) {
+function Responses({ account, email }: { account: AccountKey; email: string }) {
   const records = useLiveQuery(() => listOutbox(account), [account]);
   // What the office decided about each sent response, by its server _id, as the last sync heard.
   const reviews = useLiveQuery(async () => new Map<string, Review>((await listStatuses(account)).map((s) => [s.id, s])), [account]);

@@ -6,11 +6,12 @@ import { toast } from '../../ui/toast-store';
 import { ResponseEditor } from '../capture/ResponseEditor';
 import { useResponseEditor, type Entered } from '../capture/use-response-editor';
 import { isPhotoQuestion, type SentPhotos } from './form-logic';
+import type { AccountKey } from '../../offline/account-key';
 
 interface Props {
   line: EarningsLine;
   survey: Survey;
-  account: string;
+  account: AccountKey;
   onClose: () => void;
   onQueued: () => void;
 }

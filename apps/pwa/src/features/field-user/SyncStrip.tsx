@@ -7,13 +7,14 @@ import { OfflineIcon } from '../../ui/icons';
 import { useOnline } from '../../ui/useOnline';
 import { useActiveSurvey } from '../surveys/active-survey';
 import { formatBytes, useOutboxState, useStorageEstimate, useSyncController } from './use-sync';
+import type { AccountKey } from '../../offline/account-key';
 
 /**
  * What the phone holds and whether the server has it, always in view on the field-user screens:
  * responses waiting, the last successful sync, Sync now (the outbox and the survey list), offline,
  * responses returned for fixing (Fix and resubmit is on the Earnings screen), and storage health.
  */
-export function SyncStrip({ account, email, showResponsesLink = true }: { account: string; email: string; showResponsesLink?: boolean }) {
+export function SyncStrip({ account, email, showResponsesLink = true }: { account: AccountKey; email: string; showResponsesLink?: boolean }) {
   const online = useOnline();
   const outbox = useOutboxState(account);
   const { running, photos, syncNow } = useSyncController();

@@ -1,5 +1,6 @@
 import type { Answers } from '@survey-bird/contracts';
 import { saveDraft, type DraftForm } from '../../offline';
+import type { AccountKey } from '../../offline/account-key';
 
 export const DRAFT_DELAY_MS = 300;
 
@@ -9,7 +10,7 @@ export const DRAFT_DELAY_MS = 300;
  * became a queued response, a late save must not bring the draft back).
  */
 /** `form`: the version the answers are typed on, kept with a new draft (a draft keeps its first). */
-export function createDraftSaver(account: string, surveyId: string, form?: () => DraftForm, delayMs = DRAFT_DELAY_MS) {
+export function createDraftSaver(account: AccountKey, surveyId: string, form?: () => DraftForm, delayMs = DRAFT_DELAY_MS) {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let pending: Answers | null = null;
   let writing: Promise<void> = Promise.resolve();

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { OutboxRecord } from '../../offline';
 import { responseRows } from './response-rows';
+import { accountKey } from '../../offline/account-key';
 
 let clock = 0;
 const rec = (id: string, over: Partial<OutboxRecord> = {}): OutboxRecord => ({
-  id, account: 'a@x.ng', surveyId: 's1', organizationId: 'o1', answers: {}, capturedAt: '2026-11-27T10:00:00Z', createdAt: ++clock, updatedAt: clock,
+  id, account: accountKey('a@x.ng'), surveyId: 's1', organizationId: 'o1', answers: {}, capturedAt: '2026-11-27T10:00:00Z', createdAt: ++clock, updatedAt: clock,
   status: 'synced', attempts: 0, nextAttemptAt: 0, photoQuestions: [], photoRefs: {}, ...over,
 });
 const shape = (records: OutboxRecord[]) => responseRows([...records].reverse()).map((r) => [r.original?.id ?? null, r.fixes.map((f) => f.id), r.latest.id]);

@@ -1,12 +1,13 @@
 import { Msg } from '@survey-bird/contracts';
 import { StorageKey } from '../../storage-keys';
 import { toast } from '../../ui/toast-store';
+import type { AccountKey } from '../../offline/account-key';
 
 /**
  * "This survey was updated" when the survey list brings a version above the one this account last
  * saw of this survey; the first sight of a survey says nothing. Remembered in localStorage.
  */
-export function noticeIfUpdated(account: string, surveyId: string, version: number): void {
+export function noticeIfUpdated(account: AccountKey, surveyId: string, version: number): void {
   const key = `${account}/${surveyId}`;
   let seen: Record<string, number> = {};
   try {

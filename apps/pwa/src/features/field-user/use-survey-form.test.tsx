@@ -8,13 +8,14 @@ import { fakeCodec } from '../../../test/image-codec';
 import { freshDb } from '../../../test/offline-server';
 import { createDraftSaver } from './draft-saver';
 import { useSurveyForm, type SurveyForm } from './use-survey-form';
+import { accountKey } from '../../offline/account-key';
 
 vi.mock('../../api', () => ({ api: { call: vi.fn() }, ApiError: class extends Error {} }));
 vi.mock('../../app-sync', () => ({ appSync: () => Promise.resolve({ syncNow: () => undefined }) }));
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-const ACCOUNT = 'ada@field.ng';
+const ACCOUNT = accountKey('ada@field.ng');
 const survey: Survey = {
   _id: 's1', title: 'Wells', description: '', organization_id: 'o1', expectedResponseCount: null, createdAt: '2026-01-01T00:00:00.000Z',
   questions: [

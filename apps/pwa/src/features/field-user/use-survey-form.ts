@@ -7,6 +7,7 @@ import { useResponseEditor, type Entered, type ResponseEditor } from '../capture
 import { activeSurveys } from '../surveys/active-survey';
 import { createDraftSaver } from './draft-saver';
 import { createSubmitter, type Delivery, type SubmitPhase } from './form-logic';
+import type { AccountKey } from '../../offline/account-key';
 
 export interface SurveyForm extends Pick<ResponseEditor, 'answers' | 'photos' | 'processing' | 'problems' | 'shown' | 'refusals' | 'setAnswer' | 'setPhoto'> {
   /** The draft has been read back and the rules loaded: inputs may render. */
@@ -38,7 +39,7 @@ export async function deliveryOf(id: string): Promise<Delivery | undefined> {
  * goes (restored on load, so a reload or a crash loses nothing) and the submit flow of form-logic.ts.
  * A draft stays on the version it was begun on until submitted, whatever version a sync brings.
  */
-export function useSurveyForm(account: string, given: Survey): SurveyForm {
+export function useSurveyForm(account: AccountKey, given: Survey): SurveyForm {
   const surveyId = given._id;
   // The version the draft in progress was begun on (pinned by its first answer or photo).
   const [pinned, setPinned] = useState<DraftForm | undefined>();

@@ -16,7 +16,7 @@ export function useAccount(): { key: AccountKey; email: string } | null {
 const NOT_YET: Live<never> = { subscribe: () => ({ unsubscribe: () => undefined }), hasValue: () => false };
 
 /** The truth about this account's outbox, live from IndexedDB. */
-export function useOutboxState(account: string) {
+export function useOutboxState(account: AccountKey) {
   // Coalesced: a burst of saves re-reads the counts (and the storage estimate) once, not per save.
   // Read once the page is idle: the questions render first.
   const idle = useIdle();

@@ -24,7 +24,6 @@ import { ImportXlsformButton } from './ImportXlsformButton';
 import {
   builderReducer,
   commitProblem,
-  DRAFT_KEY_PREFIX,
   earlierQuestions,
   EMPTY_BUILDER,
   formOptions,
@@ -41,6 +40,7 @@ import {
 import './create-survey.css';
 import '../team/team.css';
 import { accountKey } from '../../offline/account-key';
+import { StorageKey } from '../../storage-keys';
 import { countOf } from '../../ui/format';
 
 const DRAFT_SAVE_MS = 400;
@@ -77,7 +77,7 @@ function writeDraft(key: string, state: BuilderState, published?: BuilderState):
 /** Spec screen 4: build a survey question by question, then publish it (or, editing, publish its next version). */
 export function CreateSurveyPage({ edit }: { edit?: SurveyEdit } = {}) {
   const { user } = useSession();
-  const draftKey = `${DRAFT_KEY_PREFIX}${accountKey(user?.email ?? '')}${edit ? `:${edit.survey._id}` : ''}`;
+  const draftKey = StorageKey.surveyDraft(accountKey(user?.email ?? ''), edit?.survey._id);
   const [state, dispatch] = useReducer(builderReducer, draftKey, (key) => readDraft(key, edit?.initial));
   const [busy, setBusy] = useState(false);
   const [previewing, setPreviewing] = useState(false);

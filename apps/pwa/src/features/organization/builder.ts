@@ -1,4 +1,3 @@
-import { StorageKey } from '../../storage-keys';
 import {
   CreateSurveyBody,
   DISABLED_QUESTION_TYPES,
@@ -348,9 +347,6 @@ export function optionsSummary(q: Question): string | null {
   if (OPTION_QUESTION_TYPES.includes(q.type)) return q.options.join(', ');
   return null;
 }
-
-// The in-progress survey survives a reload: one draft per account in localStorage.
-export const DRAFT_KEY_PREFIX = StorageKey.surveyDraftPrefix;
 
 function isQuestion(v: unknown): v is Question {
   const q = v as Question | null;

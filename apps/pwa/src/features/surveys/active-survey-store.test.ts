@@ -1,6 +1,7 @@
 import { Role, type Survey, type SurveyListReply } from '@survey-bird/contracts';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { chooseActive, createActiveSurveyStore, STORAGE_KEY, surveyListRoute, type ActiveSurveyDeps } from './active-survey-store';
+import { accountKey } from '../../offline/account-key';
 
 const survey = (n: number): Survey => ({
   _id: `s${n}`,
@@ -58,87 +59,87 @@ describe('the active-survey store', () => {
 
   it('selects the first survey once loaded, with the fetching flag up meanwhile', async () => {
     const s = createActiveSurveyStore(deps);
-    expect(s.peek('ada@x.ng')).toMatchObject({ active: null, loading: true, loaded: false, fetchedAt: null });
-    const loading = s.load('ada@x.ng', 'organizationSurveys');
-    expect(s.peek('ada@x.ng').loading).toBe(true);
+    expect(s.peek(accountKey('ada@x.ng'))).toMatchObject({ active: null, loading: true, loaded: false, fetchedAt: null });
+    const loading = s.load(accountKey('ada@x.ng'), 'organizationSurveys');
+    expect(s.peek(accountKey('ada@x.ng')).loading).toBe(true);
     const before = Date.now();
     await loading;
-    expect(s.peek('ada@x.ng')).toMatchObject({ active: survey(1), loading: false, loaded: true, totalCount: 2 });
-    expect(s.peek('ada@x.ng').fetchedAt).toBeGreaterThanOrEqual(before);
+    expect(s.peek(accountKey('ada@x.ng'))).toMatchObject({ active: survey(1), loading: false, loaded: true, totalCount: 2 });
+    expect(s.peek(accountKey('ada@x.ng')).fetchedAt).toBeGreaterThanOrEqual(before);
   });
 
   it('shares one request between concurrent loads', async () => {
     const s = createActiveSurveyStore(deps);
-    await Promise.all([s.load('ada@x.ng', 'organizationSurveys'), s.load('ada@x.ng', 'organizationSurveys')]);
+    await Promise.all([s.load(accountKey('ada@x.ng'), 'organizationSurveys'), s.load(accountKey('ada@x.ng'), 'organizationSurveys')]);
     expect(deps.fetchFirstPage).toHaveBeenCalledTimes(1);
   });
 
   it('keeps one active survey per account', async () => {
     const s = createActiveSurveyStore(deps);
-    await s.load('ada@x.ng', 'organizationSurveys');
-    await s.load('bola@x.ng', 'organizationSurveys');
-    s.setActive('ada@x.ng', survey(2));
-    expect(s.peek('ada@x.ng').active).toEqual(survey(2));
-    expect(s.peek('bola@x.ng').active).toEqual(survey(7));
+    await s.load(accountKey('ada@x.ng'), 'organizationSurveys');
+    await s.load(accountKey('bola@x.ng'), 'organizationSurveys');
+    s.setActive(accountKey('ada@x.ng'), survey(2));
+    expect(s.peek(accountKey('ada@x.ng')).active).toEqual(survey(2));
+    expect(s.peek(accountKey('bola@x.ng')).active).toEqual(survey(7));
   });
 
   it('remembers the choice across reloads, per account', async () => {
     const first = createActiveSurveyStore(deps);
-    await first.load('ada@x.ng', 'organizationSurveys');
-    first.setActive('ada@x.ng', survey(2));
+    await first.load(accountKey('ada@x.ng'), 'organizationSurveys');
+    first.setActive(accountKey('ada@x.ng'), survey(2));
     expect(Object.keys(JSON.parse(localStorage.getItem(STORAGE_KEY)!) as object)).toEqual(['ada@x.ng']);
 
     const afterReload = createActiveSurveyStore(deps);
-    expect(afterReload.peek('ada@x.ng').active).toEqual(survey(2));
-    await afterReload.load('ada@x.ng', 'organizationSurveys');
-    expect(afterReload.peek('ada@x.ng').active).toEqual(survey(2));
-    await afterReload.load('bola@x.ng', 'organizationSurveys');
-    expect(afterReload.peek('bola@x.ng').active).toEqual(survey(7));
+    expect(afterReload.peek(accountKey('ada@x.ng')).active).toEqual(survey(2));
+    await afterReload.load(accountKey('ada@x.ng'), 'organizationSurveys');
+    expect(afterReload.peek(accountKey('ada@x.ng')).active).toEqual(survey(2));
+    await afterReload.load(accountKey('bola@x.ng'), 'organizationSurveys');
+    expect(afterReload.peek(accountKey('bola@x.ng')).active).toEqual(survey(7));
   });
 
   it('a reload whose list still holds the remembered survey unchanged changes nothing the form reads', async () => {
     const first = createActiveSurveyStore(deps);
-    await first.load('ada@x.ng', 'organizationSurveys');
+    await first.load(accountKey('ada@x.ng'), 'organizationSurveys');
     const afterReload = createActiveSurveyStore(deps);
-    const shown = afterReload.peek('ada@x.ng').active;
+    const shown = afterReload.peek(accountKey('ada@x.ng')).active;
     const changes = vi.fn();
     afterReload.store.subscribe(changes);
-    const loading = afterReload.load('ada@x.ng', 'organizationSurveys');
+    const loading = afterReload.load(accountKey('ada@x.ng'), 'organizationSurveys');
     expect(changes).not.toHaveBeenCalled(); // the fetching flag was already up
     await loading;
     expect(changes).toHaveBeenCalledTimes(1);
-    expect(afterReload.peek('ada@x.ng').active).toBe(shown);
+    expect(afterReload.peek(accountKey('ada@x.ng')).active).toBe(shown);
   });
 
   it('takes the fresh survey when the server changed it', async () => {
     const first = createActiveSurveyStore(deps);
-    await first.load('ada@x.ng', 'organizationSurveys');
+    await first.load(accountKey('ada@x.ng'), 'organizationSurveys');
     lists['ada@x.ng'] = [{ ...survey(1), title: 'Renamed' }, survey(2)];
     const afterReload = createActiveSurveyStore(deps);
-    await afterReload.load('ada@x.ng', 'organizationSurveys');
-    expect(afterReload.peek('ada@x.ng').active?.title).toBe('Renamed');
+    await afterReload.load(accountKey('ada@x.ng'), 'organizationSurveys');
+    expect(afterReload.peek(accountKey('ada@x.ng')).active?.title).toBe('Renamed');
   });
 
   it('falls back to the first survey when the remembered one is gone', async () => {
     localStorage.setItem(STORAGE_KEY, JSON.stringify({ 'ada@x.ng': survey(9) }));
     const s = createActiveSurveyStore(deps);
-    await s.load('ada@x.ng', 'organizationSurveys');
-    expect(s.peek('ada@x.ng').active).toEqual(survey(1));
+    await s.load(accountKey('ada@x.ng'), 'organizationSurveys');
+    expect(s.peek(accountKey('ada@x.ng')).active).toEqual(survey(1));
   });
 
   it('discards a corrupt stored value', () => {
     localStorage.setItem(STORAGE_KEY, '{"ada@x.ng": {"title": 3}}');
-    expect(createActiveSurveyStore(deps).peek('ada@x.ng').active).toBeNull();
+    expect(createActiveSurveyStore(deps).peek(accountKey('ada@x.ng')).active).toBeNull();
     localStorage.setItem(STORAGE_KEY, 'not json');
-    expect(createActiveSurveyStore(deps).peek('ada@x.ng').active).toBeNull();
+    expect(createActiveSurveyStore(deps).peek(accountKey('ada@x.ng')).active).toBeNull();
   });
 
   it('puts a just-published survey in front and makes it active', async () => {
     const s = createActiveSurveyStore(deps);
-    await s.load('ada@x.ng', 'organizationSurveys');
-    s.setActive('ada@x.ng', survey(3));
-    expect(s.peek('ada@x.ng')).toMatchObject({ active: survey(3), totalCount: 3 });
-    expect(s.peek('ada@x.ng').surveys.map((x) => x._id)).toEqual(['s3', 's1', 's2']);
+    await s.load(accountKey('ada@x.ng'), 'organizationSurveys');
+    s.setActive(accountKey('ada@x.ng'), survey(3));
+    expect(s.peek(accountKey('ada@x.ng'))).toMatchObject({ active: survey(3), totalCount: 3 });
+    expect(s.peek(accountKey('ada@x.ng')).surveys.map((x) => x._id)).toEqual(['s3', 's1', 's2']);
   });
 
   it('starts from the cached surveys when the list cannot be fetched', async () => {
@@ -147,14 +148,14 @@ describe('the active-survey store', () => {
       fetchFirstPage: () => Promise.reject(new Error('offline')),
       cachedSurveys: async () => [survey(4), survey(5)],
     });
-    await s.load('ada@x.ng', 'fieldUserSurveys');
-    expect(s.peek('ada@x.ng')).toMatchObject({ active: survey(4), loading: false, loaded: true, fetchedAt: null });
+    await s.load(accountKey('ada@x.ng'), 'fieldUserSurveys');
+    expect(s.peek(accountKey('ada@x.ng'))).toMatchObject({ active: survey(4), loading: false, loaded: true, fetchedAt: null });
   });
 
   it('keeps the remembered survey when offline with nothing cached', async () => {
     localStorage.setItem(STORAGE_KEY, JSON.stringify({ 'ada@x.ng': survey(2) }));
     const s = createActiveSurveyStore({ ...deps, fetchFirstPage: () => Promise.reject(new Error('offline')) });
-    await s.load('ada@x.ng', 'fieldUserSurveys');
-    expect(s.peek('ada@x.ng')).toMatchObject({ active: survey(2), loading: false, loaded: true });
+    await s.load(accountKey('ada@x.ng'), 'fieldUserSurveys');
+    expect(s.peek(accountKey('ada@x.ng'))).toMatchObject({ active: survey(2), loading: false, loaded: true });
   });
 });

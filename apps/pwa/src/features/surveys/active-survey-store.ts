@@ -1,6 +1,7 @@
 import { StorageKey } from '../../storage-keys';
 import { Role, type Survey, type SurveyListReply } from '@survey-bird/contracts';
 import { createStore } from '../../ui/store';
+import type { AccountKey } from '../../offline/account-key';
 
 /**
  * The core of the active-survey store, free of the API client and React so it can be tested with
@@ -57,9 +58,9 @@ type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 export interface ActiveSurveyDeps {
   /** Page 1 of the account's survey list (no search). Rejects when the call fails. */
-  fetchFirstPage(account: string, route: SurveyListRoute): Promise<SurveyListReply>;
+  fetchFirstPage(account: AccountKey, route: SurveyListRoute): Promise<SurveyListReply>;
   /** Every survey kept on this device for the account (a field user starting offline), or null. */
-  cachedSurveys?(account: string, route: SurveyListRoute): Promise<Survey[] | null>;
+  cachedSurveys?(account: AccountKey, route: SurveyListRoute): Promise<Survey[] | null>;
   storage?: KeyValueStorage | null;
 }
 
@@ -81,11 +82,11 @@ export function createActiveSurveyStore(deps: ActiveSurveyDeps) {
   }
 
   /** The survey this account chose last time, kept whole so a reload (or no signal) shows it at once. */
-  function remembered(account: string): Survey | null {
+  function remembered(account: AccountKey): Survey | null {
     return readAll()[account] ?? null;
   }
 
-  function remember(account: string, survey: Survey | null): void {
+  function remember(account: AccountKey, survey: Survey | null): void {
     const all = readAll();
     if (survey) all[account] = survey;
     else delete all[account];
@@ -98,7 +99,7 @@ export function createActiveSurveyStore(deps: ActiveSurveyDeps) {
   }
 
   /** The account's state; before the first load, the remembered survey with the fetching flag up. */
-  function peek(account: string): AccountSurveys {
+  function peek(account: AccountKey): AccountSurveys {
     const known = store.get()[account];
     if (known) return known;
     let first = initial.get(account);
@@ -110,12 +111,12 @@ export function createActiveSurveyStore(deps: ActiveSurveyDeps) {
     return first;
   }
 
-  function patch(account: string, change: Partial<AccountSurveys>): void {
+  function patch(account: AccountKey, change: Partial<AccountSurveys>): void {
     store.set((all) => ({ ...all, [account]: { ...peek(account), ...change } }));
   }
 
   /** Loads the account's surveys and settles its active survey; concurrent calls share one load. */
-  function load(account: string, route: SurveyListRoute): Promise<void> {
+  function load(account: AccountKey, route: SurveyListRoute): Promise<void> {
     const running = inFlight.get(account);
     if (running) return running;
     // Before the first load the flag is already up: no store change, no render.
@@ -146,7 +147,7 @@ export function createActiveSurveyStore(deps: ActiveSurveyDeps) {
   }
 
   /** Makes `survey` the account's active one; a survey not in the list yet (just published) joins its front. */
-  function setActive(account: string, survey: Survey | null): void {
+  function setActive(account: AccountKey, survey: Survey | null): void {
     const current = peek(account);
     const listed = survey === null || current.surveys.some((s) => s._id === survey._id);
     patch(account, {
