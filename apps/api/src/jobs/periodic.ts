@@ -6,7 +6,7 @@ import type { LeaseStore } from '../counters/lease-store.js';
 export interface PeriodicJob {
   name: string;
   everyMs: number;
-  run: () => Promise<unknown> | unknown;
+  run: () => unknown;
   /** Also run once at start (not only after the first interval). */
   atStart?: boolean;
   /**

@@ -36,6 +36,8 @@ const SEARCH_INDEX_EVERY_MS = 250;
  */
 export function jobTable(app: FastifyInstance, searchIndexer: SearchIndexer | null): Job[] {
   const { flags, uploads, resumable } = app.services;
+  const returnDigest = new ReturnDigest(app.db.kysely, app.mailer);
+  const syncDigest = new SyncDigest(app.db.kysely, app.mailer, app.config.publicUrl);
   const jobs: Job[] = [];
   if (searchIndexer) jobs.push({ kind: 'paced', name: 'search index', everyMs: SEARCH_INDEX_EVERY_MS, start: () => searchIndexer.start(SEARCH_INDEX_EVERY_MS), stop: () => searchIndexer.stop() });
   jobs.push(
@@ -45,8 +47,8 @@ export function jobTable(app: FastifyInstance, searchIndexer: SearchIndexer | nu
     { kind: 'once', name: 'orphan photo sweep', inBackground: () => uploads.sweepOrphans() },
     { kind: 'periodic', name: 'resumable upload expiry', everyMs: CLEAN_UP_EVERY_MS, atStart: true, run: () => resumable.cleanUp() },
     { kind: 'paced', name: 'flag check', everyMs: FLAG_POLL_MS, start: () => flags.worker.start(), stop: () => flags.worker.stop() },
-    { kind: 'periodic', name: 'return digest', everyMs: DIGEST_EVERY_MS, run: () => new ReturnDigest(app.db.kysely, app.mailer).run() },
-    { kind: 'periodic', name: 'sync digest', everyMs: SYNC_DIGEST_EVERY_MS, run: () => new SyncDigest(app.db.kysely, app.mailer, app.config.publicUrl).run() },
+    { kind: 'periodic', name: 'return digest', everyMs: DIGEST_EVERY_MS, run: () => returnDigest.run() },
+    { kind: 'periodic', name: 'sync digest', everyMs: SYNC_DIGEST_EVERY_MS, run: () => syncDigest.run() },
   );
   return jobs;
 }

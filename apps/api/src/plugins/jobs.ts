@@ -29,7 +29,7 @@ export default fp(
     // Every request the server takes tells the flag worker to keep to its small budget (flag-worker.ts).
     app.server.on('request', () => app.services.flags.worker.noteRequest());
 
-    const stops: (() => Promise<unknown> | unknown)[] = [];
+    const stops: (() => unknown)[] = [];
     for (const job of jobTable(app, searchIndexer)) {
       if (job.kind === 'periodic') stops.push(startPeriodic(job, app.log).stop);
       else if (job.kind === 'paced') {
