@@ -14,6 +14,7 @@ import { loggableUrl, registerRequestLog } from './http/request-log.js';
 import { limitSlowClients } from './http/slow-clients.js';
 import authPlugin from './plugins/auth.js';
 import contextPlugin from './plugins/context.js';
+import jobsPlugin from './plugins/jobs.js';
 import lifecyclePlugin from './plugins/lifecycle.js';
 import pwaPlugin from './plugins/pwa.js';
 import securityHeaders from './plugins/security-headers.js';
@@ -85,6 +86,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   await app.register(authPlugin);
   await app.register(servicesPlugin);
+  await app.register(jobsPlugin);
   await registerModules(app);
   await app.register(pwaPlugin, { root: config.pwaDir });
   return app;

@@ -51,6 +51,8 @@ export default fp(
     const flags = new FlagsService(app);
     const uploads = new UploadService(app.config, app.db, ingest, stores);
     const insight = new InsightService(app, flags);
+    const resumable = new ResumableUploads(app.config, app.db, uploads, app.log);
+    app.addHook('onClose', async () => resumable.stop());
     app.decorate('services', {
       accounts: new AccountsService(app),
       devices: new DevicesService(app),
@@ -64,7 +66,7 @@ export default fp(
       surveys: new SurveysService(app),
       teams: new TeamsService(app, flags),
       uploads,
-      resumable: new ResumableUploads(app.config, app.db, uploads, app.log),
+      resumable,
     });
   },
   { name: 'services', dependencies: ['context'] },

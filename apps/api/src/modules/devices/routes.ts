@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { DeviceMsg } from '@survey-bird/contracts';
 import { route } from '../../http/route.js';
-import { SyncDigest } from './sync-digest.js';
 
 export async function deviceRoutes(app: FastifyInstance): Promise<void> {
   const { devices } = app.services;
@@ -14,8 +13,4 @@ export async function deviceRoutes(app: FastifyInstance): Promise<void> {
   route(app, 'supervisorSettings', async (req) => devices.supervisorSettings(req.auth.user.id));
 
   route(app, 'updateSupervisorSettings', async (req) => devices.updateSupervisorSettings(req.auth.user.id, req.body));
-
-  const digest = new SyncDigest(app.db.kysely, app.mailer, app.config.publicUrl, app.log);
-  digest.start();
-  app.addHook('onClose', async () => digest.stop());
 }

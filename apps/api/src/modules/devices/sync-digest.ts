@@ -1,9 +1,10 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { Role, type DeviceSummary } from '@survey-bird/contracts';
+import type { DeviceSummary } from '@survey-bird/contracts';
 import type { Database } from '../../db/schema.js';
-import type { Mailer } from '../mail/mailer.js';
+import { DailyDigest, dayOf } from '../../jobs/daily-digest.js';
+import type { Mail, Mailer } from '../mail/mailer.js';
 import { toDeviceSummary } from '../teams/service.js';
+import { DevicesRepository } from './repository.js';
 
 /** How often each instance looks for supervisors still to be checked today. */
 export const SYNC_DIGEST_EVERY_MS = 10 * 60_000;
@@ -12,8 +13,6 @@ export const SYNC_DIGEST_HOUR_UTC = 6;
 /** The supervisor's field-user page (apps/pwa routes/paths.ts supervisorFieldUsers). */
 const FIELD_USERS_PATH = '/survey-bird/supervisor/field-user/manage';
 const DAY_MS = 86_400_000;
-
-const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export interface DigestLine {
   name: string;
@@ -43,58 +42,32 @@ export function digestLine({ name, device, staleSyncDays }: DigestLine, now: num
   return `- ${name}: ${parts.join('; ')}`;
 }
 
+type DueDigest = Awaited<ReturnType<DevicesRepository['dueDigests']>>[number];
+
 /**
- * The supervisors' daily e-mail: field users assigned to them whose phones have not
- * synced for their organization's number of days, or hold failed responses. One per supervisor per
- * UTC day, the pattern of earnings/return-digest.ts: from SYNC_DIGEST_HOUR_UTC, each supervisor not
- * yet checked today (and not opted out) is checked once and claimed as a `sync_digests` row (primary
- * key supervisor and day, insert-or-nothing, so two instances never both claim); a row with field
+ * The supervisors' daily e-mail: field users assigned to them whose phones have not synced for
+ * their organization's number of days, or hold failed responses. One per supervisor per UTC day, in
+ * the shape of jobs/daily-digest.ts: from SYNC_DIGEST_HOUR_UTC, each supervisor not yet checked
+ * today (and not opted out) is checked once and claimed as a `sync_digests` row; a row with field
  * users to report keeps the mail's text with `mailed_at` null, a row with none is closed at once.
- * Then each unmailed row of the day is taken (`mailed_at` set where null: one sender) and mailed. A
- * run that stops after the claim leaves it to the next run, on any instance; a stop between taking
- * and recording the mail loses that day's mail rather than sending two.
+ * Then each unmailed row of the day is taken and mailed.
  */
-export class SyncDigest {
-  private timer: NodeJS.Timeout | undefined;
+export class SyncDigest extends DailyDigest<DueDigest> {
+  private readonly repo: DevicesRepository;
 
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly mailer: Mailer,
-    private readonly publicUrl: string,
-    private readonly log?: FastifyBaseLogger,
-  ) {}
-
-  /** Claims and sends what is due at `now`; answers how many mails were sent. */
-  async run(now = Date.now()): Promise<number> {
-    if (new Date(now).getUTCHours() >= SYNC_DIGEST_HOUR_UTC) await this.claim(now);
-    return this.send(now);
+  constructor(db: Kysely<Database>, mailer: Mailer, private readonly publicUrl: string) {
+    super(mailer);
+    this.repo = new DevicesRepository(db);
   }
 
-  private async claim(now: number): Promise<void> {
+  protected async claim(now: number): Promise<void> {
+    if (new Date(now).getUTCHours() < SYNC_DIGEST_HOUR_UTC) return;
     const day = dayOf(now);
-    // Each (supervisor, field user) pair through active invitations on open surveys, for the
-    // supervisors not checked today and not opted out.
-    const pairs = await this.db.selectFrom('members as s')
-      .innerJoin('members as f', 'f.supervisor_id', 's.id')
-      .innerJoin('surveys as v', 'v.id', 's.survey_id')
-      .innerJoin('organizations as o', 'o.id', 'v.organization_id')
-      .select(['s.user_id as supervisor', 'f.user_id as fieldUser'])
-      .select((eb) => [eb.fn.max('f.full_name').as('name'), eb.fn.min('o.stale_sync_days').as('days')])
-      .where('s.role', '=', Role.supervisor).where('s.withdrawn_at', 'is', null).where('s.user_id', 'is not', null)
-      .where('f.role', '=', Role.fieldUser).where('f.withdrawn_at', 'is', null).where('f.user_id', 'is not', null)
-      .where('v.closed_at', 'is', null)
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('sync_digests as d').select('d.user_id').whereRef('d.user_id', '=', 's.user_id').where('d.day', '=', day))))
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('supervisor_settings as p').select('p.user_id').whereRef('p.user_id', '=', 's.user_id').where('p.sync_digest', '=', 0))))
-      .groupBy(['s.user_id', 'f.user_id'])
-      .execute();
+    const pairs = await this.repo.digestPairs(day);
     if (pairs.length === 0) return;
 
-    const fieldUsers = [...new Set(pairs.map((p) => p.fieldUser!))];
     const reports = new Map<string, Parameters<typeof toDeviceSummary>[0]>();
-    for (let i = 0; i < fieldUsers.length; i += 500) {
-      const rows = await this.db.selectFrom('device_status').select(['user_id', 'app_version', 'waiting', 'failed', 'photos_waiting', 'last_sync_at', 'reported_at']).where('user_id', 'in', fieldUsers.slice(i, i + 500)).execute();
-      for (const r of rows) reports.set(r.user_id, [...(reports.get(r.user_id) ?? []), r]);
-    }
+    for (const r of await this.repo.reportsOf([...new Set(pairs.map((p) => p.fieldUser!))])) reports.set(r.user_id, [...(reports.get(r.user_id) ?? []), r]);
 
     const bySupervisor = new Map<string, DigestLine[]>();
     for (const p of pairs) {
@@ -109,10 +82,7 @@ export class SyncDigest {
     for (const [supervisor, lines] of bySupervisor) {
       lines.sort((a, b) => (a.device.lastSyncAt ?? '').localeCompare(b.device.lastSyncAt ?? '') || a.name.localeCompare(b.name));
       const text = lines.length ? this.text(lines, now) : '';
-      await this.db.insertInto('sync_digests')
-        .values({ user_id: supervisor, day, field_users: lines.length, text, created_at: now, mailed_at: lines.length ? null : now })
-        .onConflict((oc) => oc.columns(['user_id', 'day']).doNothing())
-        .execute();
+      await this.repo.claimDigest({ user_id: supervisor, day, field_users: lines.length, text, created_at: now, mailed_at: lines.length ? null : now });
     }
   }
 
@@ -129,29 +99,16 @@ export class SyncDigest {
     ].join('\n');
   }
 
-  private async send(now: number): Promise<number> {
-    let sent = 0;
-    // Today's claims not yet mailed, this run's or one a stopped run left behind.
-    const due = await this.db.selectFrom('sync_digests as d').innerJoin('users as u', 'u.id', 'd.user_id')
-      .select(['d.user_id', 'd.day', 'd.field_users', 'd.text', 'u.email']).where('d.day', '=', dayOf(now)).where('d.mailed_at', 'is', null).execute();
-    for (const d of due) {
-      const taken = await this.db.updateTable('sync_digests').set({ mailed_at: now }).where('user_id', '=', d.user_id).where('day', '=', d.day).where('mailed_at', 'is', null).executeTakeFirst();
-      if (Number(taken.numUpdatedRows) !== 1) continue;
-      const n = Number(d.field_users);
-      await this.mailer.send({ to: d.email, subject: `Survey Bird: ${plural(n, 'field user')} to check`, text: d.text, link: `${this.publicUrl}${FIELD_USERS_PATH}` });
-      sent++;
-    }
-    return sent;
+  protected due(now: number): Promise<DueDigest[]> {
+    return this.repo.dueDigests(dayOf(now));
   }
 
-  start(): void {
-    this.timer = setInterval(() => {
-      this.run().catch((err: unknown) => this.log?.warn({ err: (err as Error).message }, 'sync digest run failed'));
-    }, SYNC_DIGEST_EVERY_MS);
-    this.timer.unref();
+  protected take(d: DueDigest, now: number): Promise<boolean> {
+    return this.repo.takeDigest(d.user_id, d.day, now);
   }
 
-  stop(): void {
-    clearInterval(this.timer);
+  protected mail(d: DueDigest): Mail {
+    const n = Number(d.field_users);
+    return { to: d.email, subject: `Survey Bird: ${plural(n, 'field user')} to check`, text: d.text, link: `${this.publicUrl}${FIELD_USERS_PATH}` };
   }
 }

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import { PayoutStatus } from '@survey-bird/contracts';
-import type { Database } from '../../db/schema.js';
+import { PayoutStatus, ResponseStatus } from '@survey-bird/contracts';
+import type { Database, ReturnDigestsTable } from '../../db/schema.js';
 import type { Page } from '../../http/paging.js';
 import { paidAtOf } from '../payouts/paid.js';
 
@@ -76,5 +76,44 @@ export class EarningsRepository {
       .where('r.user_id', '=', userId)
       .groupBy(['r.status', isPaid])
       .execute();
+  }
+
+  /** Field users with a response returned after `since`, and their latest return (the partial index (user_id, changed_at)). */
+  recentlyReturned(since: number) {
+    return this.db.selectFrom('responses as r')
+      .select(['r.user_id', (eb) => eb.fn.max('r.changed_at').as('last_returned')])
+      .where('r.changed_at', 'is not', null)
+      .where('r.changed_at', '>', since)
+      .where('r.status', '=', ResponseStatus.returned)
+      .groupBy('r.user_id')
+      .execute();
+  }
+
+  /** When the field user's latest return digest was claimed; null when never. */
+  async lastDigestAt(userId: string): Promise<number | null> {
+    const last = await this.db.selectFrom('return_digests').select((eb) => eb.fn.max('created_at').as('at')).where('user_id', '=', userId).executeTakeFirst();
+    return last?.at === null || last?.at === undefined ? null : Number(last.at);
+  }
+
+  async returnedCount(userId: string): Promise<number> {
+    const row = await this.db.selectFrom('responses').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('status', '=', ResponseStatus.returned).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Claims a field user's digest of a day; a claim already there is kept. */
+  async claimDigest(row: ReturnDigestsTable): Promise<void> {
+    await this.db.insertInto('return_digests').values(row).onConflict((oc) => oc.columns(['user_id', 'day']).doNothing()).execute();
+  }
+
+  /** Every claim not yet mailed, with the field user's address. */
+  dueDigests() {
+    return this.db.selectFrom('return_digests as d').innerJoin('users as u', 'u.id', 'd.user_id')
+      .select(['d.user_id', 'd.day', 'd.returned', 'u.email']).where('d.mailed_at', 'is', null).execute();
+  }
+
+  /** Marks a claim mailed where it was not yet; whether this caller took it. */
+  async takeDigest(userId: string, day: string, now: number): Promise<boolean> {
+    const taken = await this.db.updateTable('return_digests').set({ mailed_at: now }).where('user_id', '=', userId).where('day', '=', day).where('mailed_at', 'is', null).executeTakeFirst();
+    return Number(taken.numUpdatedRows) === 1;
   }
 }

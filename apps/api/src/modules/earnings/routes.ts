@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { route } from '../../http/route.js';
-import { ReturnDigest } from './return-digest.js';
 
 export async function earningsRoutes(app: FastifyInstance): Promise<void> {
   const { earnings } = app.services;
@@ -14,8 +13,4 @@ export async function earningsRoutes(app: FastifyInstance): Promise<void> {
   route(app, 'myEarnings', async (req) => earnings.earnings(req.auth.user.id));
 
   route(app, 'myResponses', async (req) => earnings.mine(req.auth.user.id, req.query.page));
-
-  const digest = new ReturnDigest(app.db.kysely, app.mailer, app.log);
-  digest.start();
-  app.addHook('onClose', async () => digest.stop());
 }

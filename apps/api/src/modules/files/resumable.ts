@@ -21,7 +21,7 @@ const CALLER = 'x-survey-bird-caller';
 /** The last PATCH's reply names the stored photo, as the photo route's reply does. */
 export const REFERENCE_HEADER = 'photo-reference';
 /** Expiry is counted in hours: a sweep every 10 minutes keeps an expired upload at most that much longer. */
-const CLEAN_UP_EVERY_MS = 10 * 60 * 1000;
+export const CLEAN_UP_EVERY_MS = 10 * 60 * 1000;
 /** How long creating an upload waits to take over the placeholder's previous one (its PATCH is asked to stop, tus lets it drain 3 s). */
 const REPLACE_WAIT_MS = 5000;
 
@@ -123,7 +123,6 @@ export class ResumableUploads {
   readonly locker: Locker;
   readonly claims: ResumableClaims;
   private readonly tus: Server;
-  private cleanUpTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly config: Config, db: Db, private readonly uploads: UploadService, private readonly log: { info(o: object, msg: string): void; warn(o: object, msg: string): void }) {
     this.partials = config.fileStore === 'disk' ? partialsOnDisk(config) : partialsInDatabase(db, config, uploads);
@@ -169,15 +168,7 @@ export class ResumableUploads {
     return removed;
   }
 
-  /** cleanUp now and every CLEAN_UP_EVERY_MS. */
-  startCleanUp(): void {
-    const run = () => void this.cleanUp().catch(() => undefined);
-    run();
-    this.cleanUpTimer = setInterval(run, CLEAN_UP_EVERY_MS).unref();
-  }
-
   async stop(): Promise<void> {
-    clearInterval(this.cleanUpTimer);
     if (this.locker instanceof PgLocker) await this.locker.close();
   }
 

@@ -10,14 +10,6 @@ import { type ReceivedUpload } from './upload-service.js';
 
 export async function fileRoutes(app: FastifyInstance): Promise<void> {
   const { uploads, resumable } = app.services;
-  await uploads.sweepTemps();
-  // In the background: a large uploads folder must not delay the start.
-  const orphans = uploads.sweepOrphans().catch((err: unknown) => app.log.warn({ err }, 'orphan photo sweep failed'));
-  app.addHook('onClose', async () => {
-    await orphans;
-  });
-  // On shutdown no upload is live: a temp file left by a connection cut mid-body can go at once.
-  app.addHook('onClose', () => uploads.sweepTemps(Number.POSITIVE_INFINITY));
 
   route(app, 'uploadImage', async (req) => {
     const upload = await receive(req, uploads.tempPath());
@@ -26,8 +18,6 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
 
   // tus: the bytes of a PATCH are read by tus itself, from the raw request (resumable.ts).
   app.addContentTypeParser('application/offset+octet-stream', (_req, _payload, done) => done(null, undefined));
-  resumable.startCleanUp();
-  app.addHook('onClose', () => resumable.stop());
   route(app, 'resumableCreate', (req, reply) => resumable.handle(req, reply));
   route(app, 'resumableOffset', (req, reply) => resumable.handle(req, reply, req.params.id));
   route(app, 'resumableAppend', (req, reply) => resumable.handle(req, reply, req.params.id));

@@ -1,21 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ResponseStatus } from '@survey-bird/contracts';
 import { route } from '../../http/route.js';
-import { SearchIndexer } from './search-indexer.js';
 import { XLSX_MIME, attachmentHeader } from './download.js';
-import { ExportQueue } from './export-queue.js';
 import type { ScopedSurvey } from './repository.js';
 import { filtered } from './service.js';
 
 /** The dashboards, the responses table and the xlsx export, for organizations and supervisors. */
 export async function insightRoutes(app: FastifyInstance): Promise<void> {
   const { insight } = app.services;
-  const exports = new ExportQueue(app.config.exports, app.leases);
-  if (app.db.sqlite) {
-    const indexer = new SearchIndexer(app.db.sqlite);
-    indexer.start();
-    app.addHook('onClose', async () => indexer.stop());
-  }
+  const exports = app.jobs.exportQueue;
   // Server time of each reply (routing to serialized body), for the benchmarks and the browser's dev tools.
   app.addHook('onSend', async (_req, reply) => {
     reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(1)}`);
