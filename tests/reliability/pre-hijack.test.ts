@@ -29,7 +29,7 @@ describe.each(ENGINES)('pre-hijacking on %s', (engine) => {
         const email = `victim-${i}-${Date.now()}@hijack.example`;
         const invited = await post('/api/v1/field-user', { survey_id: w.surveyId, fullName: `Victim ${i}`, email, phoneNumber: '08030000000', rate: 100 }, w.orgToken);
         expect(invited.kind === 'reply' && invited.status).toBe(200);
-        const [row] = await db.all<{ link: string }>("select link from mail_outbox where to_email = ? and subject like 'You are invited%'", [email]);
+        const [row] = await db.all<{ link: string }>("select link from mail_outbox where to_email = ? and link like '%invite=%'", [email]);
         const invite = new URL(row!.link).searchParams.get('invite')!;
         const password = `victim-own-password-${i}`;
         await Promise.all([

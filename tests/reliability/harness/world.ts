@@ -118,7 +118,7 @@ export class World {
         await call(this.url, { path: '/api/v1/field-user', token: this.orgToken, body: { survey_id: this.surveyId, fullName: `Reliability Tester ${i}`, email: emails[i]!, phoneNumber: `0803${String(i).padStart(7, '0')}`, rate: 150 } });
       });
       // 2. The first registers through the API with the invitation link's token (it proves the mailbox).
-      const [invitation] = await db.all<{ link: string | null }>("select link from mail_outbox where to_email = ? and subject like 'You are invited%'", [emails[0]!]);
+      const [invitation] = await db.all<{ link: string | null }>("select link from mail_outbox where to_email = ? and link like '%invite=%'", [emails[0]!]);
       const invite = invitation?.link ? new URL(invitation.link).searchParams.get('invite') : null;
       if (!invite) throw new Error(`no invitation link for ${emails[0]}`);
       await call(this.url, { path: '/api/v1/user/register', body: { email: emails[0]!, password, invite } });
