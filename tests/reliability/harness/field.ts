@@ -15,7 +15,8 @@ export interface Item {
 }
 
 const REMARK_WORDS = 'shelf stock rice beans garri palm oil sugar owner closed busy market price naira kiosk customer supplier delivery empty full tomorrow morning evening shop road junction'.split(' ');
-const WARDS = ['Ikeja', 'Surulere', 'Yaba', 'Lekki', 'Ikorodu', 'Agege'];
+// Options of the demo survey's Ward list: a large select's answer must be in its version's dataset.
+const WARDS = ['Ikeja - Ward A', 'Surulere - Ward B', 'Ikeja - Ward C', 'Surulere - Ward D', 'Ikeja - Ward E', 'Surulere - Ward F'];
 
 /** A response to the demo retail survey, as the phone would queue it. */
 export function makeItem(world: World, n: number, opts: { remarksBytes?: number } = {}): Item {
