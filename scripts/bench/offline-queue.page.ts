@@ -15,6 +15,7 @@
  */
 import type { Answers } from '@survey-bird/contracts';
 import { enqueueResponse } from '../../apps/pwa/src/offline';
+import { accountKey } from '../../apps/pwa/src/offline/account-key';
 import { hashOf } from '../../apps/pwa/src/offline/photo-hash';
 
 export interface SaveJob {
@@ -75,7 +76,7 @@ async function timed(job: SaveJob, save: (photos: Record<string, Blob>) => Promi
 
 /** A: the app's outbox. */
 export function saveWithApp(job: SaveJob): Promise<SaveResult> {
-  return timed(job, (photos) => enqueueResponse({ account: job.account, surveyId: job.surveyId, organizationId: job.organizationId, answers: job.answers, photos }));
+  return timed(job, (photos) => enqueueResponse({ account: accountKey(job.account), surveyId: job.surveyId, organizationId: job.organizationId, answers: job.answers, photos }));
 }
 
 const done = (tx: IDBTransaction) => new Promise<void>((resolve, reject) => {

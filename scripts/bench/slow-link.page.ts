@@ -10,6 +10,7 @@
  */
 import type { Answers } from '@survey-bird/contracts';
 import { enqueueResponse } from '../../apps/pwa/src/offline';
+import { accountKey } from '../../apps/pwa/src/offline/account-key';
 
 export interface PhotoJob {
   /** How many photos. */
@@ -128,7 +129,7 @@ export async function queue(job: QueueJob): Promise<Queued[]> {
       own[question] = photo.blob;
       info.push({ question, ...photo.info });
     }
-    const clientId = await enqueueResponse({ account: job.account, surveyId: job.surveyId, organizationId: job.organizationId, answers: { ...job.answers, [job.nameQuestion]: name }, photos: own });
+    const clientId = await enqueueResponse({ account: accountKey(job.account), surveyId: job.surveyId, organizationId: job.organizationId, answers: { ...job.answers, [job.nameQuestion]: name }, photos: own });
     out.push({ clientId, name, photos: info });
   }
   return out;
