@@ -73,7 +73,7 @@ describe('field user: offline capture reaches the server exactly once', () => {
   it('fills in 5 responses offline, keeps them over a reload, and delivers each once with its photo', async () => {
     const { page, context } = b;
     await form.open(TITLE);
-    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null), { timeout: 20_000 }).toMatch(/\/sw\.js$/);
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null), { timeout: 60_000 }).toMatch(/\/sw\.js$/);
     // The large option list is on the phone before the signal goes.
     await expect.poll(() => page.evaluate(() => new Promise<number>((resolve) => {
       const open = indexedDB.open('survey-bird');

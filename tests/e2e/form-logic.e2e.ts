@@ -57,7 +57,7 @@ describe('form logic on the phone (issue 17)', () => {
   it('hides B unless A is "Yes", refuses 150 for C with its message, and does not need a hidden compulsory question, offline after a reload', async () => {
     const { page, context } = b;
     await form.open(TITLE);
-    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null), { timeout: 20_000 }).toMatch(/\/sw\.js$/);
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null), { timeout: 60_000 }).toMatch(/\/sw\.js$/);
     // The form is ready once its rules have loaded: the question that depends on A is hidden.
     await form.question(Q.c).waitFor();
     expect(await form.question(Q.b).count()).toBe(0);

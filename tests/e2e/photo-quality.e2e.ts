@@ -117,7 +117,7 @@ describe('photo quality, from Manage Survey to the phone (issue 19)', () => {
 
   it('standard by default (1600 px); set to high, the phone shrinks to 2000 px offline', async () => {
     await form.open(TITLE);
-    await expect.poll(() => phone.page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null), { timeout: 20_000 }).toMatch(/\/sw\.js$/);
+    await expect.poll(() => phone.page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null), { timeout: 60_000 }).toMatch(/\/sw\.js$/);
     await fill('Standard outlet');
     await expect.poll(() => storedPhotos(surveyId), { timeout: 30_000 }).toEqual({ 'Standard outlet': { width: 1600, height: 1200 } });
     await expect.poll(cachedQuality, { timeout: 15_000 }).toBe('standard');

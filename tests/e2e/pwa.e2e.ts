@@ -41,7 +41,7 @@ describe('installable and offline', () => {
   it('is controlled by the service worker after one visit and reloads offline', async () => {
     await b.page.goto(`${env.baseUrl}/login`);
     await b.page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-    await expect.poll(() => b.page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null), { timeout: 20_000 }).toMatch(/\/sw\.js$/);
+    await expect.poll(() => b.page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null), { timeout: 60_000 }).toMatch(/\/sw\.js$/);
 
     await b.context.setOffline(true);
     try {
