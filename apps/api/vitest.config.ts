@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 const CONTRACTS = fileURLToPath(new URL('../../packages/contracts/src/', import.meta.url));
 const contractsFromSource = [
   { find: /^@survey-bird\/contracts$/, replacement: `${CONTRACTS}index.ts` },
-  { find: /^@survey-bird\/contracts\/([a-z-]+)$/, replacement: `${CONTRACTS}$1.ts` },
+  // The entry points that are folders (expressions, form-engine) read their index.
+  { find: /^@survey-bird\/contracts\/(expressions|form-engine)$/, replacement: `${CONTRACTS}$1/index.ts` },
+  { find: /^@survey-bird\/contracts\/([a-z0-9-]+)$/, replacement: `${CONTRACTS}$1.ts` },
 ];
 
 export default defineProject({

@@ -5,6 +5,7 @@
 // route's static closure. Routes are read from apps/pwa/src/routes/router.tsx's lazy imports, so a new
 // screen is weighed without being listed here. Reads apps/pwa/dist/.vite/manifest.json after
 // `npm run build`; exits 1 when a budget is exceeded or two chunks import each other (scripts/bench/chunk-cycles.mjs).
+// Each route also carries the language catalog's parts it shows, the heaviest language's (lib/i18n.ts).
 // A route's weight is what must arrive before its screen renders and captures: the entry, the route
 // chunk and their static imports. Code every signed-in screen loads after the first paint (the
 // service-worker registration, the sync engine) is not part of a route; the whole app is reported.
@@ -57,12 +58,31 @@ const router = readFileSync(join(root, 'apps/pwa/src/routes/router.tsx'), 'utf8'
 const screens = [...new Set([...router.matchAll(/import\('\.\.\/(features\/[^']+)'\)/g)].map((m) => `src/${m[1]}.tsx`))];
 if (screens.length < 10) throw new Error(`found only ${screens.length} lazy screens in router.tsx: has its import form changed?`);
 
-const formRoute = 'src/features/field-user/QuestionsPage.tsx';
+// A field user's screens are the routes under the `fieldUser` layout route, wherever their domain folder is.
+const fieldUserScreens = new Set(
+  [...router.matchAll(/getParentRoute: \(\) => fieldUser,[^\n]*?import\('\.\.\/(features\/[^']+)'\)/g)].map((m) => `src/${m[1]}.tsx`),
+);
+if (fieldUserScreens.size < 3) throw new Error(`found only ${fieldUserScreens.size} field-user screens in router.tsx: has its route form changed?`);
+const formRoute = 'src/features/capture/QuestionsPage.tsx';
+if (!fieldUserScreens.has(formRoute)) throw new Error(`${formRoute} is not a field-user route in router.tsx: has the form moved?`);
+// The app's language catalogs (src/locales/<lang>/messages.po), each in parts of a chunk each
+// (apps/pwa/i18n/po-plugin.ts partsOf): `core` arrives before any screen paints, a route's own part
+// (`withWords(import(...), 'part')` in router.tsx) with the route, `server` after the first paint.
+// A route carries the heaviest language's core and own part.
+const catalogKeys = Object.keys(manifest).filter((k) => /src\/locales\/[a-z]+\/messages\.po\?part=[a-z]+$/.test(k));
+if (catalogKeys.length < 10) throw new Error(`found ${catalogKeys.length} language catalog parts in the manifest: has lib/i18n.ts changed how it loads them?`);
+const entryFiles = closure([entry]);
+const partKb = (k) => kb(closure([k]).filter((f) => !entryFiles.includes(f)));
+const parts = [...new Set(catalogKeys.map((k) => k.split('?part=')[1]))];
+const catalogKb = Object.fromEntries(parts.map((part) => [part, Math.max(...catalogKeys.filter((k) => k.endsWith(`?part=${part}`)).map(partKb))]));
+const partOfScreen = new Map([...router.matchAll(/withWords\(import\('\.\.\/(features\/[^']+)'\), '([a-z]+)'\)/g)].map((m) => [`src/${m[1]}.tsx`, m[2]]));
 const checks = screens.map((src) => {
-  const fieldUser = src.startsWith('src/features/field-user/');
+  const fieldUser = fieldUserScreens.has(src);
   const name = src === formRoute ? 'field-user form route JS (gzip)' : `${src.replace(/^src\/features\//, '').replace(/\.tsx$/, '')} route JS (gzip)`;
-  return { name, value: kb(closure([entry, chunkOf(src)])), max: fieldUser ? BUDGET_KB.fieldUser : BUDGET_KB.office };
+  const words = catalogKb.core + (partOfScreen.has(src) ? catalogKb[partOfScreen.get(src)] : 0);
+  return { name, value: kb(closure([entry, chunkOf(src)])) + words, max: fieldUser ? BUDGET_KB.fieldUser : BUDGET_KB.office };
 });
+console.log(`info   language catalog parts (gzip, the heaviest language's; core on every route, a route's own part with it, server after the first paint): ${parts.map((p) => `${p} ${catalogKb[p].toFixed(1)} KB`).join(', ')}`);
 const allJs = readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.js')).map((f) => `assets/${f}`);
 
 let failed = false;

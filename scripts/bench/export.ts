@@ -16,21 +16,21 @@ const run = promisify(execFile);
 const ROWS = QUICK ? 5_000 : 200_000;
 const BIG_ROWS = 1_000_000;
 
-interface ExportRun {
+export interface ExportRun {
   ms: number;
   bytes: number;
   peakRss: number;
   rowsPerSec: number;
 }
 
-async function exportOnce(api: Server, token: string, surveyId: string, rows: number, signal?: AbortSignal): Promise<ExportRun> {
+export async function exportOnce(api: Server, token: string, surveyId: string, rows: number, signal?: AbortSignal, format = 'xlsx'): Promise<ExportRun> {
   let peak = rssMb(api.pid);
   const timer = setInterval(() => {
     peak = Math.max(peak, rssMb(api.pid));
   }, 50);
   const started = performance.now();
   try {
-    const res = await fetch(`${api.url}/api/v1/survey/organization/response/download/${surveyId}`, { headers: { authorization: `Bearer ${token}` }, signal });
+    const res = await fetch(`${api.url}/api/v1/survey/organization/response/download/${surveyId}${format === 'xlsx' ? '' : `?format=${format}`}`, { headers: { authorization: `Bearer ${token}` }, signal });
     if (!res.ok) throw new Error(`export: ${res.status} ${await res.text()}`);
     let bytes = 0;
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.byteLength;
@@ -42,13 +42,13 @@ async function exportOnce(api: Server, token: string, surveyId: string, rows: nu
   }
 }
 
-async function bareExceljs(rows: number): Promise<ExportRun> {
+export async function bareExceljs(rows: number): Promise<ExportRun> {
   const { stdout } = await run(process.execPath, [join(import.meta.dirname, 'export-baseline.mjs'), String(rows)]);
   const r = JSON.parse(stdout) as { ms: number; rowsPerSec: number; peakRssMb: number };
   return { ms: r.ms, bytes: 0, peakRss: r.peakRssMb, rowsPerSec: r.rowsPerSec };
 }
 
-async function idleRss(api: Server): Promise<number> {
+export async function idleRss(api: Server): Promise<number> {
   await new Promise((r) => setTimeout(r, 1500));
   return rssMb(api.pid);
 }

@@ -62,11 +62,13 @@ export interface LoadResult {
   p50: number;
   errors: number;
   non2xx: number;
+  /** Requests answered 2xx. */
+  ok: number;
 }
 
 export async function load(opts: autocannon.Options): Promise<LoadResult> {
   const r = await autocannon({ connections: 32, duration: QUICK ? 2 : 10, ...opts });
-  return { rps: r.requests.average, p99: r.latency.p99, p50: r.latency.p50, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+  return { rps: r.requests.average, p99: r.latency.p99, p50: r.latency.p50, errors: r.errors + r.timeouts, non2xx: r.non2xx, ok: r['2xx'] };
 }
 
 /** A B A B ... for `rounds`, so drift on a noisy machine hits both sides alike. */

@@ -15,7 +15,7 @@
  */
 import type { Answers } from '@survey-bird/contracts';
 import { enqueueResponse } from '../../apps/pwa/src/offline';
-import { accountKey } from '../../apps/pwa/src/offline/account-key';
+import { accountKey } from '../../apps/pwa/src/session/account-key';
 import { hashOf } from '../../apps/pwa/src/offline/photo-hash';
 
 export interface SaveJob {

@@ -77,6 +77,8 @@ export async function benchOfflineQueue(): Promise<{ findings: Finding[]; lines:
     const appMs = median(r.b.map((x) => x.ms));
     const ratio = appMs / baseMs;
     const hashMs = await call<number[]>(page, 'hashCost', 20);
+    // Printed now: the sync below can outlast its timeout on a loaded machine, and the save figure stands alone.
+    console.log(`     offline queue save: ${n} responses, app ${r.b.map((x) => (x.ms / 1000).toFixed(2)).join(', ')} s, baseline ${r.a.map((x) => (x.ms / 1000).toFixed(2)).join(', ')} s = ${ratio.toFixed(2)}x`);
 
     // The last app run's responses are in the outbox: back online, the app sends them.
     const ids = r.b.at(-1)!.ids;

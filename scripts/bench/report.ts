@@ -19,8 +19,8 @@ export const HAND_WRITTEN = '<!-- Below: written by hand, kept by run.ts. -->';
 
 /** Table order for targets without a number: run.ts's suites, then scripts run on their own. */
 export const SUITE_ORDER = [
-  'form-rules', 'ingest', 'search', 'dashboard', 'changes-feed', 'payouts', 'export', 'offline-queue',
-  'photo-quality', 'slow-link', 'lighthouse', 'bundle', 'multi-instance',
+  'form-rules', 'ingest', 'ingest-backcheck', 'search', 'dashboard', 'changes-feed', 'payouts', 'export', 'offline-queue',
+  'photo-quality', 'slow-link', 'lighthouse', 'map-render', 'bundle', 'multi-instance',
 ];
 
 export interface ResultRow extends Finding {

@@ -5,37 +5,51 @@
  * report.ts).
  * Every figure is a ratio against a baseline measured in the same run; the machine is noisy.
  */
+import { benchBulkInvite } from './bulk-invite.js';
 import { benchBundle } from './bundle.js';
 import { benchChangesFeed } from './changes-feed.js';
 import { benchPayouts } from './payouts.js';
 import { benchDashboard } from './dashboard.js';
+import { benchE2eCrypto } from './e2e-crypto.js';
 import { benchExport } from './export.js';
+import { benchExportFormats } from './export-formats.js';
 import { benchFlagsBacklog } from './flags-backlog.js';
 import { benchFormRules } from './form-rules.js';
+import { benchFormValidate } from './form-validate.js';
 import { benchIngest } from './ingest.js';
+import { benchIngestBackcheck } from './ingest-backcheck.js';
 import { QUICK, type Finding } from './lib.js';
 import { benchLighthouse } from './lighthouse.js';
+import { benchMapRender } from './map-render.js';
 import { benchOfflineQueue } from './offline-queue.js';
 import { benchPhotoQuality } from './photo-quality.js';
 import { record } from './report.js';
 import { dropScaleData } from './scale-data.js';
 import { benchSlowLink } from './slow-link.js';
 import { benchSearch } from './search.js';
+import { benchSinceFeed } from './since-feed.js';
 
 const only = process.argv.slice(2);
 const suites: Record<string, () => Promise<{ findings: Finding[]; lines: string[] }>> = {
   'form-rules': benchFormRules,
+  'form-validate': benchFormValidate,
   ingest: benchIngest,
+  'ingest-backcheck': benchIngestBackcheck,
   'flags-backlog': benchFlagsBacklog,
   search: benchSearch,
   dashboard: benchDashboard,
   'changes-feed': benchChangesFeed,
+  'since-feed': benchSinceFeed,
   payouts: benchPayouts,
+  'bulk-invite': benchBulkInvite,
   export: benchExport,
+  'export-formats': benchExportFormats,
   'offline-queue': benchOfflineQueue,
+  'e2e-crypto': benchE2eCrypto,
   'photo-quality': benchPhotoQuality,
   'slow-link': benchSlowLink,
   lighthouse: benchLighthouse,
+  'map-render': benchMapRender,
   bundle: benchBundle,
 };
 

@@ -10,7 +10,7 @@
  */
 import type { Answers } from '@survey-bird/contracts';
 import { enqueueResponse } from '../../apps/pwa/src/offline';
-import { accountKey } from '../../apps/pwa/src/offline/account-key';
+import { accountKey } from '../../apps/pwa/src/session/account-key';
 
 export interface PhotoJob {
   /** How many photos. */

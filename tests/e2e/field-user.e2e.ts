@@ -9,6 +9,7 @@ import { apiLogin, apiPost, createOrganizationUser, createTeamMember, type TestU
 import { toast } from './pages/app';
 import { FieldUserFormPage } from './pages/FieldUserFormPage';
 import { LoginPage } from './pages/LoginPage';
+import { signedPhotoUrl } from './harness/photos';
 
 const env = inject('env');
 
@@ -119,14 +120,17 @@ describe('field user: offline capture reaches the server exactly once', () => {
         open.onsuccess = () => resolve(open.result);
         open.onerror = () => reject(open.error);
       });
-      const rows = await new Promise<Array<{ owner: string; question: string; blob?: Blob; buffer?: ArrayBuffer }>>((resolve) => {
-        const req = idb.transaction('photos').objectStore('photos').getAll();
-        req.onsuccess = () => resolve(req.result);
+      const all = <T,>(store: string) => new Promise<T[]>((resolve) => {
+        const req = idb.transaction(store).objectStore(store).getAll();
+        req.onsuccess = () => resolve(req.result as T[]);
       });
+      const rows = await all<{ owner: string; question: string; account?: string; sealed?: { iv: Uint8Array<ArrayBuffer>; data?: ArrayBuffer }; blob?: Blob; buffer?: ArrayBuffer }>('photos');
+      // Photos are sealed under the account's key (offline/vault.ts), which page script may use.
+      const keys = new Map((await all<{ account: string; key: CryptoKey }>('keys')).map((k) => [k.account, k.key]));
       idb.close();
       const out: Array<{ owner: string; question: string; sha256: string }> = [];
       for (const row of rows) {
-        const bytes = row.blob ? await row.blob.arrayBuffer() : row.buffer!;
+        const bytes = row.sealed ? await crypto.subtle.decrypt({ name: 'AES-GCM', iv: row.sealed.iv }, keys.get(row.account!)!, row.sealed.data ?? (await row.blob!.arrayBuffer())) : row.blob ? await row.blob.arrayBuffer() : row.buffer!;
         const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
         out.push({ owner: row.owner, question: row.question, sha256: [...digest].map((x) => x.toString(16).padStart(2, '0')).join('') });
       }
@@ -162,7 +166,7 @@ describe('field user: offline capture reaches the server exactly once', () => {
       expect(r.answers).toMatchObject({ [Q.problems]: ['Leak', 'Low pressure'], [Q.location]: '9.076500, 7.398600 (±8 m)' });
       // The answer is the stored photo's reference, and its bytes are the phone's.
       const reference = String(r.answers[Q.photo]);
-      const bytes = Buffer.from(await (await fetch(new URL(reference, env.baseUrl))).arrayBuffer());
+      const bytes = Buffer.from(await (await fetch(signedPhotoUrl(env, reference))).arrayBuffer());
       expect(createHash('sha256').update(bytes).digest('hex')).toBe(stored.find((p) => p.owner === r.clientId)?.sha256);
       // What the phone recorded with it (issue 18): its start, time in the form, GPS fix, device, version and the photo's hash.
       expect(r.meta).toMatchObject({ openedAt: expect.any(Number), durationMs: expect.any(Number), locationAccuracy: 8, locationFixedAt: expect.any(Number), deviceId: expect.any(String), appVersion: expect.any(String), photoHashes: { [Q.photo]: expect.stringMatching(/^[0-9a-f]{16}$/) } });

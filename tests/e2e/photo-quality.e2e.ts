@@ -10,6 +10,7 @@ import { toast } from './pages/app';
 import { FieldUserFormPage } from './pages/FieldUserFormPage';
 import { LoginPage } from './pages/LoginPage';
 import { ManageSurveysPage } from './pages/Management';
+import { signedPhotoUrl } from './harness/photos';
 
 /**
  * Issue 19, section 3 through the screens: the organization sets a survey's photo quality in
@@ -63,7 +64,7 @@ async function storedPhotos(surveyId: string): Promise<Record<string, { width: n
   for (const answers of rows) {
     const ref = answers[Q.photo];
     if (typeof ref !== 'string' || ref === PENDING_PHOTO_ANSWER) continue;
-    const res = await fetch(new URL(ref, env.baseUrl));
+    const res = await fetch(signedPhotoUrl(env, ref));
     out[String(answers[Q.name])] = jpegSize(Buffer.from(await res.arrayBuffer()));
   }
   return out;

@@ -24,9 +24,9 @@ const SCREENS: Record<string, Who | 'every signed-in role'> = {
   landing: 'signed out', login: 'signed out', register: 'signed out', confirmEmail: 'signed out', resetPassword: 'signed out',
   manageAccount: 'every signed-in role', welcome: 'nothing',
   orgInsight: 'organization', orgSurveys: 'organization', orgCreateSurvey: 'organization', orgEditSurvey: 'organization',
-  orgFieldUsers: 'organization', orgSupervisors: 'organization', orgPayouts: 'organization', orgFieldUsersAlias: 'organization', orgSupervisorsAlias: 'organization',
-  supervisorInsight: 'supervisor', supervisorFieldUsers: 'supervisor', supervisorPayouts: 'supervisor',
-  fieldUser: 'field_user', fieldUserResponse: 'field_user', fieldUserEarnings: 'field_user',
+  orgFieldUsers: 'organization', orgSupervisors: 'organization', orgPayouts: 'organization', orgWebhooks: 'organization', orgFieldUsersAlias: 'organization', orgSupervisorsAlias: 'organization', orgMap: 'organization', orgTeamMap: 'organization', orgOfficeUsers: 'organization', orgAudit: 'organization', orgBankChanges: 'organization', orgDeactivated: 'organization', orgBackchecks: 'organization', orgRespondents: 'organization', orgTokens: 'organization',
+  supervisorInsight: 'supervisor', supervisorFieldUsers: 'supervisor', supervisorPayouts: 'supervisor', supervisorMap: 'supervisor', supervisorTeamMap: 'supervisor', supervisorBackchecks: 'supervisor',
+  fieldUser: 'field_user', fieldUserResponse: 'field_user', fieldUserEarnings: 'field_user', fieldUserMap: 'field_user', fieldUserBank: 'field_user', fieldUserBackchecks: 'field_user',
   masterAdmin: 'master_admin', masterAdminUsers: 'master_admin', masterAdminFieldUsers: 'master_admin', masterAdminMail: 'master_admin',
 };
 

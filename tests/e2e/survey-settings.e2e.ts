@@ -2,7 +2,7 @@ import { QuestionType } from '@survey-bird/contracts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { seriousViolations } from './harness/axe';
 import { DESKTOP, openBrowser, PHONE, type Browser } from './harness/browser';
-import { apiLogin, apiPost, createOrganizationUser } from './harness/users';
+import { apiLogin, apiPost, createOrganizationUser, createTeamMember, type TestUser } from './harness/users';
 import { toast } from './pages/app';
 import { LoginPage } from './pages/LoginPage';
 import { ManageSurveysPage } from './pages/Management';
@@ -17,17 +17,19 @@ const TITLE = 'Borehole check';
 describe('Survey settings and the edit draft', () => {
   let office: Browser;
   let manage: ManageSurveysPage;
+  let org: TestUser;
+  let surveyId = '';
 
   beforeAll(async () => {
-    const org = await createOrganizationUser(env, 'settings-org');
-    await apiPost(env, '/survey/create', {
+    org = await createOrganizationUser(env, 'settings-org');
+    surveyId = (await apiPost<{ survey: { _id: string } }>(env, '/survey/create', {
       title: TITLE,
       description: 'Is the borehole working?',
       questions: [
         { text: 'Working?', type: QuestionType.select, compulsory: true, options: ['Yes', 'No'] },
         { text: 'Depth (m)', type: QuestionType.number, compulsory: false, options: [] },
       ],
-    }, await apiLogin(env, org));
+    }, await apiLogin(env, org))).survey._id;
     office = await openBrowser(DESKTOP);
     await new LoginPage(office.page, env.baseUrl).signIn(org.email, org.password);
     manage = new ManageSurveysPage(office.page);
@@ -63,6 +65,42 @@ describe('Survey settings and the edit draft', () => {
     panel = await (await manage.openFromMenu()).openSettings(TITLE);
     expect(await panel.getByLabel(/GPS accuracy limit/).inputValue()).toBe('');
     expect(await panel.getByLabel(/Minimum time to fill in/).inputValue()).toBe('90');
+    await panel.getByRole('button', { name: 'Close', exact: true }).click();
+  });
+
+  it('audio audits: a field user chosen by search is recorded always; a reload shows them by name, Remove takes them off', async () => {
+    await createTeamMember(env, org, surveyId, 'field-user', { fullName: 'Ngozi Always' });
+    await createTeamMember(env, org, surveyId, 'field-user', { fullName: 'Tunde Sometimes' });
+    let panel = await (await manage.openFromMenu()).openSettings(TITLE);
+    await panel.getByLabel('Record a random share of interviews').check();
+    await panel.getByLabel('Find a field user to always record').fill('Ngozi');
+    await panel.getByRole('button', { name: 'Add Ngozi Always' }).click();
+    await panel.getByRole('list', { name: 'Always recorded' }).getByText('Ngozi Always').waitFor();
+    expect(await seriousViolations(office.page)).toEqual([]);
+    await panel.getByLabel("Its field user's back-checks are within the threshold").check();
+    await panel.getByRole('button', { name: 'Save settings' }).click();
+    await toast(office.page, 'Settings saved').waitFor();
+    const read = async () => {
+      const res = await fetch(`${env.baseUrl}/api/v1/survey/organization`, { headers: { authorization: `Bearer ${await apiLogin(env, org)}` } });
+      const list = (await res.json()) as { survey: { _id: string; audioAudit: { alwaysFieldUserIds: string[] } | null; payGate: { backcheck: boolean } }[] };
+      return list.survey.find((x) => x._id === surveyId);
+    };
+    const stored = async () => (await read())?.audioAudit?.alwaysFieldUserIds;
+    expect(await stored()).toHaveLength(1);
+    expect((await read())?.payGate.backcheck).toBe(true);
+
+    await office.page.reload();
+    panel = await (await manage.openFromMenu()).openSettings(TITLE);
+    const chosen = panel.getByRole('list', { name: 'Always recorded' });
+    await chosen.getByText('Ngozi Always').waitFor();
+    await chosen.getByRole('button', { name: 'Remove Ngozi Always' }).click();
+    await panel.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(stored).toEqual([]);
+    // Audits off again: the next test's survey records nothing.
+    await panel.getByLabel('Record a random share of interviews').uncheck();
+    await panel.getByLabel("Its field user's back-checks are within the threshold").uncheck();
+    await panel.getByRole('button', { name: 'Save settings' }).click();
+    await toast(office.page, 'Settings saved').waitFor();
     await panel.getByRole('button', { name: 'Close', exact: true }).click();
   });
 

@@ -41,14 +41,17 @@ const PHONE_PHOTOS = `(async () => {
     open.onsuccess = () => resolve(open.result);
     open.onerror = () => reject(open.error);
   });
-  const rows = await new Promise((resolve) => {
-    const req = idb.transaction('photos').objectStore('photos').getAll();
+  const all = (store) => new Promise((resolve) => {
+    const req = idb.transaction(store).objectStore(store).getAll();
     req.onsuccess = () => resolve(req.result);
   });
+  const rows = await all('photos');
+  // Photos are sealed under the account's key (apps/pwa/src/offline/vault.ts), which page script may use.
+  const keys = new Map((await all('keys')).map((k) => [k.account, k.key]));
   idb.close();
   const out = [];
   for (const row of rows) {
-    const bytes = row.blob ? await row.blob.arrayBuffer() : row.buffer;
+    const bytes = row.sealed ? await crypto.subtle.decrypt({ name: 'AES-GCM', iv: row.sealed.iv }, keys.get(row.account), row.sealed.data ?? (await row.blob.arrayBuffer())) : row.blob ? await row.blob.arrayBuffer() : row.buffer;
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
     out.push({ owner: row.owner, sha256: [...digest].map((x) => x.toString(16).padStart(2, '0')).join('') });
   }
@@ -188,7 +191,7 @@ describe('the phone offline, then syncing through two instances while one restar
         const id = fileIdOf(String((JSON.parse(r.answers) as Record<string, string>)[Q.photo]));
         const expected = photos.find((p) => p.owner === r.client_id)!.sha256;
         for (const api of apis) {
-          const got = await fetch(`${api.url}/api/v1/files/image/${id}`);
+          const got = await fetch(`${api.url}/api/v1/files/image/${id}`, { headers: { authorization: `Bearer ${world.orgToken}` } });
           const sha = createHash('sha256').update(Buffer.from(await got.arrayBuffer())).digest('hex');
           if (got.status !== 200 || sha !== expected) unreadable.push(`${id} via ${api.url}: ${got.status}`);
         }

@@ -118,7 +118,7 @@ describe('two instances on one PostgreSQL behind a round-robin proxy', () => {
       const reference = reply.headers.get('photo-reference') ?? '';
       expect(reference).toMatch(/\/api\/v1\/files\/image\//);
       for (const api of apis) {
-        const got = await fetch(`${api.url}${new URL(reference).pathname}`);
+        const got = await fetch(`${api.url}${new URL(reference).pathname}`, { headers: { authorization: `Bearer ${world.orgToken}` } });
         expect(got.status).toBe(200);
         expect(sha(Buffer.from(await got.arrayBuffer()))).toBe(sha(upload.photo));
       }
@@ -185,7 +185,7 @@ describe('two instances on one PostgreSQL behind a round-robin proxy', () => {
       const unreadable: string[] = [];
       for (const [id, hash] of expected) {
         for (const api of apis) {
-          const got = await fetch(`${api.url}/api/v1/files/image/${id}`);
+          const got = await fetch(`${api.url}/api/v1/files/image/${id}`, { headers: { authorization: `Bearer ${world.orgToken}` } });
           const bytes = Buffer.from(await got.arrayBuffer());
           if (got.status !== 200 || sha(bytes) !== hash) unreadable.push(`${id} via ${api.url}: ${got.status}`);
         }

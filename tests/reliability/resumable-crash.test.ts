@@ -96,7 +96,7 @@ describe.each(CASES.filter((c) => ENGINES.includes(c.engine)))('crash: kill -9 d
       const row = rows.responses.find((r) => r.answers['Outlet name'] === u.item.answers['Outlet name']);
       const reference = row?.answers[PHOTO_QUESTION] ?? '';
       expect(reference).toMatch(/\/api\/v1\/files\/image\//);
-      const stored = Buffer.from(await (await fetch(`${world.url}${new URL(reference).pathname}`)).arrayBuffer());
+      const stored = Buffer.from(await (await fetch(`${world.url}${new URL(reference).pathname}`, { headers: { authorization: `Bearer ${world.orgToken}` } })).arrayBuffer());
       expect(stored.equals(u.photo)).toBe(true);
     }
     const ratio = (bytesBeforeKill + second) / total;

@@ -3,7 +3,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { DEFAULT_BODY_LIMIT, Limits } from '@survey-bird/contracts';
+import { DEFAULT_BODY_LIMIT, MAX_UPLOAD_BYTES } from '@survey-bird/contracts';
 import { fileJwtSecret, newJwtSecret, type Config } from './config.js';
 import { migrateToLatest, openDb, tuneForRequests, type Db } from './db/database.js';
 import { SettingsRepository } from './db/settings-repository.js';
@@ -20,6 +20,7 @@ import pwaPlugin from './plugins/pwa.js';
 import securityHeaders from './plugins/security-headers.js';
 import servicesPlugin from './plugins/services.js';
 import { registerModules } from './modules/index.js';
+import { API_DESCRIPTION, SECURITY_SCHEMES } from './http/openapi-doc.js';
 
 export interface BuildOptions {
   /** An already open database (tests share one per file); otherwise opened from config. */
@@ -72,14 +73,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(contextPlugin, { config, db });
   await app.register(lifecyclePlugin);
-  await app.register(securityHeaders, { publicUrl: config.publicUrl });
+  await app.register(securityHeaders, { publicUrl: config.publicUrl, tileUrl: config.mapTiles?.url });
   await app.register(fastifyMultipart, {
-    limits: { fileSize: Limits.maxImageBytes, files: 1, fields: 10, parts: 12, fieldSize: 4096, headerPairs: 100 },
+    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, parts: 12, fieldSize: 4096, headerPairs: 100 },
   });
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'Survey Bird API', version: '1.0.0', description: 'Generated from packages/contracts.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      info: { title: 'Survey Bird API', version: '1.0.0', description: API_DESCRIPTION },
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
     transform: jsonSchemaTransform,
   });

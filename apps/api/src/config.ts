@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/slow-clients.js';
+import { BACKCHECK_SAMPLE_EVERY_MS } from './modules/backchecks/sampling.js';
 import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from './modules/insight/export-queue.js';
 import { FLAG_POLL_MS } from './modules/flags/flag-worker.js';
 import { DEFAULT_MAX_OFFLINE_AGE_DAYS } from './modules/responses/capture-window.js';
 import { defaultPasswordPoolLimits, type PasswordPoolLimits } from './modules/accounts/password-pool.js';
-import { Limits } from '@survey-bird/contracts';
+import { MapLimits, MAX_UPLOAD_BYTES } from '@survey-bird/contracts';
+import { DEFAULT_FILE_LINK_TTL_DAYS } from './modules/files/file-links.js';
 
 /**
  * Unfinished resumable photo uploads are kept this long from their creation: a 10 MB photo takes
@@ -59,13 +61,24 @@ export interface Config {
   shutdownGraceMs: number;
   /** How often the quality-flag worker looks at its queue (modules/flags/flag-worker.ts); FLAG_POLL_MS. */
   flagPollMs: number;
+  /** How often the back-check sampler runs (modules/backchecks): BACKCHECK_SAMPLE_MS, default 5 minutes. */
+  backcheckSampleMs: number;
   /** Where new photos' bytes go (modules/files/store). */
   fileStore: FileStoreKind;
   s3: S3Config | undefined;
+  /**
+   * The maps' raster tiles (MAP_TILE_URL, an XYZ template with {z}, {x} and {y}) and their credit
+   * (MAP_ATTRIBUTION). Unset: no tiles are fetched from anywhere; the maps draw a plain grid.
+   */
+  mapTiles: { url: string; attribution: string } | undefined;
+  /** The largest basemap upload in bytes (MapLimits.maxBasemapBytes; the tests lower it). */
+  maxBasemapBytes: number;
   /** Password hashing's own threads and queue (PASSWORD_HASH_THREADS, PASSWORD_HASH_QUEUE). */
   passwordPool: PasswordPoolLimits;
   /** Slow-client limits (http/slow-clients.ts; docs/reliability.md lists the variables). */
   connections: ConnectionLimits;
+  /** WEBHOOK_ALLOW_PRIVATE=true: webhooks may reach private, loopback and link-local addresses (tests, a closed network). */
+  webhookAllowPrivate: boolean;
   /** Exports running at once and waiting (EXPORT_CONCURRENCY, EXPORT_QUEUE). */
   exports: ExportLimits;
   /** How long an unfinished resumable photo upload is kept (RESUMABLE_UPLOAD_EXPIRY_HOURS, default 6). */
@@ -74,6 +87,10 @@ export interface Config {
   resumableUserMaxBytes: number;
   /** How long a response may wait on a phone and still be taken by a closed survey (MAX_OFFLINE_AGE_DAYS, default 60; modules/responses/capture-window.ts). */
   maxOfflineAgeMs: number;
+  /** How long a signed photo link in an export stays valid (FILE_LINK_TTL_DAYS, default 30; modules/files/file-links.ts). */
+  fileLinkTtlDays: number;
+  /** The key of signed photo links (FILE_LINK_SECRET); unset: derived from jwtSecret. */
+  fileLinkSecret: string | undefined;
 }
 
 export const OWASP_SCRYPT_N = 2 ** 17;
@@ -139,6 +156,16 @@ function connectionsFrom(env: NodeJS.ProcessEnv, behindProxy: boolean): Connecti
   };
 }
 
+/** MAP_TILE_URL must be an http(s) template naming {z}, {x} and {y}: a typo fails at start, not as blank maps. */
+function parseMapTiles(env: NodeJS.ProcessEnv): Config['mapTiles'] {
+  const url = env.MAP_TILE_URL?.trim();
+  if (!url) return undefined;
+  if (!/^https?:\/\//.test(url) || !['{z}', '{x}', '{y}'].every((p) => url.includes(p))) {
+    throw new Error('MAP_TILE_URL must be an http(s) URL with {z}, {x} and {y}, e.g. https://tile.example.org/{z}/{x}/{y}.png');
+  }
+  return { url, attribution: env.MAP_ATTRIBUTION?.trim() ?? '' };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -167,18 +194,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL',
     shutdownGraceMs: Number(env.SHUTDOWN_GRACE_MS ?? 30_000),
     flagPollMs: Number(env.FLAG_POLL_MS) > 0 ? Number(env.FLAG_POLL_MS) : FLAG_POLL_MS,
+    backcheckSampleMs: Number(env.BACKCHECK_SAMPLE_MS) > 0 ? Number(env.BACKCHECK_SAMPLE_MS) : BACKCHECK_SAMPLE_EVERY_MS,
     fileStore: parseFileStore(env, databaseUrl),
+    mapTiles: parseMapTiles(env),
+    maxBasemapBytes: MapLimits.maxBasemapBytes,
     s3: parseS3(env),
     passwordPool: passwordPoolFrom(env),
     connections: connectionsFrom(env, parseTrustProxy(env.TRUST_PROXY) !== false),
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true',
     exports: {
       concurrency: Math.max(1, Number(env.EXPORT_CONCURRENCY) || DEFAULT_EXPORT_LIMITS.concurrency),
       queue: Math.max(0, Number(env.EXPORT_QUEUE ?? DEFAULT_EXPORT_LIMITS.queue) || 0),
       clusterConcurrency: Number(env.EXPORT_CLUSTER_CONCURRENCY) > 0 ? Math.floor(Number(env.EXPORT_CLUSTER_CONCURRENCY)) : undefined,
     },
     resumableExpiryMs: (Number(env.RESUMABLE_UPLOAD_EXPIRY_HOURS) > 0 ? Number(env.RESUMABLE_UPLOAD_EXPIRY_HOURS) : RESUMABLE_EXPIRY_HOURS) * 3_600_000,
-    resumableUserMaxBytes: Math.max(Limits.maxImageBytes, (Number(env.RESUMABLE_UPLOAD_USER_MAX_MB) > 0 ? Number(env.RESUMABLE_UPLOAD_USER_MAX_MB) : RESUMABLE_USER_MAX_MB) * 1024 * 1024),
+    resumableUserMaxBytes: Math.max(MAX_UPLOAD_BYTES, (Number(env.RESUMABLE_UPLOAD_USER_MAX_MB) > 0 ? Number(env.RESUMABLE_UPLOAD_USER_MAX_MB) : RESUMABLE_USER_MAX_MB) * 1024 * 1024),
     maxOfflineAgeMs: (Number(env.MAX_OFFLINE_AGE_DAYS) > 0 ? Number(env.MAX_OFFLINE_AGE_DAYS) : DEFAULT_MAX_OFFLINE_AGE_DAYS) * 86_400_000,
+    fileLinkTtlDays: Number(env.FILE_LINK_TTL_DAYS) > 0 ? Number(env.FILE_LINK_TTL_DAYS) : DEFAULT_FILE_LINK_TTL_DAYS,
+    fileLinkSecret: env.FILE_LINK_SECRET || undefined,
     ...overrides,
   };
 }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { QuestionType, Role, withQuestionIds, type StoredQuestion } from '@survey-bird/contracts';
+import { OfficeRole, QuestionType, Role, withQuestionIds, type StoredQuestion } from '@survey-bird/contracts';
 import { searchTextOf } from '../src/modules/responses/search-text.js';
 import { createUser, login } from './helpers.js';
 
@@ -12,7 +12,17 @@ export async function createOrganization(app: FastifyInstance, name = 'Acme Rese
   const id = randomUUID();
   const email = `owner-${id.slice(0, 8)}@org.ng`;
   await app.db.kysely.insertInto('organizations').values({ id, name, email, created_at: Date.now() }).execute();
+  await app.db.kysely.insertInto('office_users').values({ id: randomUUID(), organization_id: id, email, role: OfficeRole.owner, survey_ids: null, invited_by: null, created_at: Date.now() }).execute();
   const user = await createUser(app, email, Role.organization, { fullName: name });
+  return { id, email, userId: user.id, token: await login(app, email) };
+}
+
+/** An office user of the organization with this office role (every survey, or only `surveyIds`), signed in. */
+export async function addOfficeUser(app: FastifyInstance, organizationId: string, role: OfficeRole, surveyIds: string[] | null = null) {
+  const id = randomUUID();
+  const email = `${role}-${id.slice(0, 8)}@office.ng`;
+  await app.db.kysely.insertInto('office_users').values({ id, organization_id: organizationId, email, role, survey_ids: surveyIds && JSON.stringify(surveyIds), invited_by: null, created_at: Date.now() }).execute();
+  const user = await createUser(app, email, Role.organization, { fullName: `The ${role}` });
   return { id, email, userId: user.id, token: await login(app, email) };
 }
 

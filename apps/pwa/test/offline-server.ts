@@ -1,7 +1,8 @@
-import { type Answers, ApiMsg, type EarningsReply, IMAGE_QUESTION_TYPES, Msg, PENDING_PHOTO_ANSWER, QuestionType, type ResponseChange, routes, type Survey, type SyncItem, type SyncResult } from '@survey-bird/contracts';
+import { type Answers, ApiMsg, type EarningsReply, UPLOAD_QUESTION_TYPES, Msg, PENDING_PHOTO_ANSWER, QuestionType, type ResponseChange, routes, type Survey, type SyncItem, type SyncResult } from '@survey-bird/contracts';
 import { vi } from 'vitest';
 import { db } from '../src/offline/db';
 import { resetPhotoModeCache } from '../src/offline/photo-store';
+import { resetVaultCache } from '../src/offline/vault';
 
 /**
  * Test doubles for the offline layer's tests only: a fresh database per test and a fetch that
@@ -14,6 +15,7 @@ export async function freshDb(): Promise<void> {
   await db.delete({ disableAutoOpen: false });
   await db.open();
   resetPhotoModeCache();
+  resetVaultCache();
 }
 
 export interface LoggedRequest {
@@ -158,7 +160,7 @@ export class FakeServer {
     const s = this.surveys.get(String(form.survey_name));
     if (!s || !(file instanceof Blob)) return json(400, { msg: ApiMsg.uploadFieldsMissing });
     const type = s.questions.find((x) => x.text === question)?.type;
-    if (!type || !IMAGE_QUESTION_TYPES.includes(type)) return json(400, { msg: `"${question}" does not take a photo` });
+    if (!type || !UPLOAD_QUESTION_TYPES.includes(type)) return json(400, { msg: `"${question}" does not take a photo` });
     const key = `${user}|${String(form.clientId)}|${question}`;
     const ref = this.uploads.get(key) ?? `http://sb.test/api/v1/files/image/img${this.nextId++}`;
     this.uploads.set(key, ref);
@@ -176,7 +178,7 @@ export class FakeServer {
     const answers = { ...item.answers };
     for (const p of item.photos ?? []) {
       const type = s.questions.find((x) => x.text === p.question)?.type;
-      if (!type || !IMAGE_QUESTION_TYPES.includes(type)) return { clientId: item.clientId, status: 400, msg: `"${p.question}" does not take a photo` };
+      if (!type || !UPLOAD_QUESTION_TYPES.includes(type)) return { clientId: item.clientId, status: 400, msg: `"${p.question}" does not take a photo` };
       answers[p.question] = PENDING_PHOTO_ANSWER;
     }
     const body = JSON.stringify({ s: item.survey_id, a: Object.entries(answers).sort(), p: item.photos ?? [] });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { routes, type RouteDef } from './api.js';
 import { API_BASE } from './constants.js';
-import { ROLES } from './roles.js';
+import { OFFICE_ROLES, OfficeRole, ROLES, Role } from './roles.js';
 
 const table = Object.entries(routes as Record<string, RouteDef>);
 
@@ -22,6 +22,29 @@ describe('the route table', () => {
       }
       expect(r.summary.length, name).toBeGreaterThan(0);
     }
+  });
+
+  it('names the office roles of every route open to organizations, and of no other; the owner may call each', () => {
+    for (const [name, r] of table) {
+      const forOffice = typeof r.access !== 'string' && (r.access as readonly string[]).includes(Role.organization);
+      expect(r.office !== undefined, name).toBe(forOffice);
+      if (!r.office) continue;
+      expect(r.office.length, name).toBeGreaterThan(0);
+      expect(r.office, name).toContain(OfficeRole.owner);
+      for (const role of r.office) expect(OFFICE_ROLES, name).toContain(role);
+    }
+  });
+
+  it('gives each office role what it is for', () => {
+    const can = (role: OfficeRole) => table.filter(([, r]) => r.office?.includes(role)).map(([name]) => name);
+    expect(can(OfficeRole.analyst)).not.toContain('reviewResponses');
+    expect(can(OfficeRole.analyst)).toContain('organizationExport');
+    expect(can(OfficeRole.finance)).toEqual(expect.arrayContaining(['createPayout', 'payoutDownload', 'markPayoutPaid', 'cancelPayout', 'organizationResponses']));
+    expect(can(OfficeRole.finance)).not.toContain('reviewResponses');
+    expect(can(OfficeRole.reviewer)).toEqual(expect.arrayContaining(['reviewResponses', 'dismissFlag', 'responseDetail']));
+    expect(can(OfficeRole.reviewer)).not.toContain('createPayout');
+    expect(can(OfficeRole.admin)).not.toContain('inviteOfficeUser');
+    expect(can(OfficeRole.owner)).toContain('inviteOfficeUser');
   });
 
   it('declares a params schema exactly when the path has parameters', () => {

@@ -11,12 +11,30 @@ export const Limits = {
   weeksSelectable: 10,
   doughnutCutout: '70%',
   pageSize: 20,
+  /** A bulk invitation file: a 5,000-row sheet of people with bank details is about 1 MB as CSV. */
+  maxBulkInviteBytes: 2 * 1024 * 1024,
+  /** Rows of one bulk invitation upload: ten times the largest team asked for (500). */
+  maxBulkInviteRows: 5000,
+  /** Field users moved to one supervisor in one request: a survey's team page, selected. */
+  maxBulkAssign: 500,
+  /** Surveys one person is invited to in one request. */
+  maxInviteSurveys: 50,
+  /** A survey's team copied to another in one request: ten times the largest team asked for (500), as a file's rows. */
+  maxCopyTeam: 5000,
+  /** The reason given with a rejected bank change request (the field user reads it). */
+  maxBankRejectReason: 300,
   maxTitle: 200,
   maxDescription: 2000,
   maxQuestionText: 500,
   maxQuestions: 200,
   maxOptions: 1000,
   maxOptionLength: 500,
+  /** An XLSForm expression (relevant, constraint, calculation...); ODK forms' longest run to about 2,000. */
+  maxExpression: 4000,
+  /** A hint, message, default or translated text of a question. */
+  maxFormText: 2000,
+  /** Instances of one repeat in a response (a household roster of 30 is large; 500 bounds the work per response). */
+  maxRepeatInstances: 500,
   maxDatasetOptions: 200_000,
   datasetSearchLimit: 50,
   maxAnswerLength: 10_000,
@@ -63,3 +81,12 @@ export const PHOTO_FILE_NAME = 'photo.jpg';
 export const PHOTO_MIME = 'image/jpeg';
 export const API_BASE = '/api/v1';
 export const ACCOUNTS_STORAGE_KEY = 'accounts';
+
+/**
+ * The languages of the app itself (not a form's): English is the source catalog; Hausa, Yoruba, Igbo
+ * and Nigerian Pidgin are drafts awaiting native speakers' review (docs/translations.md).
+ */
+export const AppLanguages = ['en', 'ha', 'yo', 'ig', 'pcm'] as const;
+export type AppLanguage = (typeof AppLanguages)[number];
+export const DEFAULT_LANGUAGE: AppLanguage = 'en';
+export const isAppLanguage = (v: unknown): v is AppLanguage => typeof v === 'string' && (AppLanguages as readonly string[]).includes(v);

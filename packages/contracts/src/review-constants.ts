@@ -19,6 +19,10 @@ export const QualityFlag = {
   clockSkew: 'clock_skew',
   /** The phone's time for the response (its clientId or capturedAt) is before the survey or the invitation, too old, or after arrival. */
   implausibleTime: 'implausible_time',
+  /** The interview was selected for an audio audit and the phone could not record it (or did not say). */
+  audioUnavailable: 'audio_unavailable',
+  /** A back-check's stable answers differ from the original's above the survey's threshold (set by the back-check, not the flag worker). */
+  backcheckMismatch: 'backcheck_mismatch',
 } as const;
 export type QualityFlag = (typeof QualityFlag)[keyof typeof QualityFlag];
 export const QUALITY_FLAGS = Object.values(QualityFlag) as [QualityFlag, ...QualityFlag[]];

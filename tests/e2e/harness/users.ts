@@ -116,7 +116,7 @@ export async function createSurvey(env: Env, org: TestUser, title = 'Water point
 }
 
 /** A verified field user or supervisor invited by `org` to the survey. */
-export async function createTeamMember(env: Env, org: TestUser, surveyId: string, role: 'field-user' | 'supervisor'): Promise<TestUser> {
+export async function createTeamMember(env: Env, org: TestUser, surveyId: string, role: 'field-user' | 'supervisor', extra: Record<string, unknown> = {}): Promise<TestUser> {
   const user = { email: uniqueEmail(role), password: `${role}-password-1` };
   const token = await apiLogin(env, org);
   const res = await post(env, `/${role}`, {
@@ -128,6 +128,7 @@ export async function createTeamMember(env: Env, org: TestUser, surveyId: string
     accountName: 'Test Account',
     bank: 'Access Bank',
     ...(role === 'field-user' ? { rate: 500 } : {}),
+    ...extra,
   }, token);
   if (!res.ok) throw new Error(`invite ${role}: ${res.status} ${await res.text()}`);
   await registerAndVerify(env, user);

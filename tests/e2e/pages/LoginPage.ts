@@ -26,11 +26,11 @@ export class LoginPage {
     await this.page.getByRole('button', { name: 'Login' }).click();
   }
 
-  /** Signs in and waits until the app has left the login screen. */
+  /** Signs in and waits until the app has left the login screen (the password hash takes seconds on a loaded machine). */
   async signIn(email: string, password: string): Promise<void> {
     await this.open();
     await this.fill(email, password);
     await this.submit();
-    await this.page.waitForURL((url) => url.pathname !== '/login');
+    await this.page.waitForURL((url) => url.pathname !== '/login', { timeout: 30_000 });
   }
 }

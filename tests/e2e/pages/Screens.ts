@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { repoRoot } from '../harness/server';
 
-/** Every screen's path as the app's route table (apps/pwa/src/routes/paths.ts) names it: key -> path. */
+/** Every screen's path as the app's route table (apps/pwa/src/lib/paths.ts) names it: key -> path. */
 export function appPaths(): Record<string, string> {
-  const source = readFileSync(`${repoRoot}/apps/pwa/src/routes/paths.ts`, 'utf8');
+  const source = readFileSync(`${repoRoot}/apps/pwa/src/lib/paths.ts`, 'utf8');
   const table = /export const paths = \{([\s\S]*?)\n\} as const;/.exec(source)?.[1];
   if (!table) throw new Error('paths.ts: the `paths` table was not found');
   return Object.fromEntries([...table.matchAll(/^\s+(\w+): '([^']+)',/gm)].map((m) => [m[1]!, m[2]!]));

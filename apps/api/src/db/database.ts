@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import type Pg from 'pg';
+import { cachedStatements } from './statement-cache.js';
 import * as initial from './migrations/20261122000000_initial.js';
 import * as responseSearch from './migrations/20261122120000_response_search.js';
 import * as deferredSearchIndex from './migrations/20261124000000_deferred_search_index.js';
@@ -33,6 +34,22 @@ import * as datasetOptionHistory from './migrations/20261129400000_dataset_optio
 import * as revisedCaptureTime from './migrations/20261129410000_revised_capture_time.js';
 import * as payoutRequestHash from './migrations/20261129420000_payout_request_hash.js';
 import * as phoneSearchText from './migrations/20261129430000_phone_search_text.js';
+import * as officeUsers from './migrations/20261130100000_office_users.js';
+import * as auditEvents from './migrations/20261130200000_audit_events.js';
+import * as memberEdits from './migrations/20261130210000_member_edits.js';
+import * as bankChangeRequests from './migrations/20261130220000_bank_change_requests.js';
+import * as surveyFormSettings from './migrations/20261130400000_survey_form_settings.js';
+import * as responseChangeSeq from './migrations/20261130500000_response_change_seq.js';
+import * as webhooks from './migrations/20261130510000_webhooks.js';
+import * as maps from './migrations/20261130600000_maps.js';
+import * as flagJobsQueueOrder from './migrations/20261130900000_flag_jobs_queue_order.js';
+import * as backchecks from './migrations/20261201200000_backchecks.js';
+import * as audioAudits from './migrations/20261201300000_audio_audits.js';
+import * as personalData from './migrations/20261201400000_personal_data.js';
+import * as apiTokens from './migrations/20261201700000_api_tokens.js';
+import * as mailQueue from './migrations/20261201800000_mail_queue.js';
+import * as userLanguage from './migrations/20261202010000_user_language.js';
+import * as endToEnd from './migrations/20261202020000_end_to_end.js';
 import type { Database } from './schema.js';
 import { WriteWatch } from './write-watch.js';
 
@@ -96,7 +113,7 @@ export function openDb(opts: DbOptions): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const writes = new WriteWatch();
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins: [writes] });
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachedStatements(sqlite) }), plugins: [writes] });
   return { kysely, engine: 'sqlite', sqlite, pgSchema: undefined, writes, close: () => kysely.destroy() };
 }
 
@@ -136,6 +153,22 @@ const migrations: Record<string, Migration> = {
   '20261129410000_revised_capture_time': revisedCaptureTime,
   '20261129420000_payout_request_hash': payoutRequestHash,
   '20261129430000_phone_search_text': phoneSearchText,
+  '20261130100000_office_users': officeUsers,
+  '20261130200000_audit_events': auditEvents,
+  '20261130210000_member_edits': memberEdits,
+  '20261130220000_bank_change_requests': bankChangeRequests,
+  '20261130400000_survey_form_settings': surveyFormSettings,
+  '20261130500000_response_change_seq': responseChangeSeq,
+  '20261130510000_webhooks': webhooks,
+  '20261130600000_maps': maps,
+  '20261130900000_flag_jobs_queue_order': flagJobsQueueOrder,
+  '20261201200000_backchecks': backchecks,
+  '20261201300000_audio_audits': audioAudits,
+  '20261201400000_personal_data': personalData,
+  '20261201700000_api_tokens': apiTokens,
+  '20261201800000_mail_queue': mailQueue,
+  '20261202010000_user_language': userLanguage,
+  '20261202020000_end_to_end': endToEnd,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -9,6 +9,8 @@ export interface UsersTable {
   verified: number;
   full_name: string | null;
   created_at: number;
+  /** The app's language (AppLanguages): what the phone shows and mails are written in. */
+  language: Generated<string>;
 }
 
 export interface SessionsTable {
@@ -39,6 +41,18 @@ export interface OrganizationsTable {
   stale_sync_days: Generated<number>;
 }
 
+/** An organization's office login: its office role and, when limited, its surveys (JSON array; null: all). */
+export interface OfficeUsersTable {
+  id: string;
+  organization_id: string;
+  email: string;
+  role: string;
+  survey_ids: string | null;
+  /** The user id of the owner who invited them; null for the first owner. */
+  invited_by: string | null;
+  created_at: number;
+}
+
 export interface SurveysTable {
   id: string;
   organization_id: string;
@@ -60,6 +74,19 @@ export interface SurveysTable {
   max_accuracy_m: Generated<number | null>;
   /** How the phone shrinks photos: 'standard' or 'high' (PhotoQuality). */
   photo_quality: Generated<string>;
+  /** JSON of SurveyFormSettings (languages, XLSForm form_id and instance_name); null: none. */
+  form_settings?: string | null;
+  /** Days after closing before photos, files and personal answers are deleted; null: kept. */
+  retention_days?: ColumnType<number | null, number | null | undefined, number | null>;
+  /** When the owner was mailed that retention is a week away; when retention ran. */
+  retention_warned_at?: ColumnType<number | null, number | null | undefined, number | null>;
+  retention_done_at?: ColumnType<number | null, number | null | undefined, number | null>;
+  /** JSON of the audio audit (SurveyAudioAudit); null: off. */
+  audio_audit?: string | null;
+  /** JSON of PayGate; null: nothing beyond approved. */
+  pay_gate?: string | null;
+  /** End-to-end encryption: the organization's RSA-OAEP public key (SPKI, base64); null: answers in clear. */
+  encryption_key?: string | null;
 }
 
 /** One published version of a survey's questions; version 1 is the survey as created. */
@@ -71,6 +98,8 @@ export interface SurveyVersionsTable {
   /** JSON of StoredQuestion[] */
   questions: string;
   created_at: number;
+  /** JSON of SurveyFormSettings as this version was published; null: none. */
+  form_settings?: string | null;
 }
 
 /** A person invited to one survey as field user or supervisor; user_id is set once they have an account. */
@@ -93,6 +122,10 @@ export interface MembersTable {
   withdrawn_at: ColumnType<number | null, number | null | undefined, number | null>;
   /** The supervisor a withdrawal set aside, put back by the re-invitation (teams/repository.ts). */
   dormant_supervisor_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the bank details last changed; null since the invitation. */
+  bank_changed_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Set on the rows a deactivation of the person withdrew; reactivation reinstates exactly those. */
+  deactivated_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface DatasetOptionsTable {
@@ -145,6 +178,14 @@ export interface ResponsesTable {
   meta: ColumnType<string | null, string | null | undefined, string | null>;
   /** JSON `{ [question]: PhotoPlaceholder }` of photos not yet attached; null when none. */
   pending_photos: string | null;
+  /** Its place in the survey's changes feed, set by triggers (migration response_change_seq); bigint, a string on PostgreSQL. */
+  change_seq: Generated<number | string>;
+  /** When its personal answers, photos and files were erased (by request or retention); null: never. */
+  erased_at?: ColumnType<number | null, number | null | undefined, number | null>;
+  /** What became of a selected interview's audio (AudioStatus or not_reported); null when not selected. */
+  audio?: string | null;
+  /** JSON of EncryptedAnswers when the survey is end-to-end encrypted (answers then hold only photo placeholders). */
+  encrypted?: string | null;
 }
 
 /** Every submitted revision of a fixed response (revision 1 copied in when the first fix arrives). */
@@ -215,6 +256,8 @@ export interface PayoutLinesTable {
   account_name: string;
   amount: number;
   response_count: number;
+  /** The member's bank_changed_at when the payout froze these details. */
+  bank_changed_at?: number | null;
 }
 
 /** A response held by a draft or paid payout; the primary key keeps it in one at most. */
@@ -360,6 +403,26 @@ export interface ResponseChecksTable {
   duration_ms: number | null;
 }
 
+/** An organization's uploaded basemap (a PMTiles archive); the newest is the one in use. */
+export interface BasemapsTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  size: number;
+  /** Which file store holds the bytes ('disk', 'postgres', 's3'). */
+  store: string;
+  /** The bytes' relative path (disk) or object key (s3). */
+  path: string;
+  created_at: number;
+}
+
+/** The database store's basemap bytes, in numbered chunks. */
+export interface BasemapChunksTable {
+  basemap_id: string;
+  seq: number;
+  bytes: Buffer;
+}
+
 export interface ResponsePhotosTable {
   response_id: string;
   question: string;
@@ -403,12 +466,234 @@ export interface AppSettingsTable {
   created_at: number;
 }
 
+/** A survey's webhook (migration webhooks). */
+export interface WebhooksTable {
+  id: string;
+  organization_id: string;
+  survey_id: string;
+  url: string;
+  /** Each event between commas: ",response.created,payout.paid,". */
+  events: string;
+  secret: string;
+  created_by: string;
+  created_at: number;
+  /** When its deliveries began failing without a success since; null while they succeed. */
+  failing_since: number | null;
+  disabled_at: number | null;
+  /** 1: its payloads carry personal answers as PERSONAL_MASK. */
+  without_personal: Generated<number>;
+}
+
+/** One event for one webhook, queued by triggers (migration webhooks), retried until delivered or expired. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number | string>;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  survey_id: string;
+  response_id: string | null;
+  payout_id: string | null;
+  /** pending, delivered or failed */
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  expires_at: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_attempt_at: number | null;
+  delivered_at: number | null;
+  created_at: number;
+}
+
+/** One office action or sign-in; append-only (migrations/20261130200000_audit_events.ts). */
+export interface AuditEventsTable {
+  id: string;
+  organization_id: string;
+  /** AuditAction */
+  action: string;
+  /** null: done by the system (no signed-in caller). */
+  actor_user_id: string | null;
+  actor_email: string;
+  actor_name: string;
+  actor_role: string;
+  actor_office_role: string | null;
+  survey_id: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  target_label: string | null;
+  /** JSON of the changed fields before and after; null when nothing was there before (or after). */
+  before: string | null;
+  after: string | null;
+  ip: string | null;
+  created_at: number;
+}
+
+/** A field user's requested bank details for one membership, until the office decides. */
+export interface BankChangeRequestsTable {
+  id: string;
+  organization_id: string;
+  survey_id: string;
+  member_id: string;
+  bank: string;
+  account_number: string;
+  account_name: string;
+  /** BankChangeStatus */
+  status: string;
+  created_at: number;
+  decided_at: number | null;
+  decided_by: string | null;
+  /** Why the office rejected it (shown to the field user); null otherwise. */
+  reason?: string | null;
+}
+
+/** A mail waiting to be sent (mail/mail-queue.ts): what renders it, never its body. */
+export interface MailQueueTable {
+  id: string;
+  /** MailKind */
+  kind: string;
+  /** JSON of the kind's fields. */
+  payload: string;
+  created_at: number;
+  next_attempt_at: number;
+  attempts: number;
+  last_error: string | null;
+}
+
+/** An API token (migration api_tokens): only its SHA-256 is kept. */
+export interface ApiTokensTable {
+  id: string;
+  organization_id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  hint: string;
+  survey_id: string | null;
+  created_at: number;
+  expires_at: number;
+  last_used_at: number | null;
+  /** Days since 1970 (UTC) of the last use written to the audit log. */
+  used_day: number | null;
+  revoked_at: number | null;
+}
+
+/** An audio audit clip that arrived (file_id) and its review. */
+export interface AudioAuditsTable {
+  response_id: string;
+  survey_id: string;
+  file_id: string | null;
+  uploaded_at: number | null;
+  verdict: string | null;
+  note: string | null;
+  reviewed_by: string | null;
+  reviewed_at: number | null;
+}
+
+/** A survey's back-check settings and the seed and cursor of its selection (modules/backchecks). */
+export interface BackcheckSettingsTable {
+  survey_id: string;
+  organization_id: string;
+  /** Percent in hundredths (10% = 1000): whole numbers on both engines. */
+  percent_bp: number;
+  min_per_week: number;
+  include_flagged: number;
+  threshold_bp: number;
+  auto_return: number;
+  /** JSON string[] */
+  stable_question_ids: string;
+  /** 32 hex digits: every draw is HMAC-SHA256(seed, response id). */
+  seed: string;
+  /** The sampler's cursor: responses up to (created_at, id) were drawn. */
+  sampled_until: number;
+  sampled_until_id: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One published version of a survey's back-check form. */
+export interface BackcheckFormsTable {
+  survey_id: string;
+  version: number;
+  /** JSON of StoredQuestion[]: the stable questions as the survey had them, then the form's own. */
+  questions: string;
+  stable_question_ids: string;
+  own_question_ids: string;
+  /** JSON { [questionId]: number } */
+  tolerances: string;
+  respondent_question_id: string | null;
+  created_at: number;
+}
+
+/** A field-user membership invited as back-checker on its survey. */
+export interface BackcheckersTable {
+  member_id: string;
+  survey_id: string;
+  created_at: number;
+}
+
+/** A response selected for a back-check, who revisits it, and the comparison once done. */
+export interface BackcheckAssignmentsTable {
+  id: string;
+  survey_id: string;
+  organization_id: string;
+  response_id: string;
+  /** The original's field-user membership. */
+  member_id: string;
+  response_created_at: number;
+  /** BackcheckReason */
+  reason: string;
+  /** The draw in [0, 1) from the seed; a sample is selected when draw < percent / 100. */
+  draw: number;
+  selected_at: number;
+  backchecker_member_id: string | null;
+  backchecker_user_id: string | null;
+  assigned_at: number | null;
+  completed_at: number | null;
+  compared: number | null;
+  mismatched: number | null;
+  mismatch: Generated<number>;
+  returned: Generated<number>;
+}
+
+export interface BackcheckResponsesTable {
+  id: string;
+  assignment_id: string;
+  survey_id: string;
+  client_id: string;
+  user_id: string;
+  form_version: number;
+  answers: string;
+  body_hash: string;
+  captured_at: number | null;
+  created_at: number;
+}
+
+/** One compared stable question of a back-check: the two answers (JSON) and whether they match. */
+export interface BackcheckDiffsTable {
+  assignment_id: string;
+  question_id: string;
+  survey_id: string;
+  matched: number;
+  original: string | null;
+  backcheck: string | null;
+}
+
 export interface Database {
+  api_tokens: ApiTokensTable;
+  audio_audits: AudioAuditsTable;
+  backcheck_settings: BackcheckSettingsTable;
+  backcheck_forms: BackcheckFormsTable;
+  backcheckers: BackcheckersTable;
+  backcheck_assignments: BackcheckAssignmentsTable;
+  backcheck_responses: BackcheckResponsesTable;
+  backcheck_diffs: BackcheckDiffsTable;
+  bank_change_requests: BankChangeRequestsTable;
+  audit_events: AuditEventsTable;
   app_settings: AppSettingsTable;
   users: UsersTable;
   sessions: SessionsTable;
   auth_tokens: AuthTokensTable;
   organizations: OrganizationsTable;
+  office_users: OfficeUsersTable;
   surveys: SurveysTable;
   survey_versions: SurveyVersionsTable;
   members: MembersTable;
@@ -419,6 +704,8 @@ export interface Database {
   response_revisions: ResponseRevisionsTable;
   return_digests: ReturnDigestsTable;
   payouts: PayoutsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   payout_lines: PayoutLinesTable;
   payout_items: PayoutItemsTable;
   response_counts: ResponseCountsTable;
@@ -428,6 +715,7 @@ export interface Database {
   resumable_upload_chunks: ResumableUploadChunksTable;
   resumable_claims: ResumableClaimsTable;
   mail_outbox: MailOutboxTable;
+  mail_queue: MailQueueTable;
   rate_counters: RateCountersTable;
   leases: LeasesTable;
   device_status: DeviceStatusTable;
@@ -438,6 +726,8 @@ export interface Database {
   response_photos: ResponsePhotosTable;
   response_flags: ResponseFlagsTable;
   flag_dismissals: FlagDismissalsTable;
+  basemaps: BasemapsTable;
+  basemap_chunks: BasemapChunksTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -446,6 +736,7 @@ export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type NewOrganization = Insertable<OrganizationsTable>;
+export type OfficeUserRow = Selectable<OfficeUsersTable>;
 export type SurveyRow = Selectable<SurveysTable>;
 export type MemberRow = Selectable<MembersTable>;
 export type NewMember = Insertable<MembersTable>;

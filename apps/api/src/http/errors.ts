@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiMsg, Msg } from '@survey-bird/contracts';
+import { ApiMsg, Msg, messageCode } from '@survey-bird/contracts';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { SECURITY_HEADERS } from '../plugins/security-headers.js';
 
@@ -14,6 +14,9 @@ export class HttpError extends Error {
     super(message);
   }
 }
+
+/** An error reply's body: the words and their stable code, which the phone translates (contracts message-codes.ts). */
+export const errorBody = (msg: string, status: number): { msg: string; code: string } => ({ msg, code: messageCode(msg, status) });
 
 export const badRequest = (msg: string) => new HttpError(400, msg);
 export const forbidden = (msg: string = ApiMsg.forbidden) => new HttpError(403, msg);
@@ -42,7 +45,7 @@ const FASTIFY_CODES: Record<string, [number, string]> = {
 export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   const [status, msg] = FASTIFY_CODES[err.code] ?? [400, 'Malformed URL'];
   // The router answers from outside every plugin, so the onSend hooks (security headers) do not run.
-  void reply.status(status).headers(SECURITY_HEADERS).header('cache-control', 'no-store').send({ msg });
+  void reply.status(status).headers(SECURITY_HEADERS).header('cache-control', 'no-store').send(errorBody(msg, status));
 }
 
 /** PostgreSQL refuses NUL in text (SQLite keeps it): no route accepts it, so both engines answer alike. */
@@ -88,34 +91,41 @@ function clientClosed(request: FastifyRequest, err: { code?: string; message?: s
 
 /** Every failure becomes `{ msg }` with the right status; a 5xx never carries a stack or internals. */
 export function registerErrorHandling(app: FastifyInstance): void {
+  // Every 4xx and 5xx `{ msg }`, from the handler below or a route's own reply, gains its `code`.
+  app.addHook('preSerialization', async (_request, reply, payload: unknown) => {
+    if (reply.statusCode < 400 || payload === null || typeof payload !== 'object') return payload;
+    const body = payload as { msg?: unknown; code?: unknown };
+    if (typeof body.msg !== 'string' || typeof body.code === 'string') return payload;
+    return { ...body, code: messageCode(body.msg, reply.statusCode) };
+  });
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(err)) {
-      return reply.status(400).send({ msg: err.validation[0]?.message ?? 'Invalid request' });
+      return reply.status(400).send(errorBody(err.validation[0]?.message ?? 'Invalid request', 400));
     }
     if (err instanceof HttpError) {
       if (err.headers) reply.headers(err.headers);
-      return reply.status(err.statusCode).send({ msg: err.message });
+      return reply.status(err.statusCode).send(errorBody(err.message, err.statusCode));
     }
     const known = FASTIFY_CODES[err.code];
-    if (known) return reply.status(known[0]).send({ msg: known[1] });
+    if (known) return reply.status(known[0]).send(errorBody(known[1], known[0]));
     // 22021: a NUL that reached PostgreSQL by a path the route check does not see (multipart fields).
-    if (err.code === '22021') return reply.status(400).send({ msg: NUL_IN_TEXT });
+    if (err.code === '22021') return reply.status(400).send(errorBody(NUL_IN_TEXT, 400));
     if (clientClosed(request, err)) {
       // Nobody reads this reply; not a storage outage and not worth a warning.
       request.log.debug({ code: err.code }, 'client closed the connection');
-      return reply.status(400).send({ msg: 'The request was cut off' });
+      return reply.status(400).send(errorBody('The request was cut off', 400));
     }
     const storage = storageStatus(err);
     if (storage) {
       request.log.warn({ code: err.code }, 'storage unavailable');
       if (storage[0] === 503) reply.header('retry-after', '5');
-      return reply.status(storage[0]).send({ msg: storage[1] });
+      return reply.status(storage[0]).send(errorBody(storage[1], storage[0]));
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      return reply.status(err.statusCode).send({ msg: err.message });
+      return reply.status(err.statusCode).send(errorBody(err.message, err.statusCode));
     }
     request.log.error({ err }, 'unhandled error');
-    return reply.status(500).send({ msg: Msg.unexpectedError });
+    return reply.status(500).send(errorBody(Msg.unexpectedError, 500));
   });
 
 }

@@ -22,14 +22,14 @@ describe('errors are JSON { msg } with the right status', () => {
   it('unknown API paths are a JSON 404', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/nope' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ msg: ApiMsg.routeNotFound });
-    expect((await t.app.inject({ method: 'POST', url: '/anything' })).json()).toEqual({ msg: ApiMsg.routeNotFound });
+    expect(res.json()).toMatchObject({ msg: ApiMsg.routeNotFound });
+    expect((await t.app.inject({ method: 'POST', url: '/anything' })).json()).toMatchObject({ msg: ApiMsg.routeNotFound });
   });
 
   it('malformed JSON is a 400, not a 500', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', headers: { 'content-type': 'application/json' }, payload: '{"email":' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ msg: 'The request body is not valid JSON' });
+    expect(res.json()).toMatchObject({ msg: 'The request body is not valid JSON' });
   });
 
   it('a wrong content type is a 415', async () => {
@@ -41,13 +41,13 @@ describe('errors are JSON { msg } with the right status', () => {
   it('a body over the limit is a 413', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ email: 'a'.repeat(13 * 1024 * 1024) }) });
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ msg: Msg.payloadTooLarge });
+    expect(res.json()).toMatchObject({ msg: Msg.payloadTooLarge });
   });
 
   it('wrong types get the field message', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { email: 42, password: [] } });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ msg: Msg.provideEmail });
+    expect(res.json()).toMatchObject({ msg: Msg.provideEmail });
   });
 });
 
@@ -64,7 +64,7 @@ describe('NUL characters', () => {
   it('are refused with a 400 in a request body', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'a\u0000@b.ng', password: 'x' } });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ msg: NUL_IN_TEXT });
+    expect(res.json()).toMatchObject({ msg: NUL_IN_TEXT });
   });
 
   it('are refused however the JSON writes them, and a mere backslash-u-0000 text is not one', async () => {
@@ -72,12 +72,12 @@ describe('NUL characters', () => {
     for (const raw of ['{"email":"a\\u0000@b.ng","password":"x"}', '{"email":"a@b.ng","pass\\u0000word":"x"}']) {
       const res = await send(raw);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ msg: NUL_IN_TEXT });
+      expect(res.json()).toMatchObject({ msg: NUL_IN_TEXT });
     }
-    expect((await send('{"email":"a\\u0000@b.ng","password":"x"}', 'application/json; charset=utf-8')).json()).toEqual({ msg: NUL_IN_TEXT });
+    expect((await send('{"email":"a\\u0000@b.ng","password":"x"}', 'application/json; charset=utf-8')).json()).toMatchObject({ msg: NUL_IN_TEXT });
     // An escaped backslash followed by "u0000" is six characters of text, no NUL: a login attempt like any other.
     const plain = await send('{"email":"a\\\\u0000@b.ng","password":"x"}');
-    expect(plain.json()).not.toEqual({ msg: NUL_IN_TEXT });
+    expect(plain.json()).not.toMatchObject({ msg: NUL_IN_TEXT });
     expect((await send('{"__proto__":{"x":1},"email":"a@b.ng","password":"x"}')).statusCode).toBe(400);
   });
 });
@@ -141,5 +141,15 @@ describe('the PWA and the API docs', () => {
     const registered = Object.values(routes).filter((r) => t.app.hasRoute({ method: r.method, url: r.path }));
     for (const r of registered) expect(paths).toContain(r.path.replace(/:(\w+)/g, '{$1}'));
     expect(registered.length).toBeGreaterThan(10);
+  });
+
+  it('documents API tokens, paging and the changes cursor, and marks which operations take a token', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiToken', 'bearer', 'odataBasic']);
+    for (const words of ['Authorization: Bearer sb_', '## Paging', 'since=<cursor>', 'nextCursor', '$metadata']) expect(doc.info.description).toContain(words);
+    const security = (path: string, method: string) => (doc.paths[path][method].security as Record<string, unknown>[]).flatMap((s) => Object.keys(s));
+    expect(security('/api/v1/survey/{id}/responses', 'get')).toEqual(['bearer', 'apiToken']);
+    expect(security('/api/v1/odata/{surveyId}/$metadata', 'get')).toEqual(['bearer', 'apiToken', 'odataBasic']);
+    expect(security('/api/v1/survey/create', 'post')).toEqual(['bearer']);
   });
 });

@@ -3,7 +3,10 @@ import { SYNC_DIGEST_EVERY_MS, SyncDigest } from '../modules/devices/sync-digest
 import { DIGEST_EVERY_MS, ReturnDigest } from '../modules/earnings/return-digest.js';
 import { CLEAN_UP_EVERY_MS } from '../modules/files/resumable.js';
 import { FLAG_POLL_MS } from '../modules/flags/flag-worker.js';
+import { MAIL_QUEUE_POLL_MS } from '../modules/mail/mail-queue.js';
 import { SearchIndexer } from '../modules/insight/search-indexer.js';
+import { WEBHOOK_POLL_MS } from '../modules/webhooks/service.js';
+import { RETENTION_EVERY_MS } from '../modules/privacy/service.js';
 import type { PeriodicJob } from './periodic.js';
 
 /** A worker that paces itself (its next tick depends on the backlog): started and stopped as is. */
@@ -35,7 +38,7 @@ const SEARCH_INDEX_EVERY_MS = 250;
  * run twice.
  */
 export function jobTable(app: FastifyInstance, searchIndexer: SearchIndexer | null): Job[] {
-  const { flags, uploads, resumable } = app.services;
+  const { flags, uploads, resumable, webhooks, mailQueue, privacy, backchecks } = app.services;
   const returnDigest = new ReturnDigest(app.db.kysely, app.mailer);
   const syncDigest = new SyncDigest(app.db.kysely, app.mailer, app.config.publicUrl);
   const jobs: Job[] = [];
@@ -49,6 +52,14 @@ export function jobTable(app: FastifyInstance, searchIndexer: SearchIndexer | nu
     { kind: 'paced', name: 'flag check', everyMs: FLAG_POLL_MS, start: () => flags.worker.start(), stop: () => flags.worker.stop() },
     { kind: 'periodic', name: 'return digest', everyMs: DIGEST_EVERY_MS, run: () => returnDigest.run() },
     { kind: 'periodic', name: 'sync digest', everyMs: SYNC_DIGEST_EVERY_MS, run: () => syncDigest.run() },
+    // Each delivery is claimed row by row (webhooks/service.ts deliverDue): no lock needed.
+    { kind: 'periodic', name: 'webhook deliveries', everyMs: WEBHOOK_POLL_MS, run: () => webhooks.deliverDue() },
+    // Each queued mail is claimed row by row too; at start, so mails a stopped server left go out.
+    { kind: 'periodic', name: 'mail queue', everyMs: MAIL_QUEUE_POLL_MS, atStart: true, run: () => mailQueue.sendDue() },
+    // Daily; each survey's warning is claimed by a conditional update and erasure is idempotent, so two instances may both run it.
+    { kind: 'periodic', name: 'personal data retention', everyMs: RETENTION_EVERY_MS, run: () => privacy.retention() },
+    // A selection is one row per response (unique response_id) and an assignment a conditional UPDATE: two instances never pick twice.
+    { kind: 'periodic', name: 'back-check sampling', everyMs: app.config.backcheckSampleMs, run: () => backchecks.sampleAll() },
   );
   return jobs;
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiMsg } from '@survey-bird/contracts';
+import { errorBody } from '../http/errors.js';
 
 export type LifecycleState = 'starting' | 'ready' | 'draining';
 
@@ -32,7 +33,7 @@ export default fp(
     });
     app.addHook('onRequest', async (request, reply) => {
       if (app.lifecycle.state !== 'draining' || request.url === '/healthz') return;
-      return reply.code(503).header('connection', 'close').header('retry-after', '1').send({ msg: ApiMsg.notReadyDraining });
+      return reply.code(503).header('connection', 'close').header('retry-after', '1').send(errorBody(ApiMsg.notReadyDraining, 503));
     });
   },
   { name: 'lifecycle' },

@@ -9,7 +9,7 @@ import { routePreloads } from './pwa.js';
 const manifest = {
   'index.html': { file: 'assets/index-a.js', isEntry: true, imports: ['_vendor-b.js'] },
   '_vendor-b.js': { file: 'assets/vendor-b.js' },
-  'src/features/field-user/QuestionsPage.tsx': { file: 'assets/QuestionsPage-c.js', imports: ['_vendor-b.js', '_offline-d.js', 'index.html'], css: ['assets/field-user-e.css'] },
+  'src/features/capture/QuestionsPage.tsx': { file: 'assets/QuestionsPage-c.js', imports: ['_vendor-b.js', '_offline-d.js', 'index.html'], css: ['assets/field-user-e.css'] },
   '_offline-d.js': { file: 'assets/offline-d.js', imports: ['_vendor-b.js'] },
   '_question-inputs-f.js': { file: 'assets/question-inputs-f.js', name: 'question-inputs', imports: ['_vendor-b.js'] },
 };

@@ -3,6 +3,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiMsg } from '@survey-bird/contracts';
+import { errorBody } from '../http/errors.js';
 
 /**
  * Client routes whose screen code the HTML response names, so it downloads with the page: the
@@ -12,7 +13,7 @@ import { ApiMsg } from '@survey-bird/contracts';
  */
 const ROUTE_MODULES: Record<string, string[]> = {
   '/survey-bird/field-user': [
-    'src/features/field-user/QuestionsPage.tsx',
+    'src/features/capture/QuestionsPage.tsx',
     'question-inputs',
   ],
 };
@@ -88,7 +89,7 @@ export default fp(
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0] ?? '';
       if (!hasPwa || path.startsWith('/api') || (request.method !== 'GET' && request.method !== 'HEAD')) {
-        return reply.status(404).send({ msg: ApiMsg.routeNotFound });
+        return reply.status(404).send(errorBody(ApiMsg.routeNotFound, 404));
       }
       if (/\.[a-z0-9]+$/i.test(path)) return reply.status(404).type('text/plain').send('Not found');
       reply.header('cache-control', 'no-cache');

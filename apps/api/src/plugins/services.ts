@@ -1,32 +1,62 @@
+import { BackchecksService } from '../modules/backchecks/service.js';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AccountsService } from '../modules/accounts/service.js';
+import { AuditService } from '../modules/audit/service.js';
 import { DevicesService } from '../modules/devices/service.js';
 import { EarningsService } from '../modules/earnings/service.js';
 import { FileStores } from '../modules/files/store/index.js';
 import { FlagsService } from '../modules/flags/service.js';
 import { ResumableUploads } from '../modules/files/resumable.js';
+import { AudioService } from '../modules/audio/service.js';
 import { UploadService } from '../modules/files/upload-service.js';
 import { InsightService } from '../modules/insight/service.js';
+import { OfficeService } from '../modules/office/service.js';
+import { MailQueue } from '../modules/mail/mail-queue.js';
+import { MapsService } from '../modules/maps/service.js';
 import { OrganizationsService } from '../modules/organizations/service.js';
 import { PayoutsService } from '../modules/payouts/service.js';
+import { PrivacyService } from '../modules/privacy/service.js';
 import { IngestService } from '../modules/responses/ingest-service.js';
 import { ReviewService } from '../modules/review/service.js';
 import { SurveysService } from '../modules/surveys/service.js';
+import { BankChanges } from '../modules/teams/bank-changes.js';
+import { BulkInvitations } from '../modules/teams/bulk.js';
+import { PeopleService } from '../modules/teams/people.js';
+import { TeamCopy } from '../modules/teams/team-copy.js';
 import { TeamsService } from '../modules/teams/service.js';
+import { registerTeamMails } from '../modules/teams/team-mails.js';
+import { WebhooksService } from '../modules/webhooks/service.js';
+import { TokensService } from '../modules/tokens/service.js';
+import { ODataService } from '../modules/odata/service.js';
 
 export interface Services {
+  backchecks: BackchecksService;
   accounts: AccountsService;
+  audit: AuditService;
+  bankChanges: BankChanges;
+  bulk: BulkInvitations;
   devices: DevicesService;
   earnings: EarningsService;
   flags: FlagsService;
   ingest: IngestService;
   insight: InsightService;
+  /** Mails written with the change that makes them due, sent by the mail-queue job. */
+  mailQueue: MailQueue;
+  office: OfficeService;
+  maps: MapsService;
   organizations: OrganizationsService;
   payouts: PayoutsService;
+  privacy: PrivacyService;
+  people: PeopleService;
   review: ReviewService;
+  audio: AudioService;
   surveys: SurveysService;
   teams: TeamsService;
+  teamCopy: TeamCopy;
+  webhooks: WebhooksService;
+  tokens: TokensService;
+  odata: ODataService;
   uploads: UploadService;
   resumable: ResumableUploads;
 }
@@ -51,20 +81,40 @@ export default fp(
     const flags = new FlagsService(app);
     const uploads = new UploadService(app.config, app.db, ingest, stores);
     const insight = new InsightService(app, flags);
-    const resumable = new ResumableUploads(app.config, app.db, uploads, app.log);
+    const review = new ReviewService(app, flags, insight);
+    const audio = new AudioService(app, ingest, stores, review);
+    const resumable = new ResumableUploads(app.config, app.db, uploads, app.log, audio);
     app.addHook('onClose', async () => resumable.stop());
+    const teams = new TeamsService(app, flags);
+    const people = new PeopleService(app);
+    const mailQueue = new MailQueue(app);
+    registerTeamMails(app, mailQueue);
     app.decorate('services', {
       accounts: new AccountsService(app),
+      backchecks: new BackchecksService(app),
+      audit: new AuditService(app),
       devices: new DevicesService(app),
       earnings: new EarningsService(app),
       flags,
       ingest,
       insight,
+      mailQueue,
+      office: new OfficeService(app),
+      maps: new MapsService(app, stores),
       organizations: new OrganizationsService(app),
       payouts: new PayoutsService(app),
-      review: new ReviewService(app, flags, insight),
+      privacy: new PrivacyService(app, stores),
+      people,
+      bankChanges: new BankChanges(app, people),
+      review,
+      audio,
       surveys: new SurveysService(app),
-      teams: new TeamsService(app, flags),
+      teams,
+      bulk: new BulkInvitations(app, teams),
+      teamCopy: new TeamCopy(app, teams),
+      webhooks: new WebhooksService(app),
+      tokens: new TokensService(app),
+      odata: new ODataService(app),
       uploads,
       resumable,
     });

@@ -29,6 +29,16 @@ it('seeds a working demo once, and returns the same logins on the next start', a
   const me = await call(t.app, token, { method: 'GET', url: '/api/v1/user' });
   expect(me.json().user).toMatchObject({ email: owner.email, role: Role.organization, verified: true });
 
+  // Each demo survey opens in the builder: its first version is listed like a builder-made survey's.
+  const surveys = (await call(t.app, token, { method: 'GET', url: '/api/v1/survey/organization' })).json().survey as { _id: string; title: string }[];
+  for (const s of surveys) {
+    const versions = (await call(t.app, token, { method: 'GET', url: `/api/v1/survey/${s._id}/versions` })).json();
+    expect(versions).toMatchObject({ totalCount: 1, versions: [{ version: 1, title: s.title }] });
+    // The survey's expected count travels with its versions: an editor opened from a link keeps it.
+    expect(versions.expectedResponseCount).toBeGreaterThan(0);
+  }
+  expect(await k.selectFrom('survey_versions').select('survey_id').execute()).toHaveLength(2);
+
   const again = await seedDemoIfEmpty(t.app);
   expect(again).toEqual(logins);
   expect(await count('responses')).toBe(420);

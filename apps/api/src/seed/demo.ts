@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { Role, type Answers } from '@survey-bird/contracts';
+import { OfficeRole, Role, type Answers } from '@survey-bird/contracts';
 import type { NewResponse } from '../db/schema.js';
 import { hashPassword } from '../modules/accounts/passwords.js';
 import { searchTextOf } from '../modules/responses/search-text.js';
@@ -47,6 +47,7 @@ export async function seedDemoIfEmpty(app: FastifyInstance): Promise<DemoLogin[]
 
     const orgId = randomUUID();
     await trx.insertInto('organizations').values({ id: orgId, name: DEMO_ORG.name, email: DEMO_ORG.email, created_at: now - 75 * DAY }).execute();
+    await trx.insertInto('office_users').values({ id: randomUUID(), organization_id: orgId, email: DEMO_ORG.email, role: OfficeRole.owner, survey_ids: null, invited_by: null, created_at: now - 75 * DAY }).execute();
     await addUser(DEMO_ORG.email, Role.organization, DEMO_ORG.name);
 
     const retailId = randomUUID();
@@ -55,6 +56,10 @@ export async function seedDemoIfEmpty(app: FastifyInstance): Promise<DemoLogin[]
       { id: waterId, organization_id: orgId, title: 'Household water access', description: 'Where households in Ikorodu get their water, and how far they walk.', expected_response_count: 150, questions: JSON.stringify(WATER_QUESTIONS), created_at: now - 80 * DAY },
       { id: retailId, organization_id: orgId, title: 'Retail outlet audit - Lagos', description: 'Visit each outlet on your route, photograph the shelf and record what is in stock.', expected_response_count: 600, questions: JSON.stringify(RETAIL_QUESTIONS), created_at: now - 72 * DAY },
     ]).execute();
+    // Each survey's first version, as a survey made in the builder has (the builder edits from it).
+    for (const v of await trx.selectFrom('surveys').selectAll().where('id', 'in', [waterId, retailId]).execute()) {
+      await trx.insertInto('survey_versions').values({ survey_id: v.id, version: 1, title: v.title, description: v.description, questions: v.questions, created_at: v.created_at, form_settings: v.form_settings ?? null }).execute();
+    }
     await trx.insertInto('dataset_options').values(WARDS.map((value, position) => ({ survey_id: retailId, question: 'Ward', position, value, value_lower: value.toLowerCase() }))).execute();
 
     const supervisorMembers: string[] = [];

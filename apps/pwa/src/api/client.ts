@@ -10,7 +10,8 @@ import {
 } from '@survey-bird/contracts';
 import type { z } from 'zod';
 import type { RouteTable } from './slim-routes';
-import { msgOf, send } from './transport';
+import { codeOf, msgOf, send } from './transport';
+import { serverText } from '../lib/i18n';
 
 /**
  * One typed client for every route of the contracts table: `api.call('login', { body })`.
@@ -51,6 +52,8 @@ export interface Failure {
   /** 0 when the request never got an answer (offline, DNS, CORS). */
   status: number;
   msg: string;
+  /** The reply's stable `code` (contracts message-codes.ts): what the user reads is its translation (lib/i18n.ts serverText). */
+  code?: string;
   kind: FailureKind;
   /** The call's arguments (the link-expired dialog reads the verification id from them). */
   args: { params?: Record<string, unknown> };
@@ -58,7 +61,8 @@ export interface Failure {
 
 export class ApiError extends Error {
   constructor(readonly failure: Failure) {
-    super(failure.msg);
+    // The words shown to the user: the translation of the reply's code, else its msg.
+    super(serverText(failure.msg, failure.code));
     this.name = 'ApiError';
   }
   get status(): number {
@@ -127,8 +131,8 @@ export function createApiClient(deps: ClientDeps) {
   async function call<N extends RouteName>(name: N, ...[maybeArgs]: ArgsTuple<N>): Promise<RouteReply<N>> {
     const args = (maybeArgs ?? {}) as RawArgs;
     const def = deps.table[name];
-    const fail = (status: number, msg: string): never => {
-      const failure: Failure = { route: name, status, msg, kind: classifyFailure(name, status, msg), args };
+    const fail = (status: number, msg: string, code?: string): never => {
+      const failure: Failure = { route: name, status, msg, code, kind: classifyFailure(name, status, msg), args };
       if (args.handleErrors !== false) deps.onFailure(failure);
       throw new ApiError(failure);
     };
@@ -141,10 +145,10 @@ export function createApiClient(deps: ClientDeps) {
     });
     if (!sent.answered) {
       if ((sent.error as Error | undefined)?.name === 'AbortError') throw sent.error;
-      return fail(0, Msg.unexpectedError);
+      return fail(0, Msg.unexpectedError, 'unexpectedError');
     }
-    if (!sent.ok) return fail(sent.status, msgOf(sent.body));
-    if (sent.body === undefined) return fail(sent.status, Msg.unexpectedError);
+    if (!sent.ok) return fail(sent.status, msgOf(sent.body), codeOf(sent.body));
+    if (sent.body === undefined) return fail(sent.status, Msg.unexpectedError, 'unexpectedError');
     return sent.body;
   }
 

@@ -1,8 +1,8 @@
-import { Msg } from '@survey-bird/contracts';
-import { activeAccount } from '../features/accounts/account-storage';
-import { currentPath, loginHref, navigateTo } from '../routes/navigate';
-import { confirmDialog } from '../ui/dialog-store';
-import { toast } from '../ui/toast-store';
+import { activeAccount } from '../session/account-storage';
+import { currentPath, loginHref, navigateTo } from '../lib/navigate';
+import { confirmDialog } from '../lib/dialog-store';
+import { toast } from '../lib/toast-store';
+import { serverText, t } from '../lib/i18n';
 import type { Failure } from './client';
 import { api } from './index';
 
@@ -10,30 +10,30 @@ import { api } from './index';
 export function handleFailure(failure: Failure): void {
   switch (failure.kind) {
     case 'reauth': {
-      toast.error(failure.msg);
+      toast.error(serverText(failure.msg, failure.code));
       const path = currentPath();
       if (!path.startsWith('/login')) navigateTo(loginHref(activeAccount()?.email, path), true);
       return;
     }
     case 'linkExpired': {
       const id = failure.args.params?.id;
-      void offerResend('Link Expired!', failure.msg, 'Resend verification link', typeof id === 'string' ? { id } : undefined);
+      void offerResend(t('auth.linkExpiredTitle'), serverText(failure.msg, failure.code), t('auth.resendVerificationLink'), typeof id === 'string' ? { id } : undefined);
       return;
     }
     case 'checkEmail': {
       const email = activeAccount()?.email;
       navigateTo('/', true);
-      void offerResend('Access Denied', failure.msg, 'Resend verification email', email ? { email } : undefined);
+      void offerResend(t('auth.accessDenied'), serverText(failure.msg, failure.code), t('auth.resendVerificationEmail'), email ? { email } : undefined);
       return;
     }
     default:
-      toast.error(failure.msg || Msg.unexpectedError);
+      toast.error(failure.msg ? serverText(failure.msg, failure.code) : t('msg.unexpectedError'));
   }
 }
 
 async function offerResend(title: string, body: string, action: string, by: { id: string } | { email: string } | undefined) {
-  const confirmed = await confirmDialog({ title, body, action, cancel: 'Cancel' });
+  const confirmed = await confirmDialog({ title, body, action, cancel: t('common.cancel') });
   if (!confirmed || !by) return;
   const reply = await api.call('resendVerification', { body: by }).catch(() => undefined);
-  if (reply) toast.success(reply.msg);
+  if (reply) toast.success(serverText(reply.msg, 'verificationResent'));
 }

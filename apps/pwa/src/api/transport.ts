@@ -61,6 +61,12 @@ export function msgOf(body: unknown): string {
   return typeof msg === 'string' && msg !== '' ? msg : Msg.unexpectedError;
 }
 
+/** A reply's stable error code, when it has one (every API error does: `{ msg, code }`). */
+export function codeOf(body: unknown): string | undefined {
+  const code = (body as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' && code !== '' ? code : undefined;
+}
+
 export async function send<N extends RouteName>(name: N, args: SendArgs, deps: TransportDeps): Promise<Sent<RouteReply<N>>> {
   const def = deps.table[name];
   const url = (deps.baseUrl ?? '') + withQuery(fillPath(def.path, args.params), args.query);

@@ -1,9 +1,9 @@
-import type { StoredAccount } from '../features/accounts/account-list';
+import type { StoredAccount } from '../session/account-list';
 import { accountKey, type AccountKey, db } from './db';
 
 /**
  * The service worker cannot read localStorage, where the page keeps the signed-in accounts
- * (features/accounts). The page mirrors them here; the worker syncs whatever is mirrored.
+ * (session/account-storage.ts). The page mirrors them here; the worker syncs whatever is mirrored.
  * A signed-out account disappears from the mirror but its outbox stays: it is sent after the
  * next sign-in of that account.
  */

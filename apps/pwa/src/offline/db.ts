@@ -1,7 +1,7 @@
-import type { Answers, EarningsReply, MyResponse, PhotoPlaceholder, ResponseCapture, ResponseStatus, Survey } from '@survey-bird/contracts';
+import type { Answers, EarningsReply, EncryptedAnswers, MyResponse, PhotoPlaceholder, ResponseAudio, ResponseCapture, ResponseStatus, Survey } from '@survey-bird/contracts';
 import { Dexie, type Table } from 'dexie';
-import { indexedDbName } from '../storage-keys';
-export { metaKey } from '../storage-keys';
+import { indexedDbName } from '../session/storage-keys';
+export { metaKey } from '../session/storage-keys';
 
 /**
  * The IndexedDB database 'survey-bird' (see index.ts for what lives where). Only files of this
@@ -9,8 +9,8 @@ export { metaKey } from '../storage-keys';
  * A schema change is a new `this.version(n)` block below, never an edit of an old one.
  */
 
-import type { AccountKey } from './account-key';
-export { accountKey, type AccountKey } from './account-key';
+import type { AccountKey } from '../session/account-key';
+export { accountKey, type AccountKey } from '../session/account-key';
 
 export type OutboxStatus = 'queued' | 'sending' | 'synced' | 'failed';
 
@@ -22,6 +22,20 @@ export interface Claim {
   locked: boolean;
 }
 
+/** AES-GCM ciphertext under the account's key (vault.ts). */
+export interface Sealed {
+  iv: Uint8Array;
+  data: ArrayBuffer;
+}
+
+/**
+ * An outbox row as stored: the answers and the capture meta are `sealed` (JSON of
+ * `{ answers, meta }`); rows written before encryption carry them in clear until the vault's
+ * upgrade seals them (sealing.ts). Everything else stays clear: the sync needs its indexes.
+ */
+export type StoredRecord = Omit<OutboxRecord, 'answers' | 'meta'> & { sealed?: Sealed; answers?: Answers; meta?: ResponseCapture };
+
+/** An outbox record as the screens and the sync see it, answers opened. */
 export interface OutboxRecord {
   /** The response's clientId (a UUID made on this phone): the server's idempotency key. */
   id: string;
@@ -55,6 +69,8 @@ export interface OutboxRecord {
   syncedAt?: number;
   /** Fix and resubmit: the server `_id` of the returned response this record revises. */
   revisionOf?: string;
+  /** A back-check: the server `_id` of the response it revisits (its answers are the back-check form's). */
+  backcheckOf?: string;
   /**
    * The placeholders the response was (or will be) sent with, by question, made once
    * before the first send so every retry carries the same ones (the server's body hash has them).
@@ -64,7 +80,23 @@ export interface OutboxRecord {
   photosPending?: string[];
   /** The server's last refusal of one of those photos (a 4xx), shown on the phone; the photo stays pending. */
   photoError?: { question: string; status: number; msg: string };
+  /** The interview's audio audit as the response reports it (sent as `audio`). */
+  audio?: ResponseAudio;
+  /** A recorded clip waiting to go after the response (its bytes in `photos` under audioOwner(id), question ''). */
+  audioPending?: boolean;
+  /** The server's last refusal of the clip (a 4xx); the clip is then dropped. */
+  audioError?: { status: number; msg: string };
+  /** End-to-end encryption: the survey's public key when queued; the answers leave the phone only sealed to it. */
+  encryptTo?: string;
+  /**
+   * The answers sealed to encryptTo, made once before the first send so every retry carries the
+   * same envelope (the server's body hash has it); `refs` is the photoRefs it was made with.
+   */
+  officeSealed?: { refs: string; envelope: EncryptedAnswers };
 }
+
+/** Where an outbox record's audio audit clip is kept in `photos`: apart from its photos, so a response's photo purge leaves it. */
+export const audioOwner = (id: string): string => `audio:${id}`;
 
 /** What the server last said about one of the account's responses (the changes feed). */
 export interface StatusRow {
@@ -79,8 +111,9 @@ export interface StatusRow {
   paid: boolean;
   /** ISO, the server's time of the change. */
   changedAt: string;
-  /** A returned response's answers (its latest revision), to open it for fixing. */
+  /** A returned response's answers (its latest revision), to open it for fixing; sealed when stored. */
   answers?: Answers;
+  sealed?: Sealed;
 }
 
 /** The account's own responses as the server last listed them, page 1 onwards, and when (meta `myResponses:<account>`). */
@@ -104,6 +137,14 @@ export interface PhotoRow {
   /** An outbox record id, or a draft key (draftOwner()). */
   owner: string;
   question: string;
+  /** Whose key sealed the bytes; absent on rows written before encryption. */
+  account?: AccountKey;
+  /**
+   * The bytes, encrypted (vault.ts): the ciphertext in `data`, or in `blob` where this browser keeps
+   * Blobs (photo-store.ts). Without `sealed`, blob/buffer hold the bytes in clear (no WebCrypto, or
+   * rows from before the upgrade).
+   */
+  sealed?: { iv: Uint8Array; data?: ArrayBuffer };
   blob?: Blob;
   buffer?: ArrayBuffer;
   type: string;
@@ -133,7 +174,10 @@ export interface DraftRow {
   surveyId: string;
   /** Becomes the response's clientId on submit, so a double submit queues one response. */
   clientId: string;
-  answers: Answers;
+  /** In clear only on rows written before encryption (or without WebCrypto). */
+  answers?: Answers;
+  /** JSON of the answers, encrypted (vault.ts). */
+  sealed?: Sealed;
   updatedAt: number;
   /** The survey version the draft was begun on and its questions, kept until it is submitted (drafts.ts). */
   form?: DraftForm;
@@ -154,6 +198,13 @@ export interface AccountRow {
   rejectedToken?: string;
 }
 
+/** An account's encryption key (vault.ts): non-extractable, so script can use it and never read it. */
+export interface KeyRow {
+  account: AccountKey;
+  key: CryptoKey;
+  createdAt: number;
+}
+
 export interface MetaRow {
   key: string;
   value: unknown;
@@ -163,11 +214,12 @@ export class SurveyBirdDb extends Dexie {
   surveys!: Table<SurveyRow, [string, string]>;
   datasets!: Table<DatasetRow, number>;
   drafts!: Table<DraftRow, [string, string]>;
-  outbox!: Table<OutboxRecord, string>;
+  outbox!: Table<StoredRecord, string>;
   photos!: Table<PhotoRow, [string, string]>;
   accounts!: Table<AccountRow, string>;
   meta!: Table<MetaRow, string>;
   statuses!: Table<StatusRow, [string, string]>;
+  keys!: Table<KeyRow, string>;
 
   constructor(name = indexedDbName) {
     super(name);
@@ -182,6 +234,8 @@ export class SurveyBirdDb extends Dexie {
     });
     // Review statuses from the changes feed, per account.
     this.version(2).stores({ statuses: '&[account+id], account' });
+    // Each account's encryption key (vault.ts). Rows in clear from before are sealed by sealing.ts, outside the upgrade.
+    this.version(3).stores({ keys: '&account' });
   }
 }
 

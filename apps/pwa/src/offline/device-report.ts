@@ -1,7 +1,7 @@
 import type { DeviceReportBody } from '@survey-bird/contracts';
 import { type AccountKey, db } from './db';
 import { accountKey } from './db';
-import { recordsWithPendingPhotos } from './sync-photos';
+import { recordsWithPendingPhotos } from './photos/sync-photos';
 
 /** Which phone and build reports: the page's device id and the app's version. */
 export interface DeviceInfo {

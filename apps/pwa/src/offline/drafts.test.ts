@@ -1,7 +1,7 @@
 import { beforeEach, expect, it } from 'vitest';
 import { clearDraft, loadDraft, saveDraft, saveDraftPhoto } from './drafts';
 import { freshDb, photoBlob } from '../../test/offline-server';
-import { accountKey } from './account-key';
+import { accountKey } from '../session/account-key';
 
 beforeEach(freshDb);
 

@@ -1,6 +1,8 @@
 import { uuidv7, type Answers } from '@survey-bird/contracts';
 import { accountKey, type AccountKey, db, type DraftForm } from './db';
 import { readPhotos, storePhoto } from './photo-store';
+import { openDraftAnswers } from './sealing';
+import { sealJson } from './vault';
 
 /**
  * The answers a user is typing, one draft per account and survey, saved as they go so a closed
@@ -11,6 +13,7 @@ import { readPhotos, storePhoto } from './photo-store';
  * and its questions with the draft, and later saves never replace them, so a sync that brings a new
  * version neither changes the questions of a draft in progress nor drops its answers; it is
  * submitted against its own version, which the server accepts. The copy goes with the draft.
+ * The answers are stored sealed under the account's key (vault.ts), encrypted before the write.
  */
 
 export type { DraftForm };
@@ -31,10 +34,11 @@ export const draftOwner = (account: AccountKey, surveyId: string): string => `dr
 /** `form`: the version shown as the user began; kept only if the draft has none yet. */
 export async function saveDraft(account: AccountKey, surveyId: string, answers: Answers, form?: DraftForm): Promise<void> {
   const key = accountKey(account);
+  const sealed = await sealJson(key, answers);
   await db.transaction('rw', db.drafts, async () => {
     const existing = await db.drafts.get([key, surveyId]);
     const kept = existing?.form ?? form;
-    await db.drafts.put({ account: key, surveyId, clientId: existing?.clientId ?? uuidv7(), answers, updatedAt: Date.now(), ...(kept ? { form: kept } : {}) });
+    await db.drafts.put({ account: key, surveyId, clientId: existing?.clientId ?? uuidv7(), ...(sealed ? { sealed } : { answers }), updatedAt: Date.now(), ...(kept ? { form: kept } : {}) });
   });
 }
 
@@ -42,11 +46,11 @@ export async function saveDraft(account: AccountKey, surveyId: string, answers: 
 export async function saveDraftPhoto(account: AccountKey, surveyId: string, question: string, photo: Blob | null, form?: DraftForm): Promise<void> {
   const owner = draftOwner(account, surveyId);
   if (!photo) return void (await db.photos.delete([owner, question]));
-  await storePhoto(owner, question, photo);
+  await storePhoto(account, owner, question, photo);
   const key = accountKey(account);
   // A draft row holds the clientId; a draft that so far has only a photo needs one too.
   await db.transaction('rw', db.drafts, async () => {
-    if (!(await db.drafts.get([key, surveyId]))) await db.drafts.put({ account: key, surveyId, clientId: uuidv7(), answers: {}, updatedAt: Date.now(), ...(form ? { form } : {}) });
+    if (!(await db.drafts.get([key, surveyId]))) await db.drafts.put({ account: key, surveyId, clientId: uuidv7(), updatedAt: Date.now(), ...(form ? { form } : {}) });
   });
 }
 
@@ -54,7 +58,7 @@ export async function loadDraft(account: AccountKey, surveyId: string): Promise<
   const row = await db.drafts.get([accountKey(account), surveyId]);
   const photos = await readPhotos(draftOwner(account, surveyId));
   if (!row && Object.keys(photos).length === 0) return undefined;
-  return { clientId: row?.clientId ?? uuidv7(), answers: row?.answers ?? {}, photos, updatedAt: row?.updatedAt ?? 0, ...(row?.form ? { form: row.form } : {}) };
+  return { clientId: row?.clientId ?? uuidv7(), answers: row ? await openDraftAnswers(row) : {}, photos, updatedAt: row?.updatedAt ?? 0, ...(row?.form ? { form: row.form } : {}) };
 }
 
 export async function clearDraft(account: AccountKey, surveyId: string): Promise<void> {

@@ -17,10 +17,11 @@
  *   meta      sync leases, last sync time per account, the photo storage mode, the changes
  *             feed's cursor and the last earnings reply (with its time: "as of ...")
  * - localStorage: small values, each listed with what it holds and who writes it in
- *   storage-keys.ts. The signed-in account list ('accounts', features/accounts) is the one this
+ *   storage-keys.ts. The signed-in account list ('accounts', session/account-storage.ts) is the one this
  *   layer reads: mirrorAccounts copies it into IndexedDB (the scheduler does this before every run).
- * - Service worker caches: the precached app shell only (sw.ts, workbox). API calls are never
- *   answered from a cache; the worker's one offline job here is Background Sync (sw-sync.ts).
+ * - Service worker caches: the precached app shell (sw.ts, workbox); photos fetched with the
+ *   session (sw-photos.ts); basemap archives the field user chose to keep (maps.ts, answered by
+ *   sw-basemap.ts). Other API calls are never answered from a cache. Background Sync: sw-sync.ts.
  *
  * A RESPONSE'S JOURNEY
  *   draft (saveDraft, saveDraftPhoto; survives reloads)
@@ -37,7 +38,10 @@
  *                 (updateAnswers) and retry()s, after a 409 resendAsNew()s it if it really is
  *                 another response, or exportFailed()s and discard()s it
  *   A fix of a returned response is a new record with `revisionOf` (the server _id) and a fresh
- *   clientId, through the same states. After delivering, every run pulls the changes feed and the
+ *   clientId, through the same states. A back-check is a record with `backcheckOf` (the server
+ *   _id of the response revisited) whose answers and version are the back-check form's; it consumes
+ *   no draft. The assignments (GET /me/backchecks) are kept in meta `backchecks:<account>`.
+ *   After delivering, every run pulls the changes feed and the
  *   earnings (statuses.ts), so the Earnings screen renders offline.
  *   No answer, 408, 429 and 5xx put it back to queued with backoff (2 s doubling to 5 min,
  *   jittered, forever). A 401 pauses the account until it signs in again. A run that dies leaves
@@ -57,7 +61,7 @@ export { getCachedSurveys, searchDataset } from './surveys-cache';
 
 // Responses screen (useLiveQuery-friendly reads, and the badge's liveCounts for useObservable):
 // history, badge, fixing refused responses.
-export { listOutbox, counts, lastSyncAt, getRecord, deliveryLabel, updateAnswers, retry, resendAsNew, discard, exportFailed, OutboxError, type OutboxCounts, type Review } from './outbox';
+export { listOutbox, counts, lastSyncAt, oldestUnsentAt, getRecord, deliveryLabel, updateAnswers, retry, resendAsNew, discard, exportFailed, OutboxError, type OutboxCounts, type Review } from './outbox';
 export { readPhoto, readPhotos } from './photo-store';
 export { liveCounts, coalescedLiveQuery, type Live } from './live';
 export { returnedToFix } from './returned';
@@ -70,9 +74,14 @@ export type { EarningsLine } from './statuses';
 // re-exported here it would land in the form's chunk, which has no room for it.
 // Syncing: the engine itself is offline/sync.ts, loaded after the first paint (app-sync.ts), so a
 // screen that only captures never waits for it. Types are free to share.
+// appSync() starts it once per app and hands out its controller; app-sync.ts only imports it lazily.
+export { appSync, syncStarted } from './app-sync';
 export type { StartSyncOptions, SyncController, SyncStatus, AccountSyncStatus } from './scheduler';
 export type { SyncAccountOptions, SyncSummary } from './sync-engine';
 export { mirrorAccounts, mirroredAccounts, accountsNeedingSignIn } from './accounts';
+
+// Back-checks: the assignment feed kept offline, and which are answered here (queued through enqueueResponse with backcheckOf).
+export { saveBackcheckFeed, backcheckFeed, backchecksDone, type BackcheckFeedSnapshot } from './backchecks';
 
 // Storage health, and the app shell's service worker (registration and the update prompt).
 export { requestPersistence, storageEstimate, type StorageEstimate } from './storage';

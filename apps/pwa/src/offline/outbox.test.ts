@@ -25,7 +25,7 @@ import {
 } from './outbox';
 import { readPhoto } from './photo-store';
 import { freshDb, photoBlob } from '../../test/offline-server';
-import { accountKey, type AccountKey } from './account-key';
+import { accountKey, type AccountKey } from '../session/account-key';
 
 /** A raw e-mail, as a caller that skipped accountKey would pass: the stores key it lower-cased all the same. */
 const A = 'Ada@Example.com' as AccountKey;

@@ -1,8 +1,9 @@
-import { Msg, uuidv7, type Answers, type ResponseCapture, type ResponseStatus } from '@survey-bird/contracts';
-import { accountKey, type AccountKey, type Claim, db, metaKey, type OutboxRecord, type OutboxStatus, type StatusRow } from './db';
+import { Msg, uuidv7, type Answers, type ResponseAudio, type ResponseCapture, type ResponseStatus } from '@survey-bird/contracts';
+import { accountKey, type AccountKey, audioOwner, type Claim, db, metaKey, type OutboxRecord, type OutboxStatus, type StatusRow, type StoredRecord } from './db';
 import { draftOwner } from './drafts';
 import { photoRow, readPhotos, verifyPhotos } from './photo-store';
 import { nextAttemptAt, type Verdict } from './retry-policy';
+import { openRecord, openRecords, sealRecordFields } from './sealing';
 
 /**
  * The outbox: submitted responses waiting for, or already received by, the server. Every status
@@ -18,6 +19,9 @@ import { nextAttemptAt, type Verdict } from './retry-policy';
  *
  * The transitions out of `sending` take the sync run's id and do nothing when another run has
  * taken the record over (see sync-engine.ts), so a late answer can never overwrite a newer one.
+ *
+ * Answers and capture meta are stored sealed (vault.ts, sealing.ts): sealed before a transaction
+ * opens, opened after it closed; the transitions copy the sealed value untouched.
  */
 
 export interface EnqueueInput {
@@ -31,10 +35,16 @@ export interface EnqueueInput {
   clientId?: string;
   /** Fix and resubmit: the server `_id` of the returned response; the survey's draft is left alone. */
   revisionOf?: string;
+  /** A back-check of this response (server `_id`): no draft is consumed; `version` is the back-check form's. */
+  backcheckOf?: string;
   /** The survey version the form was filled against; absent = 1. */
   version?: number;
   /** What the phone recorded with the response. */
   meta?: ResponseCapture;
+  /** The audio audit's report and, when recorded, the clip (kept with the response, sent after it). */
+  audio?: { report: ResponseAudio; clip?: Blob };
+  /** An end-to-end encrypted survey's public key: the answers are sent sealed to it (office-seal.ts). */
+  encryptTo?: string | null;
 }
 
 export type OutboxCounts = Record<OutboxStatus, number>;
@@ -60,17 +70,20 @@ export async function enqueueResponse(input: EnqueueInput): Promise<string> {
   const answers = input.answers;
   const id = input.clientId ?? uuidv7();
   const photos = Object.entries(input.photos ?? {});
-  const rows = await Promise.all(photos.map(([question, blob]) => photoRow(id, question, blob)));
+  const [rows, secrets] = await Promise.all([
+    Promise.all(photos.map(([question, blob]) => photoRow(account, id, question, blob))),
+    sealRecordFields(account, answers, input.meta),
+  ]);
+  if (input.audio?.clip) rows.push(await photoRow(account, audioOwner(id), '', input.audio.clip));
   const now = nextCreatedAt();
-  const record: OutboxRecord = {
+  const record: StoredRecord = {
     id,
     account,
     surveyId: input.surveyId,
     organizationId: input.organizationId,
-    answers,
+    ...secrets,
     capturedAt: new Date(now).toISOString(),
     ...(input.version !== undefined ? { version: input.version } : {}),
-    ...(input.meta ? { meta: input.meta } : {}),
     createdAt: now,
     updatedAt: now,
     status: 'queued',
@@ -80,6 +93,10 @@ export async function enqueueResponse(input: EnqueueInput): Promise<string> {
     photoQuestions: photos.map(([question]) => question),
     photoRefs: {},
     ...(input.revisionOf ? { revisionOf: input.revisionOf } : {}),
+    ...(input.audio ? { audio: input.audio.report, ...(input.audio.clip ? { audioPending: true } : {}) } : {}),
+    ...(input.backcheckOf ? { backcheckOf: input.backcheckOf } : {}),
+    // A back-check is compared with the original on the server: sent in clear.
+    ...(input.encryptTo && !input.backcheckOf ? { encryptTo: input.encryptTo } : {}),
   };
   try {
     // Issued together, applied in order: one round trip. A clientId queued already (a second tap)
@@ -87,7 +104,7 @@ export async function enqueueResponse(input: EnqueueInput): Promise<string> {
     await db.transaction('rw', db.outbox, db.photos, db.drafts, () => Promise.all([
       db.outbox.add(record),
       db.photos.bulkPut(rows),
-      ...(input.revisionOf ? [] : [
+      ...(input.revisionOf || input.backcheckOf ? [] : [
         db.drafts.delete([account, input.surveyId]),
         db.photos.where('owner').equals(draftOwner(account, input.surveyId)).delete(),
       ]),
@@ -96,12 +113,13 @@ export async function enqueueResponse(input: EnqueueInput): Promise<string> {
     if ((err as Error | undefined)?.name === 'ConstraintError' && (await db.outbox.get(id))) return id;
     throw err;
   }
-  await verifyPhotos(photos.map(([question, original]) => ({ owner: id, question, original })));
+  await verifyPhotos(photos.map(([question, original]) => ({ owner: id, question, original, account })));
   return id;
 }
 
-export function getRecord(id: string): Promise<OutboxRecord | undefined> {
-  return db.outbox.get(id);
+export async function getRecord(id: string): Promise<OutboxRecord | undefined> {
+  const stored = await db.outbox.get(id);
+  return stored && openRecord(stored);
 }
 
 /**
@@ -113,7 +131,13 @@ export function getRecord(id: string): Promise<OutboxRecord | undefined> {
  */
 export async function updateAnswers(id: string, answers: Answers, photos: Record<string, Blob> = {}, version?: number, keep?: readonly string[]): Promise<void> {
   const entries = Object.entries(photos);
-  const rows = await Promise.all(entries.map(([question, blob]) => photoRow(id, question, blob)));
+  const account = (await db.outbox.get(id))?.account;
+  if (!account) throw new OutboxError('This response is no longer on this phone');
+  const [rows, secrets] = await Promise.all([
+    Promise.all(entries.map(([question, blob]) => photoRow(account, id, question, blob))),
+    // The meta stays as captured: the record's own, opened only to be sealed again with the new answers.
+    db.outbox.get(id).then(async (r) => sealRecordFields(account, answers, r ? (await openRecord(r)).meta : undefined)),
+  ]);
   await db.transaction('rw', db.outbox, db.photos, async () => {
     const record = await db.outbox.get(id);
     if (!record) throw new OutboxError('This response is no longer on this phone');
@@ -125,12 +149,13 @@ export async function updateAnswers(id: string, answers: Answers, photos: Record
     const placeholders = Object.fromEntries(Object.entries(record.photoPlaceholders ?? {}).filter(([q]) => kept(q) && !replaced.has(q)));
     const photoQuestions = [...new Set([...record.photoQuestions, ...replaced])].filter(kept);
     const dropped = record.photoQuestions.filter((q) => !kept(q));
-    const { photoPlaceholders: _old, ...rest } = record;
-    await db.outbox.put({ ...rest, answers, photoRefs, photoQuestions, ...(Object.keys(placeholders).length > 0 ? { photoPlaceholders: placeholders } : {}), updatedAt: Date.now(), ...(version ? { version } : {}) });
+    // New answers: the envelope sealed to the office for the old ones goes with them.
+    const { photoPlaceholders: _old, sealed: _s, answers: _a, meta: _m, officeSealed: _e, ...rest } = record;
+    await db.outbox.put({ ...rest, ...secrets, photoRefs, photoQuestions, ...(Object.keys(placeholders).length > 0 ? { photoPlaceholders: placeholders } : {}), updatedAt: Date.now(), ...(version ? { version } : {}) });
     if (dropped.length > 0) await db.photos.bulkDelete(dropped.map((question) => [id, question]));
     await db.photos.bulkPut(rows);
   });
-  await verifyPhotos(entries.map(([question, original]) => ({ owner: id, question, original })));
+  await verifyPhotos(entries.map(([question, original]) => ({ owner: id, question, original, account })));
 }
 
 /** failed -> queued (due now, backoff reset); a queued record is simply made due now. */
@@ -186,7 +211,7 @@ export async function exportFailed(account?: AccountKey): Promise<Blob> {
     ? await db.outbox.where('[account+status]').equals([accountKey(account), 'failed']).toArray()
     : await db.outbox.where('status').equals('failed').toArray();
   const out = [];
-  for (const record of records) {
+  for (const record of await openRecords(records)) {
     const photos: Record<string, string> = {};
     for (const [question, blob] of Object.entries(await readPhotos(record.id))) {
       photos[question] = `data:${blob.type};base64,${base64Of(new Uint8Array(await blob.arrayBuffer()))}`;
@@ -197,10 +222,10 @@ export async function exportFailed(account?: AccountKey): Promise<Blob> {
   return new Blob([JSON.stringify({ exportedAt: new Date().toISOString(), responses: out }, null, 2)], { type: 'application/json' });
 }
 
-/** Newest first. Only Dexie calls, so it can be passed to useLiveQuery as is. */
-export function listOutbox(account: AccountKey): Promise<OutboxRecord[]> {
+/** Newest first, answers opened (the screens read them through coalescedLiveQuery, which allows other async work). */
+export async function listOutbox(account: AccountKey): Promise<OutboxRecord[]> {
   const key = accountKey(account);
-  return db.outbox.where('[account+createdAt]').between([key, -Infinity], [key, Infinity]).reverse().toArray();
+  return openRecords(await db.outbox.where('[account+createdAt]').between([key, -Infinity], [key, Infinity]).reverse().toArray());
 }
 
 /** One read transaction: a consistent snapshot (a record moving between states mid-read is counted once) and one IndexedDB round trip instead of four. */
@@ -209,6 +234,13 @@ export async function counts(account: AccountKey): Promise<OutboxCounts> {
   const count = (status: OutboxStatus) => db.outbox.where('[account+status]').equals([key, status]).count();
   const [queued, sending, failed, synced] = await db.transaction('r', db.outbox, () => Promise.all([count('queued'), count('sending'), count('failed'), count('synced')]));
   return { queued, sending, failed, synced };
+}
+
+/** When the oldest response still on this phone unsent (waiting, sending or refused) was queued (epoch ms), or null. */
+export async function oldestUnsentAt(account: AccountKey): Promise<number | null> {
+  const key = accountKey(account);
+  const rows = await db.outbox.where('[account+status]').anyOf([[key, 'queued'], [key, 'sending'], [key, 'failed']]).toArray();
+  return rows.reduce<number | null>((min, r) => (min === null || r.createdAt < min ? r.createdAt : min), null);
 }
 
 /** The last time the server accepted a response of this account (epoch ms), or null. */
@@ -240,17 +272,29 @@ export function deliveryLabel(record: Pick<OutboxRecord, 'status'>, review?: Rev
 
 /* ---- Transitions used by the sync engine (not part of the module's public API) ---- */
 
-export const ownedBy = (record: OutboxRecord | undefined, run: string): record is OutboxRecord => record?.status === 'sending' && record.claim?.run === run;
+export const ownedBy = <R extends StoredRecord>(record: R | undefined, run: string): record is R => record?.status === 'sending' && record.claim?.run === run;
 
 /** Due queued records (oldest first, minus those this run already tried) become `sending` under this run's claim. */
+const RESPONSE_UNREADABLE = 'This response was saved under a key this phone no longer has and cannot be read';
+
 export async function claimDue(account: AccountKey, claim: Claim, now: number, limit: number, skip: ReadonlySet<string> = new Set()): Promise<OutboxRecord[]> {
-  return db.transaction('rw', db.outbox, async () => {
+  const claimed = await db.transaction('rw', db.outbox, async () => {
     const due = await db.outbox.where('[account+status+nextAttemptAt]').between([account, 'queued', -Infinity], [account, 'queued', now], true, true).toArray();
     const chosen = due.filter((r) => !skip.has(r.id)).sort((a, b) => a.createdAt - b.createdAt).slice(0, limit);
     const claimed = chosen.map((r) => ({ ...r, status: 'sending' as const, claim }));
     await db.outbox.bulkPut(claimed);
     return claimed;
   });
+  const opened: OutboxRecord[] = [];
+  for (const record of claimed) {
+    try {
+      opened.push(await openRecord(record));
+    } catch {
+      // Its key is gone (the account was removed from this phone meanwhile): nothing left to send.
+      await markFailed(record.id, claim.run, 0, RESPONSE_UNREADABLE);
+    }
+  }
+  return opened;
 }
 
 /** Keeps this run's claims fresh while it works, so they are not mistaken for a crashed run's. */
@@ -276,7 +320,7 @@ export async function recoverStuck(account: AccountKey, run: string, now: number
   });
 }
 
-export async function transition(id: string, run: string, change: (r: OutboxRecord) => OutboxRecord, purgePhotos = false): Promise<boolean> {
+export async function transition(id: string, run: string, change: (r: StoredRecord) => StoredRecord, purgePhotos = false): Promise<boolean> {
   return db.transaction('rw', db.outbox, db.photos, async () => {
     const record = await db.outbox.get(id);
     if (!ownedBy(record, run)) return false;

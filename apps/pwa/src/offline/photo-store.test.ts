@@ -1,20 +1,28 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { db, metaKey } from './db';
 import { photoRow, readPhoto, readPhotos, storePhoto, PhotoUnreadableError } from './photo-store';
 import { freshDb } from '../../test/offline-server';
+import { accountKey } from '../session/account-key';
+import { setSealingForTests } from './vault';
 
 /**
  * Runs under happy-dom, whose Blob does not survive IndexedDB's structured clone (it comes back
  * as a plain object with no bytes), which is what iOS Safari does to some Blobs: the fallback path.
  * photo-store-blob.test.ts covers a browser that keeps Blobs.
  */
-beforeEach(freshDb);
+const A = accountKey('a@x.ng');
+// The Blob and ArrayBuffer paths are the fallback of a browser without WebCrypto (vault.ts); sealed photos are always ArrayBuffers.
+beforeEach(async () => {
+  await freshDb();
+  setSealingForTests(false);
+});
+afterEach(() => setSealingForTests(true));
 
 const bytes = new Uint8Array([255, 216, 255, 224, 0, 16, 74, 70, 73, 70]);
 
 describe('when the browser loses Blobs', () => {
   it('detects the loss on read-back, keeps an ArrayBuffer copy instead, and the bytes round-trip', async () => {
-    await storePhoto('rec-1', 'Photo', new Blob([bytes], { type: 'image/jpeg' }));
+    await storePhoto(A, 'rec-1', 'Photo', new Blob([bytes], { type: 'image/jpeg' }));
     const row = await db.photos.get(['rec-1', 'Photo']);
     expect(row?.buffer?.byteLength).toBe(bytes.length);
     expect(row?.blob).toBeUndefined();
@@ -24,9 +32,9 @@ describe('when the browser loses Blobs', () => {
   });
 
   it('remembers the device needs ArrayBuffers, so later photos skip the Blob attempt', async () => {
-    await storePhoto('rec-1', 'Photo', new Blob([bytes], { type: 'image/jpeg' }));
+    await storePhoto(A, 'rec-1', 'Photo', new Blob([bytes], { type: 'image/jpeg' }));
     expect((await db.meta.get(metaKey.photoMode))?.value).toBe('buffer');
-    const next = await photoRow('rec-2', 'Photo', new Blob([bytes], { type: 'image/png' }));
+    const next = await photoRow(A, 'rec-2', 'Photo', new Blob([bytes], { type: 'image/png' }));
     expect(next.buffer).toBeDefined();
     expect(next.type).toBe('image/png');
   });

@@ -1,4 +1,5 @@
-import { db, metaKey, type PhotoRow } from './db';
+import { accountKey, type AccountKey, db, metaKey, type PhotoRow } from './db';
+import { openBytes, sealBytes, sealingAvailable } from './vault';
 
 /**
  * Photo bytes in IndexedDB. A Blob is stored as is where the browser keeps Blobs faithfully; iOS
@@ -13,6 +14,9 @@ import { db, metaKey, type PhotoRow } from './db';
  * doubled the cost of queuing a burst of responses (benchmark target 8). readPhoto still checks
  * every byte before an upload, and a photo found unreadable then fails its response with the
  * question named, for the user to take it again.
+ *
+ * With WebCrypto (every browser that runs the app over https) the bytes are sealed under the
+ * account's key (vault.ts); the ciphertext is kept as a Blob or an ArrayBuffer by the same rule.
  */
 export type PhotoMode = 'blob' | 'buffer';
 
@@ -52,14 +56,29 @@ const kindOf = (original: Blob, mode: PhotoMode) => (mode === 'buffer' ? 'buffer
  * The row to write for a photo. Async work (copying bytes) happens here, before the caller opens
  * its transaction: an IndexedDB transaction commits as soon as it waits on anything else.
  */
-export async function photoRow(owner: string, question: string, blob: Blob, mode?: PhotoMode): Promise<PhotoRow> {
+export async function photoRow(account: AccountKey, owner: string, question: string, blob: Blob, mode?: PhotoMode): Promise<PhotoRow> {
   const type = blob.type || 'image/jpeg';
+  if (sealingAvailable()) {
+    const sealed = await sealBytes(account, await blob.arrayBuffer());
+    if (sealed) {
+      const base = { owner, question, account: accountKey(account), type, size: blob.size };
+      // Where Blobs survive, the ciphertext is a Blob too: Chromium writes it beside the database
+      // instead of copying each photo's bytes into its row.
+      return (mode ?? (await currentMode())) === 'buffer' ? { ...base, sealed } : { ...base, sealed: { iv: sealed.iv }, blob: new Blob([sealed.data]) };
+    }
+  }
   if ((mode ?? (await currentMode())) === 'buffer') return { owner, question, buffer: await blob.arrayBuffer(), type, size: blob.size };
   return { owner, question, blob, type, size: blob.size };
 }
 
 async function readable(row: PhotoRow | undefined): Promise<Blob | undefined> {
   if (!row) return undefined;
+  if (row.sealed) {
+    if (!row.account) return undefined;
+    const data = row.sealed.data ?? (row.blob instanceof Blob ? await row.blob.arrayBuffer().catch(() => undefined) : undefined);
+    const bytes = data && (await openBytes(row.account, { iv: row.sealed.iv, data }).catch(() => undefined));
+    return bytes?.byteLength === row.size ? new Blob([bytes], { type: row.type }) : undefined;
+  }
   if (row.buffer) return row.buffer.byteLength === row.size ? new Blob([row.buffer], { type: row.type }) : undefined;
   const blob = row.blob;
   if (!(blob instanceof Blob) || blob.size !== row.size) return undefined;
@@ -75,20 +94,20 @@ async function readable(row: PhotoRow | undefined): Promise<Blob | undefined> {
  * that kind intact; a Blob that did not survive is rewritten as an ArrayBuffer from the original
  * still in memory, and later photos on this device skip Blob storage.
  */
-export async function verifyPhotos(written: { owner: string; question: string; original: Blob }[]): Promise<void> {
+export async function verifyPhotos(written: { owner: string; question: string; original: Blob; account: AccountKey }[]): Promise<void> {
   const mode = await currentMode();
   const due = written.map((w) => ({ ...w, kind: kindOf(w.original, mode) })).filter(({ kind }) => (intact.get(kind) ?? 0) < TRUSTED_AFTER);
   if (due.length === 0) return;
   const rows = await db.photos.bulkGet(due.map(({ owner, question }): [string, string] => [owner, question]));
   const ok = await Promise.all(rows.map(async (row) => (row ? (await readable(row)) !== undefined : undefined)));
-  for (const [i, { owner, question, original, kind }] of due.entries()) {
+  for (const [i, { owner, question, original, kind, account }] of due.entries()) {
     // undefined: the row is gone already (sent and purged); nothing to check or repair.
     if (ok[i] !== false) {
       if (ok[i]) intact.set(kind, (intact.get(kind) ?? 0) + 1);
       continue;
     }
     await switchToBuffers();
-    const copy = await photoRow(owner, question, original, 'buffer');
+    const copy = await photoRow(account, owner, question, original, 'buffer');
     // Only replace the row if it is still there: the record may have been sent and purged meanwhile.
     await db.transaction('rw', db.photos, async () => {
       if (await db.photos.get([owner, question])) await db.photos.put(copy);
@@ -97,9 +116,9 @@ export async function verifyPhotos(written: { owner: string; question: string; o
 }
 
 /** Stores one photo (outside of any larger transaction) and verifies it. */
-export async function storePhoto(owner: string, question: string, blob: Blob): Promise<void> {
-  await db.photos.put(await photoRow(owner, question, blob));
-  await verifyPhotos([{ owner, question, original: blob }]);
+export async function storePhoto(account: AccountKey, owner: string, question: string, blob: Blob): Promise<void> {
+  await db.photos.put(await photoRow(account, owner, question, blob));
+  await verifyPhotos([{ owner, question, original: blob, account }]);
 }
 
 /** The photo as a Blob; undefined when none is stored; PhotoUnreadableError when its bytes are gone. */

@@ -3,7 +3,7 @@ import { db, type StatusRow } from './db';
 import { enqueueResponse, markSynced, claimDue } from './outbox';
 import { returnedToFix } from './returned';
 import { freshDb } from '../../test/offline-server';
-import { accountKey, type AccountKey } from './account-key';
+import { accountKey, type AccountKey } from '../session/account-key';
 
 /** A raw e-mail, as a caller that skipped accountKey would pass: the stores key it lower-cased all the same. */
 const ADA = 'Ada@Example.com' as AccountKey;

@@ -1,6 +1,6 @@
 import { Msg, QuestionType, routes } from '@survey-bird/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { StoredAccount } from '../features/accounts/account-list';
+import type { StoredAccount } from '../session/account-list';
 import { mirroredAccounts } from './accounts';
 import { accountKey, db } from './db';
 import { enqueueResponse, getRecord } from './outbox';

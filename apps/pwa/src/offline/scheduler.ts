@@ -1,10 +1,11 @@
-import type { StoredAccount } from '../features/accounts/account-list';
+import type { StoredAccount } from '../session/account-list';
 import { mirrorAccounts } from './accounts';
 import { accountKey, db } from './db';
 import { coalescedLiveQuery } from './live';
 import { counts, lastSyncAt, type OutboxCounts } from './outbox';
-import { syncAccount, type PhotoProgress } from './sync-engine';
-import { recordsWithPendingPhotos } from './sync-photos';
+import { syncAccount } from './sync-engine';
+import type { PhotoProgress } from './sync-run';
+import { recordsWithPendingPhotos } from './photos/sync-photos';
 import { holdingPhotos } from './sync-wifi';
 import type { DeviceInfo } from './device-report';
 import { SYNC_TAG } from './sw-sync';
@@ -140,7 +141,7 @@ export function startSync(options: StartSyncOptions): SyncController {
     for (const { email: user, token } of accounts) {
       if (stopped) return;
       try {
-        const summary = await syncAccount({ account: accountKey(user), token, baseUrl: options.baseUrl, fetch: options.fetch, device: options.device, resumable: () => import('./sync-tus'), onPhotoProgress: (photos) => update({ photos }) });
+        const summary = await syncAccount({ account: accountKey(user), token, baseUrl: options.baseUrl, fetch: options.fetch, device: options.device, resumable: () => import('./photos/sync-tus'), onPhotoProgress: (photos) => update({ photos }) });
         if (summary.busy) sawBusy = true;
       } catch (err) {
         // A bug or a broken database must not stop the other accounts; the timer tries again.

@@ -1,6 +1,8 @@
 import type { Workbox } from 'workbox-window';
-import { whenIdle } from '../ui/idle';
-import { createStore } from '../ui/store';
+import { whenIdle } from '../lib/idle';
+import { createStore } from '../lib/store';
+import { activeAccount, getAccounts, subscribeAccounts } from '../session/account-storage';
+import { PHOTO_CACHE, SESSION_TOKEN } from './sw-names';
 
 /** true once a new version of the app is installed and waiting for the user's go-ahead. */
 export const updateReady = createStore(false);
@@ -21,6 +23,21 @@ export function registerServiceWorker(): void {
     });
   // Idle twice: the first screen's own idle work (its outbox counts) goes first.
   whenIdle(() => whenIdle(start));
+  postSessionToken();
+  navigator.serviceWorker.addEventListener('controllerchange', postSessionToken);
+  let count = getAccounts().length;
+  subscribeAccounts(() => {
+    const now = getAccounts().length;
+    // A removed account's photos leave this browser's cache with it.
+    if (now < count && 'caches' in window) void caches.delete(PHOTO_CACHE);
+    count = now;
+    postSessionToken();
+  });
+}
+
+/** The worker fetches photos with the active account's token (sw.ts): it has no localStorage to read it from. */
+function postSessionToken(): void {
+  navigator.serviceWorker.controller?.postMessage({ type: SESSION_TOKEN, token: activeAccount()?.token ?? null });
 }
 
 export function applyUpdate(): void {

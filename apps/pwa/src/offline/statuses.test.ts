@@ -14,7 +14,7 @@ const ADA = accountKey('ada@example.com');
 let server: FakeServer;
 const sync = () => syncAccount({ account: ADA, token: 'tok-ada', fetch: server.fetch });
 const bucket = (count: number, amount: number) => ({ count, amount });
-const EARNINGS: EarningsReply = { awaitingReview: bucket(1, 150), owed: bucket(2, 300), paid: { ...bucket(3, 450), lastPaidAt: '2026-11-20T10:00:00.000Z' }, returned: bucket(1, 150), rejected: bucket(0, 0) };
+const EARNINGS: EarningsReply = { awaitingReview: bucket(1, 150), owed: bucket(2, 300), paid: { ...bucket(3, 450), lastPaidAt: '2026-11-20T10:00:00.000Z' }, returned: bucket(1, 150), rejected: bucket(0, 0), held: [] };
 
 const change = (id: string, clientId: string, status: ResponseChange['status'], extra: Partial<ResponseChange> = {}): ResponseChange =>
   ({ _id: id, clientId, survey_id: 's1', status, comment: null, revision: 1, paid: false, changedAt: '2026-11-20T10:00:00.000Z', ...extra });

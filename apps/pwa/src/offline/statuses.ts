@@ -1,6 +1,8 @@
-import type { ChangesReply, EarningsReply, MyResponse } from '@survey-bird/contracts';
+import type { ChangesReply, EarningsReply, HoldReason, MyResponse } from '@survey-bird/contracts';
+import { withPhotoRefs } from './photo-refs';
 import { responsesList } from './my-responses';
 import { accountKey, type AccountKey, db, type EarningsSnapshot, metaKey, type OutboxRecord, type StatusRow } from './db';
+import { openRecords, openStatus, sealStatus } from './sealing';
 
 /**
  * What the server says became of the account's responses (review, fix, payment) and its earnings,
@@ -21,8 +23,10 @@ export async function applyChanges(account: AccountKey, reply: ChangesReply): Pr
     account: key, id: c._id, clientId: c.clientId, surveyId: c.survey_id, status: c.status, comment: c.comment,
     revision: c.revision, paid: c.paid, changedAt: c.changedAt, ...(c.answers ? { answers: c.answers } : {}),
   }));
+  // A returned response's answers are sealed like the outbox's, before the transaction opens.
+  const sealedRows = await Promise.all(rows.map(sealStatus));
   await db.transaction('rw', db.statuses, db.meta, async () => {
-    await db.statuses.bulkPut(rows);
+    await db.statuses.bulkPut(sealedRows);
     await db.meta.put({ key: metaKey.changesCursor(key), value: reply.cursor });
   });
 }
@@ -39,7 +43,7 @@ export async function earningsSnapshot(account: AccountKey): Promise<EarningsSna
 
 /** Every response the server reported a change for, newest change first. */
 export async function listStatuses(account: AccountKey): Promise<StatusRow[]> {
-  const rows = await db.statuses.where('account').equals(accountKey(account)).toArray();
+  const rows = await Promise.all((await db.statuses.where('account').equals(accountKey(account)).toArray()).map(openStatus));
   return rows.sort((a, b) => (a.changedAt < b.changedAt ? 1 : a.changedAt > b.changedAt ? -1 : 0));
 }
 
@@ -64,6 +68,8 @@ export interface EarningsLine {
   answers: OutboxRecord['answers'] | undefined;
   /** A fix of it is queued on this phone and not yet received. */
   fixQueued: boolean;
+  /** Approved but held for verification (the survey's pay gate), and why; from the server's list only. */
+  held?: HoldReason;
 }
 
 /** The times a change of the feed stands for: its changedAt is a payment, a fix received, or a decision. */
@@ -89,15 +95,15 @@ export async function earningsLines(account: AccountKey, payAfterReview: (survey
   const key = accountKey(account);
   const [statuses, records, list] = await Promise.all([
     listStatuses(key),
-    db.outbox.where('[account+createdAt]').between([key, -Infinity], [key, Infinity]).reverse().toArray(),
+    db.outbox.where('[account+createdAt]').between([key, -Infinity], [key, Infinity]).reverse().toArray().then(openRecords),
     responsesList(key),
   ]);
   const fixes = new Set(records.filter((r) => r.revisionOf && r.status !== 'synced').map((r) => r.revisionOf!));
-  const byId = new Map(records.filter((r) => r.serverId && !r.revisionOf).map((r) => [r.serverId!, r]));
+  const byId = new Map(records.filter((r) => r.serverId && !r.revisionOf && !r.backcheckOf).map((r) => [r.serverId!, r]));
   const statusOf = new Map(statuses.map((s) => [s.id, s]));
   const answersOf = (id: string) => {
     const r = byId.get(id);
-    return statusOf.get(id)?.answers ?? (r ? { ...r.answers, ...r.photoRefs } : undefined);
+    return statusOf.get(id)?.answers ?? (r ? withPhotoRefs(r.answers, r.photoRefs) : undefined);
   };
   const fromStatus = (s: StatusRow, r?: OutboxRecord): EarningsLine => ({
     id: s.id, surveyId: s.surveyId, status: s.status, comment: s.comment, revision: s.revision, paid: s.paid, amount: null,
@@ -108,9 +114,9 @@ export async function earningsLines(account: AccountKey, payAfterReview: (survey
   const unsent: EarningsLine[] = [];
   const sentHere: EarningsLine[] = [];
   for (const r of records) {
-    if (r.revisionOf || (r.serverId && list?.rows.some((l) => l._id === r.serverId))) continue;
+    if (r.revisionOf || r.backcheckOf || (r.serverId && list?.rows.some((l) => l._id === r.serverId))) continue;
     if (r.status !== 'synced' || !r.serverId) {
-      unsent.push({ id: r.id, surveyId: r.surveyId, status: 'sending', comment: null, revision: 1, paid: false, amount: null, capturedAt: r.capturedAt, submittedAt: null, reviewedAt: null, fixedAt: null, paidAt: null, answers: { ...r.answers, ...r.photoRefs }, fixQueued: false });
+      unsent.push({ id: r.id, surveyId: r.surveyId, status: 'sending', comment: null, revision: 1, paid: false, amount: null, capturedAt: r.capturedAt, submittedAt: null, reviewedAt: null, fixedAt: null, paidAt: null, answers: withPhotoRefs(r.answers, r.photoRefs), fixQueued: false });
     } else if (!list || (r.syncedAt ?? 0) > list.at) {
       const s = statusOf.get(r.serverId);
       sentHere.push(s ? fromStatus(s, r) : {
@@ -127,6 +133,7 @@ export async function earningsLines(account: AccountKey, payAfterReview: (survey
     const line: EarningsLine = {
       id: r._id, surveyId: r.survey_id, status: r.status, comment: r.comment, revision: r.revision, paid: r.paid, amount: r.amount,
       capturedAt: r.capturedAt, submittedAt: r.submittedAt, reviewedAt: r.reviewedAt, fixedAt: null, paidAt: r.paidAt, answers: answersOf(r._id), fixQueued: fixes.has(r._id),
+      ...(r.held ? { held: r.held } : {}),
     };
     // A sync after the list was loaded heard of a later change: that is the response's state now.
     if (!s || s.changedAt <= latestOf(r)) return line;

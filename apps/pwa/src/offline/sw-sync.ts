@@ -1,5 +1,5 @@
-import type { StoredAccount } from '../features/accounts/account-list';
-import { accountKey } from './account-key';
+import type { StoredAccount } from '../session/account-list';
+import { accountKey } from '../session/account-key';
 import { mirroredAccounts } from './accounts';
 import { syncAccount, type SyncSummary } from './sync-engine';
 

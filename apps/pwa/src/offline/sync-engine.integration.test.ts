@@ -123,7 +123,7 @@ it('stores each response and photo exactly once although the replies were lost; 
   const stored = rows.find((r) => r._id === photoRecord?.serverId)!;
   const ref = stored.answers['Shelf photo'] as string;
   expect(ref).toBe(photoRecord?.photoRefs['Shelf photo']);
-  const image = await fetch(baseUrl + new URL(ref).pathname);
+  const image = await fetch(baseUrl + new URL(ref).pathname, { headers: { authorization: `Bearer ${org.token}` } });
   expect(image.status).toBe(200);
   expect(new Uint8Array(await image.arrayBuffer())).toEqual(new Uint8Array(kit.tinyJpeg(16, 16)));
   expect(await db.photos.count()).toBe(0);
@@ -217,7 +217,7 @@ it('a photo upload cut half way resumes from the offset the server holds, and ar
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
   try {
-    const first = await syncAccount({ account: field.email, token: field.token, baseUrl: proxyUrl, resumable: () => import('./sync-tus') });
+    const first = await syncAccount({ account: field.email, token: field.token, baseUrl: proxyUrl, resumable: () => import('./photos/sync-tus') });
     expect(first).toMatchObject({ sent: 1 });
     // The office has the response; the photo is still on its way.
     const serverId = (await getRecord(id))?.serverId;
@@ -225,7 +225,7 @@ it('a photo upload cut half way resumes from the offset the server holds, and ar
     expect(early.answers['Shelf photo']).toBe(PENDING_PHOTO_ANSWER);
     expect((await getRecord(id))?.photosPending).toEqual(['Shelf photo']);
 
-    await syncAccount({ account: field.email, token: field.token, baseUrl: proxyUrl, resumable: () => import('./sync-tus') });
+    await syncAccount({ account: field.email, token: field.token, baseUrl: proxyUrl, resumable: () => import('./photos/sync-tus') });
     expect(offsets[0]).toBe(0);
     expect(offsets[1]).toBeGreaterThan(0);
     expect(offsets[1]).toBeLessThanOrEqual(Math.floor(bytes.length / 2));
@@ -237,7 +237,7 @@ it('a photo upload cut half way resumes from the offset the server holds, and ar
     expect(rows).toHaveLength(1);
     const ref = rows[0]!.answers['Shelf photo'] as string;
     expect(ref).toBe(record?.photoRefs['Shelf photo']);
-    const image = await fetch(baseUrl + new URL(ref).pathname);
+    const image = await fetch(baseUrl + new URL(ref).pathname, { headers: { authorization: `Bearer ${org.token}` } });
     expect(new Uint8Array(await image.arrayBuffer())).toEqual(bytes);
     expect(await db.meta.where('key').startsWith('tus:').count()).toBe(0);
   } finally {
@@ -274,7 +274,7 @@ it("opens the next photo's upload while the bytes of the one before are on the l
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
   try {
-    expect(await syncAccount({ account: field.email, token: field.token, baseUrl: proxyUrl, resumable: () => import('./sync-tus') })).toMatchObject({ sent: 2 });
+    expect(await syncAccount({ account: field.email, token: field.token, baseUrl: proxyUrl, resumable: () => import('./photos/sync-tus') })).toMatchObject({ sent: 2 });
     const tus = log.filter((l) => l.endsWith(' tus'));
     expect(tus.filter((l) => l === 'start POST tus')).toHaveLength(2);
     expect(tus.filter((l) => l === 'start PATCH tus')).toHaveLength(2);
@@ -284,7 +284,7 @@ it("opens the next photo's upload while the bytes of the one before are on the l
     for (const [id, bytes] of [[ids[0]!, large], [ids[1]!, small]] as const) {
       const record = await getRecord(id);
       expect(record?.photosPending).toBeUndefined();
-      const image = await fetch(baseUrl + new URL(record!.photoRefs['Shelf photo']!).pathname);
+      const image = await fetch(baseUrl + new URL(record!.photoRefs['Shelf photo']!).pathname, { headers: { authorization: `Bearer ${org.token}` } });
       expect(new Uint8Array(await image.arrayBuffer())).toEqual(bytes);
     }
   } finally {
@@ -298,7 +298,7 @@ it('cancels on the server (tus DELETE) the upload of a photo the phone can no lo
   const realFetch = globalThis.fetch;
   globalThis.fetch = (input, init) => (init?.method === 'PATCH' ? Promise.reject(new TypeError('network connection lost')) : realFetch(input, init));
   try {
-    expect(await syncAccount({ account: field.email, token: field.token, baseUrl, resumable: () => import('./sync-tus') })).toMatchObject({ sent: 1 });
+    expect(await syncAccount({ account: field.email, token: field.token, baseUrl, resumable: () => import('./photos/sync-tus') })).toMatchObject({ sent: 1 });
   } finally {
     globalThis.fetch = realFetch;
   }
@@ -309,7 +309,7 @@ it('cancels on the server (tus DELETE) the upload of a photo the phone can no lo
 
   // The photo is gone from the phone: refused, and its upload cancelled rather than left to expire.
   await db.photos.where('owner').equals(id).delete();
-  await syncAccount({ account: field.email, token: field.token, baseUrl, resumable: () => import('./sync-tus') });
+  await syncAccount({ account: field.email, token: field.token, baseUrl, resumable: () => import('./photos/sync-tus') });
   expect((await getRecord(id))?.photoError?.question).toBe('Shelf photo');
   expect((await head()).status).toBe(404);
   expect(await db.meta.where('key').startsWith('tus:').count()).toBe(0);

@@ -230,7 +230,7 @@ describe('device report (issue 18)', () => {
   it("is never asked of an office account's session, nor the changes feed or earnings (field-user routes, 403 to others)", async () => {
     server.roles.set(BEN, 'organization');
     const none = { count: 0, amount: 0 };
-    server.earnings = { awaitingReview: none, owed: none, paid: { ...none, lastPaidAt: null }, returned: none, rejected: none };
+    server.earnings = { awaitingReview: none, owed: none, paid: { ...none, lastPaidAt: null }, returned: none, rejected: none, held: [] };
     await syncAccount({ account: BEN, token: 'tok-ben', fetch: server.fetch, device });
     expect(server.paths(routes.currentUser.path)).toHaveLength(1);
     for (const route of [routes.reportDevice, routes.myResponseChanges, routes.myEarnings]) expect(server.paths(route.path)).toHaveLength(0);

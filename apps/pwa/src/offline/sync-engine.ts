@@ -1,17 +1,16 @@
-import { Limits, Msg, Role, PHOTO_FILE_NAME, type RouteName, uuidv7, type ChangesReply, type PhotoPlaceholder, type CurrentUserReply, type EarningsReply, type RespondBody, type RespondReply, type SyncItem, type SyncResponsesReply, type UploadImageReply } from '@survey-bird/contracts';
+import { Limits, Msg, Role, type ChangesReply, type CurrentUserReply, type EarningsReply, type RespondBody, type RespondReply, type SyncItem, type SyncResponsesReply } from '@survey-bird/contracts';
 import { rejectToken, isTokenRejected } from './accounts';
 import { accountKey, type AccountKey, type OutboxRecord } from './db';
-import { LEASE_MS, withSyncLock, type SyncLock } from './lock';
-import { claimDue, counts, markFailed, markRetry, markSynced, recordPhotoRef, recoverStuck, release, setLastSyncAt, touchClaims } from './outbox';
-import { holdingPhotos } from './sync-wifi';
-import { markPhotoRefused, markPhotoSent, markSyncedBeforePhotos, recordPlaceholders, recordsWithPendingPhotos } from './sync-photos';
-import { PhotoUnreadableError, readPhoto } from './photo-store';
+import { LEASE_MS, withSyncLock } from './lock';
+import { claimDue, counts, markFailed, markRetry, markSynced, recoverStuck, release, setLastSyncAt } from './outbox';
+import { markSyncedBeforePhotos } from './photos/sync-photos';
+import { placeholderQuestions, sendPendingPhotos, uploadPhotos, withPlaceholders } from './photos/delivery';
+import { sendPendingAudio } from './audio/sync-audio';
 import { applyChanges, changesCursor, saveEarnings } from './statuses';
+import { answersToSend, sealForOffice } from './office-seal';
 import { deviceReport, type DeviceInfo } from './device-report';
-import table from '../api/route-table';
-import { msgOf, send, type SendArgs } from '../api/transport';
-import { classify, classifyError, NO_ANSWER, type Verdict } from './retry-policy';
-import type { OpenUpload, ResumableResult, UploadTarget } from './sync-tus';
+import { classify, NO_ANSWER, type Verdict } from './retry-policy';
+import { keepAlive, request, REQUEST_TIMEOUT_MS, unexpectedReply, type Ctx, type PhotoProgress, type RetryVerdict, type Step, type Tus } from './sync-run';
 
 /**
  * Delivers one account's queued responses. The same code runs in the page (scheduler.ts) and in
@@ -28,9 +27,6 @@ import type { OpenUpload, ResumableResult, UploadTarget } from './sync-tus';
  */
 
 export const BATCH_SIZE = Math.min(50, Limits.maxBatch);
-export const REQUEST_TIMEOUT_MS = 60_000;
-/** A 2000 px JPEG on a weak 2G link can take minutes; must stay below LEASE_MS. */
-export const UPLOAD_TIMEOUT_MS = 5 * 60_000;
 
 export interface SyncAccountOptions {
   /** The account whose outbox is sent (its key: the e-mail trimmed and lower-cased). */
@@ -54,14 +50,6 @@ export interface SyncAccountOptions {
   onPhotoProgress?: (progress: PhotoProgress | null) => void;
 }
 
-/** "2 photos, 1.4 MB left" and the share of this run's photo bytes sent, for the sync strip. */
-export interface PhotoProgress {
-  photos: number;
-  bytesLeft: number;
-  /** 0 to 1. */
-  fraction: number;
-}
-
 export interface SyncSummary {
   /** Responses the server confirmed in this run. */
   sent: number;
@@ -74,30 +62,6 @@ export interface SyncSummary {
   /** Another tab or the service worker was already syncing this account; nothing was done. */
   busy: boolean;
 }
-
-interface Ctx {
-  account: AccountKey;
-  token: string;
-  resumable: SyncAccountOptions['resumable'];
-  onPhotoProgress: ((progress: PhotoProgress | null) => void) | undefined;
-  baseUrl: string;
-  fetch: typeof fetch;
-  now: () => number;
-  random: (() => number) | undefined;
-  lock: SyncLock;
-  summary: SyncSummary;
-  /** The phone's clock reached the server in this run: later requests do not send it again (once per sync). */
-  clockSent?: boolean;
-}
-
-interface Outcome {
-  verdict: Verdict;
-  body: unknown;
-}
-
-type RetryVerdict = Extract<Verdict, { kind: 'retry' }>;
-/** How a step ended for the run as a whole. */
-type Step = 'go' | 'auth' | 'lost';
 
 /** Tokens already checked against GET /user in this context: token -> account and whether it is a field user's. */
 const verifiedTokens = new Map<string, { account: AccountKey; fieldUser: boolean }>();
@@ -130,7 +94,8 @@ export async function syncAccount(options: SyncAccountOptions): Promise<SyncSumm
           summary,
         };
         // Text first, every photo after it: the office sees and counts the responses at once.
-        const reachable = (await runLocked(ctx)) && !summary.authRequired && (await sendPendingPhotos(ctx));
+        // Audit clips last: they are for the office's checks, never in the way of a response or a photo.
+        const reachable = (await runLocked(ctx)) && !summary.authRequired && (await sendPendingPhotos(ctx)) && (await sendPendingAudio(ctx));
         // Then what became of the responses already sent (review, fix, payment) and the earnings.
         if (reachable && !summary.authRequired) await pullStatuses(ctx);
         if (reachable && !summary.authRequired && options.device && isFieldUser(ctx)) await reportDevice(ctx, options.device);
@@ -180,7 +145,7 @@ async function runLocked(ctx: Ctx): Promise<boolean> {
           return uploaded;
         }
       }
-      return ready.length > 0 ? sendBatch(ctx, ready, open) : 'go';
+      return ready.length > 0 ? sendBatch(ctx, await sealForOffice(ready), open) : 'go';
     };
     let step: Step | RetryVerdict;
     try {
@@ -240,25 +205,6 @@ async function reportDevice(ctx: Ctx, device: DeviceInfo): Promise<void> {
   await request(ctx, 'reportDevice', { json: body }, REQUEST_TIMEOUT_MS);
 }
 
-async function keepAlive(ctx: Ctx): Promise<boolean> {
-  const at = ctx.now();
-  if (!(await ctx.lock.renew(at))) return false;
-  await touchClaims(ctx.account, ctx.lock.run, at);
-  return true;
-}
-
-/** One request through the app's transport (api/transport.ts), its outcome classified for the retry policy. */
-async function request(ctx: Ctx, route: RouteName, args: Pick<SendArgs, 'json' | 'form' | 'query'>, timeoutMs: number): Promise<Outcome> {
-  const signal = typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(timeoutMs) : undefined;
-  const sent = await send(route, { ...args, token: ctx.token, signal }, { table, fetch: ctx.fetch, baseUrl: ctx.baseUrl });
-  if (!sent.answered) return { verdict: classifyError(sent.error), body: undefined };
-  // A success whose reply was cut off is not a success: try again (the server is idempotent).
-  if (sent.ok && sent.body === undefined) return { verdict: classifyError(sent.unreadable), body: undefined };
-  return { verdict: classify(sent.status, msgOf(sent.body), sent.headers?.get('retry-after') ?? null, ctx.now()), body: sent.body };
-}
-
-const unexpectedReply = (): RetryVerdict => ({ kind: 'retry', status: NO_ANSWER, msg: Msg.unexpectedError });
-
 /** The token must belong to this account before any of its responses goes out with it. */
 async function verifyToken(ctx: Ctx): Promise<Step | RetryVerdict> {
   if (verifiedTokens.get(ctx.token)?.account === ctx.account) return 'go';
@@ -275,182 +221,23 @@ async function verifyToken(ctx: Ctx): Promise<Step | RetryVerdict> {
   return 'go';
 }
 
-/** A record's photo, or undefined when the phone can no longer read it (the caller marks it refused). */
-async function photoOrNothing(recordId: string, question: string): Promise<Blob | undefined> {
-  try {
-    return await readPhoto(recordId, question);
-  } catch (err) {
-    if (!(err instanceof PhotoUnreadableError)) throw err;
-    return undefined;
-  }
-}
-
-/** The record with every photo's reference, 'done' when it ended failed, or how the run must stop. */
-async function uploadPhotos(ctx: Ctx, record: OutboxRecord): Promise<OutboxRecord | 'done' | Step | RetryVerdict> {
-  const refs = { ...record.photoRefs };
-  for (const question of record.photoQuestions) {
-    if (refs[question] !== undefined) continue;
-    const photo = await photoOrNothing(record.id, question);
-    if (!photo) {
-      await markFailed(record.id, ctx.lock.run, NO_ANSWER, new PhotoUnreadableError(question).message, question);
-      ctx.summary.failed++;
-      return 'done';
-    }
-    if (!(await keepAlive(ctx))) return 'lost';
-    const sent = await postPhoto(ctx, record, question, photo);
-    if (sent === 'auth' || sent.kind === 'retry') return sent;
-    if (sent.kind === 'failed') {
-      await markFailed(record.id, ctx.lock.run, sent.status, sent.msg, question);
-      ctx.summary.failed++;
-      return 'done';
-    }
-    const reference = sent.reference;
-    refs[question] = reference;
-    await recordPhotoRef(record.id, ctx.lock.run, question, reference);
-  }
-  return { ...record, photoRefs: refs };
-}
-
-type PhotoSent = { kind: 'ok'; reference: string } | Extract<Verdict, { kind: 'failed' }> | RetryVerdict | 'auth';
-
-/** One photo to POST /files/image, matched by the response's clientId and the question. */
-async function postPhoto(ctx: Ctx, record: OutboxRecord, question: string, photo: Blob): Promise<PhotoSent> {
-  const form = new FormData();
-  form.append('question', question);
-  form.append('survey_name', record.surveyId);
-  form.append('organization_name', record.organizationId);
-  form.append('clientId', record.id);
-  form.append(question, photo, PHOTO_FILE_NAME);
-  const { verdict, body } = await request(ctx, 'uploadImage', { form }, UPLOAD_TIMEOUT_MS);
-  if (verdict.kind === 'auth') return 'auth';
-  if (verdict.kind !== 'ok') return verdict;
-  const reference = (body as UploadImageReply | undefined)?.[question];
-  return typeof reference === 'string' && reference !== '' ? { kind: 'ok', reference } : unexpectedReply();
-}
-
-/**
- * The record with a placeholder (size, SHA-256, a photo id) for every photo not uploaded yet, kept
- * on the record before the first send; 'done' when a photo cannot be read (the record failed).
- */
-async function withPlaceholders(ctx: Ctx, record: OutboxRecord): Promise<OutboxRecord | 'done'> {
-  const made: Record<string, PhotoPlaceholder> = {};
-  for (const question of record.photoQuestions) {
-    if (record.photoRefs[question] !== undefined || record.photoPlaceholders?.[question]) continue;
-    const photo = await photoOrNothing(record.id, question);
-    if (!photo) {
-      await markFailed(record.id, ctx.lock.run, NO_ANSWER, new PhotoUnreadableError(question).message, question);
-      ctx.summary.failed++;
-      return 'done';
-    }
-    made[question] = { question, clientId: uuidv7(), size: photo.size, sha256: await sha256Hex(photo) };
-  }
-  if (Object.keys(made).length === 0) return record;
-  await recordPlaceholders(record.id, ctx.lock.run, made);
-  return { ...record, photoPlaceholders: { ...record.photoPlaceholders, ...made } };
-}
-
-async function sha256Hex(blob: Blob): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer()));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/** The questions whose photos the body sends as placeholders (not uploaded before the response). */
-const placeholderQuestions = (record: OutboxRecord) => Object.keys(record.photoPlaceholders ?? {}).filter((q) => record.photoRefs[q] === undefined);
-
-/**
- * The photos of responses the server already holds, one at a time, the smallest response first
- * (its photos smallest first), so the most responses are complete soonest. Answers false when the
- * run must stop (no answer, 5xx, 429, the token refused, the lease lost).
- */
-async function sendPendingPhotos(ctx: Ctx): Promise<boolean> {
-  // "Send photos on Wi-Fi only": the responses went; their photos wait for Wi-Fi.
-  if (await holdingPhotos()) return true;
-  const records = await recordsWithPendingPhotos(ctx.account);
-  const sizeOf = (r: OutboxRecord, q: string) => r.photoPlaceholders?.[q]?.size ?? 0;
-  const jobs = records
-    .map((r) => ({ r, bytes: r.photosPending!.reduce((sum, q) => sum + sizeOf(r, q), 0) }))
-    .sort((a, b) => a.bytes - b.bytes || a.r.createdAt - b.r.createdAt);
-  if (jobs.length === 0) return true;
-  const total = jobs.reduce((sum, j) => sum + j.bytes, 0);
-  const queue = jobs.flatMap(({ r }) => [...r.photosPending!].sort((a, b) => sizeOf(r, a) - sizeOf(r, b)).map((question) => ({ r, question })));
-  let left = queue.length;
-  let done = 0;
-  const report = (current: number) => ctx.onPhotoProgress?.({ photos: left, bytesLeft: Math.max(0, total - done - current), fraction: total > 0 ? Math.min(1, (done + current) / total) : 1 });
-  const tus = ctx.resumable ? await ctx.resumable() : undefined;
-  let ahead: Promise<OpenUpload | ResumableResult> | undefined;
-  try {
-    report(0);
-    for (const [i, { r, question }] of queue.entries()) {
-      const opened = ahead;
-      ahead = undefined;
-      if (!(await ctx.lock.renew(ctx.now()))) return false;
-      const photo = await photoOrNothing(r.id, question);
-      if (!photo) {
-        await markPhotoRefused(r.id, question, NO_ANSWER, new PhotoUnreadableError(question).message);
-        // Its upload (opened ahead, or left by an earlier run) will never finish: cancelled, not left to expire.
-        const target = tus && uploadTarget(ctx, r, question);
-        if (target) await tus.cancelUpload(target, opened);
-        continue;
-      }
-      // The next photo's upload is opened while this one's bytes are on the link: a round trip
-      // fewer per photo, 0.8 s on 2G (docs/benchmarks.md, target 11).
-      const next = queue[i + 1];
-      const nextTarget = next && tus && uploadTarget(ctx, next.r, next.question);
-      if (nextTarget) ahead = tus.openUpload(nextTarget).catch(() => ({ kind: 'error', status: 0, msg: Msg.unexpectedError, retryAfter: null }) as const);
-      const sent = await sendPhoto(ctx, tus, r, question, photo, report, opened);
-      if (sent === 'auth') {
-        ctx.summary.authRequired = true;
-        await rejectToken(ctx.account, ctx.token);
-        return false;
-      }
-      if (sent.kind === 'retry') return false;
-      if (sent.kind === 'failed') await markPhotoRefused(r.id, question, sent.status, sent.msg);
-      else await markPhotoSent(r.id, question, sent.reference);
-      done += sizeOf(r, question);
-      left--;
-      report(0);
-    }
-    return true;
-  } finally {
-    ctx.onPhotoProgress?.(null);
-  }
-}
-
-/** Where a pending photo goes by tus; undefined for one without a placeholder (sent whole). */
-function uploadTarget(ctx: Ctx, r: OutboxRecord, question: string): UploadTarget | undefined {
-  const placeholder = r.photoPlaceholders?.[question];
-  if (!placeholder) return undefined;
-  const origin = ctx.baseUrl || globalThis.location?.origin || '';
-  return { endpoint: origin + table.resumableCreate.path, token: ctx.token, account: ctx.account, responseId: r.id, surveyId: r.surveyId, organizationId: r.organizationId, question, placeholder };
-}
-
-type Tus = typeof import('./sync-tus');
-
-/** A pending photo by tus from the page (resuming a cut upload), whole by multipart from the service worker. */
-async function sendPhoto(ctx: Ctx, tus: Tus | undefined, r: OutboxRecord, question: string, photo: Blob, report: (sent: number) => void, opened: Promise<OpenUpload | ResumableResult> | undefined): Promise<PhotoSent> {
-  const target = uploadTarget(ctx, r, question);
-  if (!tus || !target) return postPhoto(ctx, r, question, photo);
-  const result = await tus.sendResumable({ ...target, photo, onProgress: (sent) => report(sent) }, opened);
-  if (result.kind === 'ok') return { kind: 'ok', reference: result.reference ?? '' };
-  const verdict = result.status === 0 ? { kind: 'retry' as const, status: NO_ANSWER, msg: result.msg } : classify(result.status, result.msg, result.retryAfter, ctx.now());
-  return verdict.kind === 'auth' ? 'auth' : verdict.kind === 'ok' ? unexpectedReply() : verdict;
-}
-
 function toBody(ctx: Ctx, record: OutboxRecord): SyncItem {
   // Defence in depth: claimDue only returns this account's records.
   if (record.account !== ctx.account) throw new Error('A response of another account reached the sync of this one');
   return {
     survey_id: record.surveyId,
     organization_id: record.organizationId,
-    answers: { ...record.answers, ...record.photoRefs },
+    ...answersToSend(record),
     clientId: record.id,
     capturedAt: record.capturedAt,
     ...(record.revisionOf ? { revisionOf: record.revisionOf } : {}),
+    ...(record.backcheckOf ? { backcheckOf: record.backcheckOf } : {}),
     ...(record.version !== undefined ? { version: record.version } : {}),
     ...record.meta,
     // The phone's clock, until a request of this run has been answered: the server compares it with its own once per sync.
     ...(ctx.clockSent ? {} : { sentAt: new Date().toISOString() }),
     ...(placeholderQuestions(record).length > 0 ? { photos: placeholderQuestions(record).map((q) => record.photoPlaceholders![q]!) } : {}),
+    ...(record.audio ? { audio: record.audio } : {}),
   };
 }
 

@@ -3,3 +3,5 @@ export { startSync } from './scheduler';
 export { syncAccount } from './sync-engine';
 export { handleBackgroundSync, SYNC_TAG } from './sw-sync';
 export { requestPersistence } from './storage';
+// Rows an earlier version kept in clear are sealed once the app has started (app-sync.ts).
+export { sealClearRows } from './sealing';

@@ -2,21 +2,24 @@ import { Role } from '@survey-bird/contracts';
 import { Outlet, useRouterState } from '@tanstack/react-router';
 import { lazy, Suspense, useState } from 'react';
 import { useSession } from '../features/accounts/session';
-import { Header } from '../ui/Header';
+import { Header } from '../shell/Header';
 import { Redirect } from '../ui/Redirect';
-import { SidePane, type ShellRole } from '../ui/SidePane';
+import { SidePane, type ShellRole } from '../shell/SidePane';
 import { PageLoading } from '../ui/Spinner';
-import { loginHref } from './navigate';
-import { homeFor } from './paths';
+import { loginHref } from '../lib/navigate';
+import { homeFor } from '../lib/paths';
+import { loadPart, useT } from '../lib/i18n';
 
-const FieldUserSettings = lazy(() => import('../features/field-user/SettingsPanel'));
-const SupervisorSettings = lazy(() => import('../features/supervisor/SettingsPanel'));
+// The settings' words are a part of the catalog of their own (lib/i18n.ts).
+const FieldUserSettings = lazy(() => Promise.all([import('../features/settings/FieldUserSettingsPanel'), loadPart('settings')]).then(([m]) => m));
+const SupervisorSettings = lazy(() => import('../features/settings/SupervisorSettingsPanel'));
 
 /**
  * Layout and guard of the role screens: the user is loaded when unknown, and the screen renders
  * only when the user's role is the route's role; otherwise the user is sent to their own home.
  */
 export function AppShell({ role }: { role: ShellRole }) {
+  const t = useT();
   const s = useSession();
   const location = useRouterState({ select: (st) => st.location });
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -38,10 +41,10 @@ export function AppShell({ role }: { role: ShellRole }) {
   const SettingsPanel = role === Role.supervisor ? SupervisorSettings : FieldUserSettings;
   return (
     <div className="shell">
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">{t('shell.skip')}</a>
       <Header />
       <div className="shell__body">
-        <SidePane role={role} settingsOpen={settingsOpen} onOpenSettings={() => setSettingsOpen(true)} />
+        <SidePane role={role} officeRole={s.user.officeRole} settingsOpen={settingsOpen} onOpenSettings={() => setSettingsOpen(true)} />
         <main id="main" className="shell__main">
           <Suspense fallback={<PageLoading />}>
             <Outlet />

@@ -4,7 +4,8 @@ import { activeAccountHome } from '../features/accounts/home';
 import { Toaster } from '../ui/Toast';
 import { LazyConfirmDialog, LazyUpdatePrompt } from '../ui/LazyOverlays';
 import { AppShell } from './AppShell';
-import { paths } from './paths';
+import { paths } from '../lib/paths';
+import { loadPart, useT, type CatalogPart } from '../lib/i18n';
 
 /**
  * The route tree (spec section 2). Public account screens hang off the root; each role's screens
@@ -20,14 +21,22 @@ const rootRoute = createRootRoute({
       <LazyUpdatePrompt />
     </>
   ),
-  notFoundComponent: () => (
-    <main className="not-found">
-      <h1>Page not found</h1>
-      <p>The page you opened does not exist.</p>
-      <Link to={paths.landing} className="btn btn--primary">Go Home</Link>
-    </main>
-  ),
+  notFoundComponent: () => <NotFound />,
 });
+
+function NotFound() {
+  const t = useT();
+  return (
+    <main className="not-found">
+      <h1>{t('notFound.title')}</h1>
+      <p>{t('notFound.body')}</p>
+      <Link to={paths.landing} className="btn btn--primary">{t('nav.goHome')}</Link>
+    </main>
+  );
+}
+
+/** A screen's module and its words (a part of the language's catalog, lib/i18n.ts), fetched side by side. */
+const withWords = <M,>(module: Promise<M>, part: CatalogPart): Promise<M> => Promise.all([module, loadPart(part)]).then(([m]) => m);
 
 const text = (v: unknown): string | undefined => (v === undefined || v === null || v === '' ? undefined : typeof v === 'string' ? v : JSON.stringify(v));
 
@@ -50,18 +59,18 @@ const login = createRoute({
   getParentRoute: () => rootRoute,
   path: paths.login,
   validateSearch: (s: Record<string, unknown>): { email?: string; redirect?: string } => ({ email: text(s.email), redirect: text(s.redirect) }),
-  component: lazyRouteComponent(() => import('../features/accounts/LoginPage'), 'LoginPage'),
+  component: lazyRouteComponent(() => withWords(import('../features/accounts/LoginPage'), 'auth'), 'LoginPage'),
 });
 const register = createRoute({
   getParentRoute: () => rootRoute,
   path: paths.register,
   validateSearch: (s: Record<string, unknown>): { email?: string; invite?: string } => ({ email: text(s.email), invite: text(s.invite) }),
-  component: lazyRouteComponent(() => import('../features/accounts/RegisterPage'), 'RegisterPage'),
+  component: lazyRouteComponent(() => withWords(import('../features/accounts/RegisterPage'), 'auth'), 'RegisterPage'),
 });
 const confirmEmail = createRoute({
   getParentRoute: () => rootRoute,
   path: paths.confirmEmail,
-  component: lazyRouteComponent(() => import('../features/accounts/ConfirmEmailPage'), 'ConfirmEmailPage'),
+  component: lazyRouteComponent(() => withWords(import('../features/accounts/ConfirmEmailPage'), 'auth'), 'ConfirmEmailPage'),
 });
 const resetPassword = createRoute({
   getParentRoute: () => rootRoute,
@@ -71,12 +80,12 @@ const resetPassword = createRoute({
     resetToken: text(s.resetToken),
     email: text(s.email),
   }),
-  component: lazyRouteComponent(() => import('../features/accounts/ResetPasswordPage'), 'ResetPasswordPage'),
+  component: lazyRouteComponent(() => withWords(import('../features/accounts/ResetPasswordPage'), 'auth'), 'ResetPasswordPage'),
 });
 const manageAccount = createRoute({
   getParentRoute: () => rootRoute,
   path: paths.manageAccount,
-  component: lazyRouteComponent(() => import('../features/accounts/ManageAccountPage'), 'ManageAccountPage'),
+  component: lazyRouteComponent(() => withWords(import('../features/accounts/ManageAccountPage'), 'auth'), 'ManageAccountPage'),
 });
 const welcome = createRoute({
   getParentRoute: () => rootRoute,
@@ -85,40 +94,56 @@ const welcome = createRoute({
 });
 
 const organization = createRoute({ getParentRoute: () => rootRoute, id: 'organization', component: () => <AppShell role={Role.organization} /> });
-const orgFieldUsers = lazyRouteComponent(() => import('../features/organization/FieldUsersPage'), 'FieldUsersPage');
-const orgSupervisors = lazyRouteComponent(() => import('../features/organization/SupervisorsPage'), 'SupervisorsPage');
+const orgFieldUsers = lazyRouteComponent(() => import('../features/team/OrganizationFieldUsersPage'), 'OrganizationFieldUsersPage');
+const orgSupervisors = lazyRouteComponent(() => import('../features/team/SupervisorsPage'), 'SupervisorsPage');
 const organizationRoutes = [
-  createRoute({ getParentRoute: () => organization, path: paths.orgInsight, component: lazyRouteComponent(() => import('../features/organization/InsightPage'), 'InsightPage') }),
-  createRoute({ getParentRoute: () => organization, path: paths.orgSurveys, component: lazyRouteComponent(() => import('../features/organization/ManageSurveysPage'), 'ManageSurveysPage') }),
-  createRoute({ getParentRoute: () => organization, path: paths.orgCreateSurvey, component: lazyRouteComponent(() => import('../features/organization/CreateSurveyPage'), 'CreateSurveyPage') }),
-  createRoute({ getParentRoute: () => organization, path: paths.orgEditSurvey, component: lazyRouteComponent(() => import('../features/organization/EditSurveyPage'), 'EditSurveyPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgInsight, component: lazyRouteComponent(() => import('../features/insight/OrganizationInsightPage'), 'OrganizationInsightPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgSurveys, component: lazyRouteComponent(() => import('../features/surveys/ManageSurveysPage'), 'ManageSurveysPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgCreateSurvey, component: lazyRouteComponent(() => import('../features/surveys/CreateSurveyPage'), 'CreateSurveyPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgEditSurvey, component: lazyRouteComponent(() => import('../features/surveys/EditSurveyPage'), 'EditSurveyPage') }),
   createRoute({ getParentRoute: () => organization, path: paths.orgFieldUsers, component: orgFieldUsers }),
   createRoute({ getParentRoute: () => organization, path: paths.orgFieldUsersAlias, component: orgFieldUsers }),
   createRoute({ getParentRoute: () => organization, path: paths.orgSupervisors, component: orgSupervisors }),
   createRoute({ getParentRoute: () => organization, path: paths.orgSupervisorsAlias, component: orgSupervisors }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgOfficeUsers, component: lazyRouteComponent(() => import('../features/team/OfficeUsersPage'), 'OfficeUsersPage') }),
   createRoute({ getParentRoute: () => organization, path: paths.orgPayouts, component: lazyRouteComponent(() => import('../features/payouts/PayoutsPage'), 'PayoutsPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgWebhooks, component: lazyRouteComponent(() => import('../features/webhooks/WebhooksPage'), 'WebhooksPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgTokens, component: lazyRouteComponent(() => import('../features/tokens/TokensPage'), 'TokensPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgRespondents, component: lazyRouteComponent(() => import('../features/privacy/RespondentsPage'), 'RespondentsPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgBackchecks, component: lazyRouteComponent(() => import('../features/backchecks/BackchecksPage'), 'BackchecksPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgAudit, component: lazyRouteComponent(() => import('../features/audit/AuditPage'), 'AuditPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgBankChanges, component: lazyRouteComponent(() => import('../features/team/BankChangesPage'), 'BankChangesPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgDeactivated, component: lazyRouteComponent(() => import('../features/team/DeactivatedPeoplePage'), 'DeactivatedPeoplePage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgMap, component: lazyRouteComponent(() => withWords(import('../features/maps/ResponsesMapPage'), 'map'), 'OrganizationResponsesMapPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgTeamMap, component: lazyRouteComponent(() => withWords(import('../features/maps/TeamMapPage'), 'map'), 'OrganizationTeamMapPage') }),
 ] as const;
 
 const supervisor = createRoute({ getParentRoute: () => rootRoute, id: 'supervisor', component: () => <AppShell role={Role.supervisor} /> });
 const supervisorRoutes = [
-  createRoute({ getParentRoute: () => supervisor, path: paths.supervisorInsight, component: lazyRouteComponent(() => import('../features/supervisor/InsightPage'), 'InsightPage') }),
-  createRoute({ getParentRoute: () => supervisor, path: paths.supervisorFieldUsers, component: lazyRouteComponent(() => import('../features/supervisor/FieldUsersPage'), 'FieldUsersPage') }),
+  createRoute({ getParentRoute: () => supervisor, path: paths.supervisorInsight, component: lazyRouteComponent(() => import('../features/insight/SupervisorInsightPage'), 'SupervisorInsightPage') }),
+  createRoute({ getParentRoute: () => supervisor, path: paths.supervisorFieldUsers, component: lazyRouteComponent(() => import('../features/team/SupervisorFieldUsersPage'), 'SupervisorFieldUsersPage') }),
   createRoute({ getParentRoute: () => supervisor, path: paths.supervisorPayouts, component: lazyRouteComponent(() => import('../features/payouts/PayoutsPage'), 'SupervisorPayoutsPage') }),
+  createRoute({ getParentRoute: () => supervisor, path: paths.supervisorMap, component: lazyRouteComponent(() => withWords(import('../features/maps/ResponsesMapPage'), 'map'), 'SupervisorResponsesMapPage') }),
+  createRoute({ getParentRoute: () => supervisor, path: paths.supervisorBackchecks, component: lazyRouteComponent(() => withWords(import('../features/backchecks/MyBackchecksPage'), 'backchecks'), 'MyBackchecksPage') }),
+  createRoute({ getParentRoute: () => supervisor, path: paths.supervisorTeamMap, component: lazyRouteComponent(() => withWords(import('../features/maps/TeamMapPage'), 'map'), 'SupervisorTeamMapPage') }),
 ] as const;
 
 const fieldUser = createRoute({ getParentRoute: () => rootRoute, id: 'field-user', component: () => <AppShell role={Role.fieldUser} /> });
 const fieldUserRoutes = [
-  createRoute({ getParentRoute: () => fieldUser, path: paths.fieldUser, component: lazyRouteComponent(() => import('../features/field-user/QuestionsPage'), 'QuestionsPage') }),
-  createRoute({ getParentRoute: () => fieldUser, path: paths.fieldUserResponse, component: lazyRouteComponent(() => import('../features/field-user/ResponsesPage'), 'ResponsesPage') }),
-  createRoute({ getParentRoute: () => fieldUser, path: paths.fieldUserEarnings, component: lazyRouteComponent(() => import('../features/field-user/EarningsPage'), 'EarningsPage') }),
+  createRoute({ getParentRoute: () => fieldUser, path: paths.fieldUser, component: lazyRouteComponent(() => withWords(import('../features/capture/QuestionsPage'), 'form'), 'QuestionsPage') }),
+  createRoute({ getParentRoute: () => fieldUser, path: paths.fieldUserResponse, component: lazyRouteComponent(() => withWords(import('../features/responses/ResponsesPage'), 'responses'), 'ResponsesPage') }),
+  createRoute({ getParentRoute: () => fieldUser, path: paths.fieldUserEarnings, component: lazyRouteComponent(() => withWords(import('../features/earnings/EarningsPage'), 'earnings'), 'EarningsPage') }),
+  createRoute({ getParentRoute: () => fieldUser, path: paths.fieldUserBank, component: lazyRouteComponent(() => withWords(import('../features/earnings/BankDetailsPage'), 'bank'), 'BankDetailsPage') }),
+  createRoute({ getParentRoute: () => fieldUser, path: paths.fieldUserBackchecks, component: lazyRouteComponent(() => withWords(import('../features/backchecks/MyBackchecksPage'), 'backchecks'), 'MyBackchecksPage') }),
+  createRoute({ getParentRoute: () => fieldUser, path: paths.fieldUserMap, component: lazyRouteComponent(() => withWords(import('../features/maps/MyMapPage'), 'map'), 'MyMapPage') }),
 ] as const;
 
 const masterAdmin = createRoute({ getParentRoute: () => rootRoute, id: 'master-admin', component: () => <AppShell role={Role.masterAdmin} /> });
 const masterAdminRoutes = [
-  createRoute({ getParentRoute: () => masterAdmin, path: paths.masterAdmin, component: lazyRouteComponent(() => import('../features/master-admin/OrganizationsPage'), 'OrganizationsPage') }),
-  createRoute({ getParentRoute: () => masterAdmin, path: paths.masterAdminUsers, component: lazyRouteComponent(() => import('../features/master-admin/UsersPage'), 'UsersPage') }),
-  createRoute({ getParentRoute: () => masterAdmin, path: paths.masterAdminFieldUsers, component: lazyRouteComponent(() => import('../features/master-admin/FieldUsersPage'), 'FieldUsersPage') }),
-  createRoute({ getParentRoute: () => masterAdmin, path: paths.masterAdminMail, component: lazyRouteComponent(() => import('../features/master-admin/SendMailPage'), 'SendMailPage') }),
+  createRoute({ getParentRoute: () => masterAdmin, path: paths.masterAdmin, component: lazyRouteComponent(() => import('../features/organizations/OrganizationsPage'), 'OrganizationsPage') }),
+  createRoute({ getParentRoute: () => masterAdmin, path: paths.masterAdminUsers, component: lazyRouteComponent(() => import('../features/team/UsersPage'), 'UsersPage') }),
+  createRoute({ getParentRoute: () => masterAdmin, path: paths.masterAdminFieldUsers, component: lazyRouteComponent(() => import('../features/team/MasterAdminFieldUsersPage'), 'MasterAdminFieldUsersPage') }),
+  createRoute({ getParentRoute: () => masterAdmin, path: paths.masterAdminMail, component: lazyRouteComponent(() => import('../features/mail/SendMailPage'), 'SendMailPage') }),
 ] as const;
 
 export const routeTree = rootRoute.addChildren([

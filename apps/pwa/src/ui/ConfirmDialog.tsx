@@ -1,6 +1,6 @@
-import { closeDialog, dialog } from './dialog-store';
+import { closeDialog, dialog } from '../lib/dialog-store';
 import { Modal } from './Modal';
-import { useStore } from './store';
+import { useStore } from '../lib/store';
 
 /** Mounted once at the root; shows the dialog opened through `confirmDialog()`. */
 export function ConfirmDialog() {

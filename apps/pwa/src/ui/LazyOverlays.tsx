@@ -1,7 +1,7 @@
 import { Suspense, lazy } from 'react';
 import { updateReady } from '../offline/service-worker';
-import { dialog } from './dialog-store';
-import { useStore } from './store';
+import { dialog } from '../lib/dialog-store';
+import { useStore } from '../lib/store';
 
 const ConfirmDialog = lazy(() => import('./ConfirmDialog').then((m) => ({ default: m.ConfirmDialog })));
 const UpdatePrompt = lazy(() => import('./UpdatePrompt').then((m) => ({ default: m.UpdatePrompt })));

@@ -1,3 +1,6 @@
+/** The product's name: the same in every language, so it is not in the catalogs. */
+export const BRAND = 'Survey Bird';
+
 /** The Survey Bird mark (same drawing as the app icons, scripts/make-icons.mjs). */
 export function LogoMark({ size = 32 }: { size?: number }) {
   return (
@@ -17,7 +20,7 @@ export function Logo() {
   return (
     <span className="logo">
       <LogoMark />
-      <span className="logo__word">Survey Bird</span>
+      <span className="logo__word">{BRAND}</span>
     </span>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useT } from '../lib/i18n';
 
 interface ModalProps {
   open: boolean;
@@ -12,6 +13,7 @@ interface ModalProps {
 
 /** A native <dialog> shown modally: focus trapping, Escape and the backdrop come from the browser. */
 export function Modal({ open, title, onClose, children, role = 'dialog', className = '' }: ModalProps) {
+  const t = useT();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 
@@ -30,6 +32,8 @@ export function Modal({ open, title, onClose, children, role = 'dialog', classNa
       role={role}
       aria-labelledby={titleId}
       onCancel={(e) => {
+        // A file input's cancel event (its chooser dismissed, or the same file chosen again) bubbles: only the dialog's own (Escape) closes it.
+        if (e.target !== e.currentTarget) return;
         e.preventDefault();
         onClose();
       }}
@@ -40,7 +44,7 @@ export function Modal({ open, title, onClose, children, role = 'dialog', classNa
       <div className="modal__panel">
         <div className="modal__head">
           <h2 id={titleId} className="modal__title">{title}</h2>
-          <button type="button" className="icon-btn" aria-label="Close" onClick={onClose}>×</button>
+          <button type="button" className="icon-btn" aria-label={t('common.close')} onClick={onClose}>×</button>
         </div>
         {children}
       </div>

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { EyeIcon, EyeOffIcon } from './icons';
+import { useT } from '../lib/i18n';
 
 interface PasswordFieldProps {
   label: string;
@@ -13,6 +14,7 @@ interface PasswordFieldProps {
 
 /** A password input; the show/hide toggle is rendered when `onToggle` is given. */
 export function PasswordField({ label, value, onChange, visible, onToggle, autoComplete, name }: PasswordFieldProps) {
+  const t = useT();
   const id = useId();
   return (
     <div className="field">
@@ -27,7 +29,7 @@ export function PasswordField({ label, value, onChange, visible, onToggle, autoC
           onChange={(e) => onChange(e.target.value)}
         />
         {onToggle && (
-          <button type="button" className="field__toggle" aria-label={visible ? 'Hide password' : 'Show password'} aria-pressed={visible} onClick={onToggle}>
+          <button type="button" className="field__toggle" aria-label={visible ? t('password.hide') : t('password.show')} aria-pressed={visible} onClick={onToggle}>
             {visible ? <EyeOffIcon size={18} /> : <EyeIcon size={18} />}
           </button>
         )}

@@ -1,5 +1,7 @@
-export function Spinner({ label = 'Loading' }: { label?: string }) {
-  return <span className="spinner" role="status" aria-label={label} />;
+import { useT } from '../lib/i18n';
+export function Spinner({ label }: { label?: string }) {
+  const t = useT();
+  return <span className="spinner" role="status" aria-label={label ?? t('common.loading')} />;
 }
 
 /** Whole-area loading state for guarded screens. */

@@ -1,14 +1,16 @@
 import { applyUpdate, updateReady } from '../offline/service-worker';
-import { useStore } from './store';
+import { useStore } from '../lib/store';
+import { useT } from '../lib/i18n';
 
 export function UpdatePrompt() {
   const ready = useStore(updateReady);
+  const t = useT();
   if (!ready) return null;
   return (
     <div className="update-prompt" role="status">
-      <span>A new version of Survey Bird is available.</span>
-      <button type="button" className="btn btn--primary btn--sm" onClick={applyUpdate}>Reload to update</button>
-      <button type="button" className="btn btn--ghost btn--sm" onClick={() => updateReady.set(false)}>Later</button>
+      <span>{t('update.available')}</span>
+      <button type="button" className="btn btn--primary btn--sm" onClick={applyUpdate}>{t('update.reload')}</button>
+      <button type="button" className="btn btn--ghost btn--sm" onClick={() => updateReady.set(false)}>{t('update.later')}</button>
     </div>
   );
 }

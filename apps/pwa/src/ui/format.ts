@@ -1,4 +1,5 @@
-/** Display helpers shared by every screen: greetings, response dates and naira amounts. */
+/** Display helpers shared by every screen: greetings, response dates and naira amounts, in the app's language (lib/i18n.ts). */
+import { formatLocale, msgId, t } from '../lib/i18n';
 
 export type DayPart = 'morning' | 'afternoon' | 'evening' | 'night';
 
@@ -12,8 +13,15 @@ export function dayPart(date: Date): DayPart {
 }
 
 /** 'Good morning' etc.; callers add the name: `${greeting(now)}, ${name}!`. */
+const GREETING: Record<DayPart, string> = {
+  morning: msgId('greeting.morning'),
+  afternoon: msgId('greeting.afternoon'),
+  evening: msgId('greeting.evening'),
+  night: msgId('greeting.night'),
+};
+
 export function greeting(date: Date = new Date()): string {
-  return `Good ${dayPart(date)}`;
+  return t(GREETING[dayPart(date)]);
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -24,40 +32,37 @@ function sameDay(a: Date, b: Date): boolean {
 
 /** 'Today at 14:05', 'Yesterday at 09:30', '03/11/2026 at 18:00', or 'N/A' for a missing or bad date. */
 export function formatResponseDate(iso: string | null | undefined, now: Date = new Date(), seconds = false): string {
-  if (!iso) return 'N/A';
+  if (!iso) return t('common.na');
   const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return 'N/A';
+  if (Number.isNaN(date.getTime())) return t('common.na');
   const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
-  const day = sameDay(date, now)
-    ? 'Today'
-    : sameDay(date, yesterday)
-      ? 'Yesterday'
-      : `${pad(date.getDate())}/${pad(date.getMonth() + 1)}/${date.getFullYear()}`;
-  return `${day} at ${pad(date.getHours())}:${pad(date.getMinutes())}${seconds ? `:${pad(date.getSeconds())}` : ''}`;
+  const time = `${pad(date.getHours())}:${pad(date.getMinutes())}${seconds ? `:${pad(date.getSeconds())}` : ''}`;
+  if (sameDay(date, now)) return t('date.todayAt', { time });
+  if (sameDay(date, yesterday)) return t('date.yesterdayAt', { time });
+  return t('date.dayAt', { date: `${pad(date.getDate())}/${pad(date.getMonth() + 1)}/${date.getFullYear()}`, time });
 }
 
 /** Whole naira with thousands separators: 12500 -> '₦12,500' (NGN has no decimals here). */
 export function formatNaira(amount: number): string {
   const whole = Math.round(Math.abs(amount));
-  const grouped = String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const grouped = whole.toLocaleString(formatLocale(), { maximumFractionDigits: 0 });
   return `${amount < 0 && whole !== 0 ? '-' : ''}₦${grouped}`;
 }
 
 /** How long ago, in the largest whole unit: 'just now', '5 min ago', '3 h ago', '4 days ago'; 'N/A' without a date. */
 export function formatAgo(iso: string | null | undefined, now: Date = new Date()): string {
-  if (!iso) return 'N/A';
+  if (!iso) return t('common.na');
   const ms = now.getTime() - new Date(iso).getTime();
-  if (Number.isNaN(ms)) return 'N/A';
+  if (Number.isNaN(ms)) return t('common.na');
   const minutes = Math.floor(Math.max(0, ms) / 60_000);
-  if (minutes < 1) return 'just now';
-  if (minutes < 60) return `${minutes} min ago`;
+  if (minutes < 1) return t('ago.now');
+  if (minutes < 60) return t('ago.minutes', { n: minutes });
   const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `${hours} h ago`;
-  const days = Math.floor(hours / 24);
-  return `${days} day${days === 1 ? '' : 's'} ago`;
+  if (hours < 24) return t('ago.hours', { n: hours });
+  return t('ago.days', { count: Math.floor(hours / 24) });
 }
 
 /** "1 field user", "2 field users", "1,200 responses": a count with its noun in the number it takes. */
 export function countOf(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-NG')} ${n === 1 ? one : many}`;
+  return `${n.toLocaleString(formatLocale())} ${n === 1 ? one : many}`;
 }

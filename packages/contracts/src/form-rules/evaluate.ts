@@ -27,9 +27,10 @@ export interface Problem {
   message: string;
 }
 
-export function isAnswered(answer: RuleAnswer | undefined): boolean {
-  if (answer === undefined) return false;
-  return typeof answer === 'string' ? answer.trim().length > 0 : answer.length > 0;
+/** Answered: text not blank, or a list (choices, a repeat's instances) not empty. */
+export function isAnswered(answer: unknown): boolean {
+  if (typeof answer === 'string') return answer.trim().length > 0;
+  return Array.isArray(answer) && answer.length > 0;
 }
 
 /** A comparable value: a number for number/decimal, days for a date, seconds for a time. */
@@ -45,7 +46,8 @@ function comparable(type: string, value: string | number): number | null {
   }
 }
 
-function holds(c: Condition, source: RuleQuestion | undefined, answer: RuleAnswer | undefined): boolean {
+/** Whether one show-if condition holds for its source question's answer (undefined: unanswered or hidden). */
+export function holds(c: Condition, source: Pick<RuleQuestion, 'type'> | undefined, answer: RuleAnswer | undefined): boolean {
   if (c.op === 'answered') return isAnswered(answer);
   if (!isAnswered(answer) || source === undefined) return c.op === 'notEquals';
   const wanted = c.value === undefined ? '' : String(c.value).trim();
@@ -110,7 +112,7 @@ function rangeProblem(type: string, value: number, c: Constraint): string | null
 const NO_CONSTRAINT: Constraint = Object.freeze({});
 
 /** What is wrong with one answered question's answer, or null; `now` decides "not in the future". */
-export function answerProblem(q: RuleQuestion, answer: RuleAnswer, now: Date): string | null {
+export function answerProblem(q: RuleQuestion, answer: unknown, now: Date): string | null {
   if (typeof answer !== 'string') return null;
   if (answer.length > Limits.maxAnswerLength) return RuleMsg.answerTooLong;
   const c = q.constraint ?? NO_CONSTRAINT;
@@ -165,7 +167,7 @@ export function responseProblems(questions: readonly RuleQuestion[], answerOf: (
 }
 
 /** The stored form of a typed answer: phone numbers as +234..., numbers and dates trimmed. */
-export function normaliseAnswer(type: string, answer: RuleAnswer): RuleAnswer {
+export function normaliseAnswer<A>(type: string, answer: A): A | string {
   if (typeof answer !== 'string') return answer;
   if (type === 'phone') return normalisePhone(answer) ?? answer;
   if (type === 'email') return answer.trim().toLowerCase();

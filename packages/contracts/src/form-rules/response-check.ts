@@ -1,9 +1,12 @@
-import { answerOf } from '../answer-of.js';
+import { answerOf, isChoiceList } from '../answer-of.js';
+import type { Answer } from '../schemas/response.js';
 import { Msg } from '../messages.js';
 import { NO_ANSWER_QUESTION_TYPES } from '../question-rules.js';
 import { QuestionType } from '../question-types.js';
 import { answerProblem, isAnswered, visibleQuestions, type RuleAnswer, type RuleQuestion } from './evaluate.js';
 import { RuleMsg } from './messages.js';
+import { compileForm, usesModel, type CompiledForm, type EngineQuestion } from '../form-engine/model.js';
+import { formState, type FormContext } from '../form-engine/state.js';
 
 /**
  * The one check of a response's answers against one version of a survey's questions: the API
@@ -20,6 +23,8 @@ export interface CheckForm {
   compulsory: readonly RuleQuestion[];
   /** Some question carries a show-if condition (else every question is shown). */
   hasShowIf: boolean;
+  /** The compiled form when it uses the XLSForm model (groups, repeats, expressions...): the form engine checks it. */
+  model?: CompiledForm | null;
 }
 
 export interface AnswerIssue {
@@ -40,19 +45,34 @@ export function checkFormOf(ordered: readonly RuleQuestion[]): CheckForm {
     ordered,
     compulsory: ordered.filter((q) => q.compulsory),
     hasShowIf: ordered.some((q) => q.showIf !== undefined),
+    model: modelOf(ordered),
   };
 }
 
-type Answers = Record<string, string | string[]>;
+/** The compiled form of questions that use the XLSForm model, else null (the builder's rules alone check them). */
+export function modelOf(ordered: readonly RuleQuestion[]): CompiledForm | null {
+  const questions = ordered as readonly (RuleQuestion & Partial<EngineQuestion>)[];
+  return questions.some((q) => usesModel(q)) ? compileForm(questions.map((q) => ({ ...q, options: q.options ?? [] }))) : null;
+}
+
+type Answers = Readonly<Record<string, Answer>>;
 
 /**
  * Every issue of `answers`, in the order the API has always refused them: compulsory questions
  * shown and unanswered, then answers that are no question's or of the wrong shape, then (in form
  * order) answers to hidden questions and answers breaking their type or constraint. `today`
- * decides "not in the future". Lazy: the API stops at the first.
+ * decides "not in the future". Lazy: the API stops at the first. A form using the XLSForm model is
+ * checked by the form engine (formState's issues; the API's `mode` is `server`).
  */
-export function* answerIssues(form: CheckForm, answers: Answers, today: Date): Generator<AnswerIssue, void, undefined> {
-  const answerFor = (q: RuleQuestion): RuleAnswer | undefined => answerOf(answers, q.text);
+export function* answerIssues(form: CheckForm, answers: Answers, today: Date, mode: FormContext['mode'] = 'phone'): Generator<AnswerIssue, void, undefined> {
+  if (form.model) {
+    yield* formState(form.model, answers, { mode, today }).issues;
+    return;
+  }
+  const answerFor = (q: RuleQuestion): RuleAnswer | undefined => {
+    const a = answerOf(answers, q.text);
+    return typeof a === 'string' || isChoiceList(a) ? a : undefined;
+  };
   const visible = form.hasShowIf ? visibleQuestions(form.ordered, answerFor) : null;
   for (const q of form.compulsory) {
     if (!Object.hasOwn(answers, q.text) && (visible === null || visible.has(q.id))) yield { question: q.text, message: Msg.answerRequired, refusal: Msg.fillCompulsory, missing: true };
@@ -63,7 +83,7 @@ export function* answerIssues(form: CheckForm, answers: Answers, today: Date): G
     const question = form.questions.get(key);
     const issue = (message: string, refusal: string): AnswerIssue => ({ question: key, message, refusal, missing: false });
     if (!question) yield issue('Not a question of this survey', `"${key}" is not a question of this survey`);
-    else if (question.type === QuestionType.checkbox && !Array.isArray(value)) yield issue('Must be a list of choices', `The answer to "${key}" must be a list of choices`);
+    else if (question.type === QuestionType.checkbox && !isChoiceList(value)) yield issue('Must be a list of choices', `The answer to "${key}" must be a list of choices`);
     else if (question.type !== QuestionType.checkbox && Array.isArray(value)) yield issue('Must be text, not a list', `The answer to "${key}" must be text, not a list`);
     else if ((NO_ANSWER_QUESTION_TYPES as readonly string[]).includes(question.type) && isAnswered(value)) yield issue('A note takes no answer', `"${key}": A note takes no answer`);
   }

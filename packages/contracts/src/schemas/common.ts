@@ -3,7 +3,8 @@ import { Limits } from '../constants.js';
 import { ApiMsg } from '../api-messages.js';
 import { Msg } from '../messages.js';
 
-export const ErrorReply = z.object({ msg: z.string() });
+/** Every error: the spec's English words and a stable code the phone translates (message-codes.ts). */
+export const ErrorReply = z.object({ msg: z.string(), code: z.string() });
 export type ErrorReply = z.infer<typeof ErrorReply>;
 
 export const MsgReply = z.object({ msg: z.string() });

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { Naira, PageQuery, Paging } from './common.js';
+import { HOLD_REASONS } from '../audio-audit.js';
+import { HeldBucket } from './audio.js';
 import { RESPONSE_STATUSES } from './review.js';
+import type { Answer } from './response.js';
 
 /** `since`: the cursor the previous answer gave; absent on a phone's first sync. */
 export const ChangesQuery = z.object({ since: z.string().regex(/^\d{1,15}_[\w-]{0,64}$/, 'since must be a cursor this route gave').optional() });
@@ -17,7 +20,7 @@ export const ResponseChange = z.object({
   paid: z.boolean(),
   changedAt: z.string(),
   /** A returned response's answers (its latest revision), so the phone can open it for fixing. */
-  answers: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+  answers: z.record(z.string(), z.custom<Answer>(() => true)).optional(),
 });
 export type ResponseChange = z.infer<typeof ResponseChange>;
 
@@ -33,6 +36,8 @@ export const EarningsReply = z.object({
   paid: Bucket.extend({ lastPaidAt: z.string().nullable() }),
   returned: Bucket,
   rejected: Bucket,
+  /** The part of `owed` held for verification, per reason (the same sums the payout dialog leaves out). */
+  held: z.array(HeldBucket),
 });
 export type EarningsReply = z.infer<typeof EarningsReply>;
 
@@ -60,6 +65,8 @@ export const MyResponse = z.object({
   /** When the office approved, returned or rejected it; null while it awaits review. */
   reviewedAt: z.string().nullable(),
   paidAt: z.string().nullable(),
+  /** Approved and unpaid but held for verification: why (absent when not held). */
+  held: z.enum(HOLD_REASONS).optional(),
 });
 export type MyResponse = z.infer<typeof MyResponse>;
 

@@ -21,7 +21,7 @@ export const ResponseMetaFields = {
   locationAccuracy: z.number({ error: 'locationAccuracy must be a number of metres' }).min(0, 'locationAccuracy must be a number of metres').max(1e7).optional(),
   /** When the phone got that location fix. */
   locationFixedAt: IsoDate.optional(),
-  /** The id the app keeps per install (features/accounts/device-id.ts). */
+  /** The id the app keeps per install (session/device-id.ts). */
   deviceId: z.string().trim().max(100, 'deviceId is too long (max 100)').optional(),
   appVersion: z.string().trim().max(40, 'appVersion is too long (max 40)').optional(),
   /** Per photo question (its text), the photo's difference hash (photo-hash.ts). */

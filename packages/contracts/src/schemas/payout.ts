@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Limits } from '../constants.js';
+import { HeldBucket } from './audio.js';
 import { Id, Naira, Paging } from './common.js';
 
 const Amount = Naira;
@@ -46,6 +47,8 @@ export const PayoutLine = z.object({
   bankCode: z.string(),
   accountNumber: z.string(),
   accountName: z.string(),
+  /** Present when these bank details were changed less than 24 h before the payout was made: check them. */
+  recentBankChange: z.string().nullable().optional(),
   amount: Amount,
   responseCount: z.number().int(),
 });
@@ -72,7 +75,8 @@ export type Payout = z.infer<typeof Payout>;
 export const PayoutDetail = Payout.extend({ lines: z.array(PayoutLine) });
 export type PayoutDetail = z.infer<typeof PayoutDetail>;
 
-export const CreatePayoutReply = z.object({ msg: z.string(), payout: PayoutDetail, skipped: z.array(SkippedFieldUser) });
+/** `held`: approved, unpaid responses the survey's pay gate kept out, per reason. */
+export const CreatePayoutReply = z.object({ msg: z.string(), payout: PayoutDetail, skipped: z.array(SkippedFieldUser), held: z.array(HeldBucket) });
 export type CreatePayoutReply = z.infer<typeof CreatePayoutReply>;
 
 export const PayoutIdParams = z.object({ id: Id });

@@ -1,8 +1,17 @@
 import { z } from 'zod';
 import { Limits } from '../constants.js';
+import { RETENTION_MAX_DAYS } from './privacy.js';
 import { Id } from './common.js';
+import { AudioAuditSettings, PayGate, PayGateSettings, ResponseAudioAudit, SurveyAudioAudit } from './audio.js';
+import { HOLD_REASONS } from '../audio-audit.js';
 import { PHOTO_QUALITIES, PhotoQualityInput } from './survey.js';
 import { FlagState, ResponseMeta } from './flags.js';
+import { BackcheckSettings, BackcheckSettingsBody } from './backcheck.js';
+import { EncryptedAnswers, EncryptionPublicKey } from './encrypted.js';
+import type { Answer } from './response.js';
+
+/** Stored answers as replies carry them: texts, lists, and a repeat's instances (nested objects). */
+const StoredAnswers = z.record(z.string(), z.custom<Answer>(() => true));
 
 export { RESPONSE_STATUSES, ResponseStatus } from '../review-constants.js';
 import { RESPONSE_STATUSES, ResponseStatus } from '../review-constants.js';
@@ -48,7 +57,7 @@ export type ResponseIdParams = z.infer<typeof ResponseIdParams>;
 
 export const ResponseRevision = z.object({
   revision: z.number().int(),
-  answers: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+  answers: StoredAnswers,
   submittedAt: z.string(),
   status: z.enum(RESPONSE_STATUSES),
 });
@@ -58,7 +67,7 @@ export type ResponseRevision = z.infer<typeof ResponseRevision>;
 export const ResponseDetailReply = z.object({
   _id: z.string(),
   survey_id: z.string(),
-  answers: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+  answers: StoredAnswers,
   fieldUser: z.object({ fullName: z.string(), email: z.string() }),
   status: z.enum(RESPONSE_STATUSES),
   comment: z.string().nullable(),
@@ -71,6 +80,16 @@ export const ResponseDetailReply = z.object({
   revisions: z.array(ResponseRevision).optional(),
   /** What the phone recorded with it; null fields were not sent. */
   meta: ResponseMeta,
+  /** When its personal answers, photos and files were erased; null: never. */
+  erasedAt: z.string().nullable().optional(),
+  /** End-to-end encrypted: the answers (photo placeholders aside) are in this envelope, opened in the office's browser. */
+  encrypted: EncryptedAnswers.nullable().optional(),
+  /** The answers shown as PERSONAL_MASK to this reader (personal data hidden from analysts). */
+  hiddenPersonal: z.boolean().optional(),
+  /** The interview's audio audit; null when it had none. */
+  audioAudit: ResponseAudioAudit.nullable(),
+  /** Why it is held out of payouts now (empty: payable, or not approved). */
+  held: z.array(z.enum(HOLD_REASONS)),
   ...FlagState,
 });
 export type ResponseDetailReply = z.infer<typeof ResponseDetailReply>;
@@ -89,9 +108,21 @@ export const SurveySettingsBody = z
     maxAccuracyMeters: wholeOrNull('maxAccuracyMeters', 1_000_000).optional(),
     /** How the phone shrinks photos from its next survey refresh on. */
     photoQuality: PhotoQualityInput.optional(),
+    /** Every personal question's id: the others become not personal (photos and locations included). */
+    personalQuestionIds: z.array(z.string({ error: 'personalQuestionIds must be question ids' }).min(1).max(64), { error: 'personalQuestionIds must be a list of question ids' }).max(Limits.maxQuestions, `personalQuestionIds: at most ${Limits.maxQuestions}`).optional(),
+    /** Days after the survey closes before its photos, files and personal answers are deleted; null: kept. */
+    retentionDays: wholeOrNull('retentionDays', RETENTION_MAX_DAYS).optional(),
+    /** Record a random share of interviews (null: off). */
+    audioAudit: AudioAuditSettings.nullable().optional(),
+    /** What a response needs before it goes into a payout. */
+    payGate: PayGateSettings.optional(),
+    /** Back-check sampling and comparison (schemas/backcheck.ts). */
+    backcheck: BackcheckSettingsBody.optional(),
+    /** End-to-end encryption: the organization's public key (SPKI, base64) phones seal answers to; null: answers in clear. */
+    encryptionKey: EncryptionPublicKey.nullable().optional(),
   })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'Send payAfterReview, closed, minDurationSeconds, maxAccuracyMeters or photoQuality', path: ['payAfterReview'] });
+  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'Send payAfterReview, closed, minDurationSeconds, maxAccuracyMeters, photoQuality, personalQuestionIds, retentionDays, audioAudit, payGate, backcheck or encryptionKey', path: ['payAfterReview'] });
 export type SurveySettingsBody = z.infer<typeof SurveySettingsBody>;
 export const SurveyIdOnlyParams = z.object({ id: Id });
-export const SurveySettingsReply = z.object({ msg: z.string(), payAfterReview: z.boolean(), closed: z.boolean(), minDurationSeconds: z.number().int().nullable(), maxAccuracyMeters: z.number().int().nullable(), photoQuality: z.enum(PHOTO_QUALITIES) });
+export const SurveySettingsReply = z.object({ msg: z.string(), payAfterReview: z.boolean(), closed: z.boolean(), minDurationSeconds: z.number().int().nullable(), maxAccuracyMeters: z.number().int().nullable(), photoQuality: z.enum(PHOTO_QUALITIES), personalQuestionIds: z.array(z.string()), retentionDays: z.number().int().nullable(), audioAudit: SurveyAudioAudit.nullable(), payGate: PayGate, backcheck: BackcheckSettings, encryptionKey: z.string().nullable() });
 export type SurveySettingsReply = z.infer<typeof SurveySettingsReply>;

@@ -5,9 +5,12 @@ import { Msg } from '../messages.js';
 import { ruleProblems } from '../form-rules/evaluate.js';
 import { Constraint, ShowIf } from '../form-rules/rules.js';
 import { parseDate, parseTime } from '../form-rules/values.js';
-import { LENGTH_QUESTION_TYPES, NO_ANSWER_QUESTION_TYPES, RANGE_QUESTION_TYPES, SHORT_ANSWER_ALIAS, canonicalQuestionType } from '../question-rules.js';
+import { answerScopes, formStructureProblems } from '../form-engine/structure.js';
+export { answerScopes } from '../form-engine/structure.js';
+import { LENGTH_QUESTION_TYPES, NEVER_COMPULSORY_QUESTION_TYPES, NO_ANSWER_QUESTION_TYPES, RANGE_QUESTION_TYPES, SHORT_ANSWER_ALIAS, canonicalQuestionType } from '../question-rules.js';
 import { DISABLED_QUESTION_TYPES, OPTION_QUESTION_TYPES, QUESTION_TYPES, QuestionType } from '../question-types.js';
 import { Id, Paging } from './common.js';
+import { PayGate, SurveyAudioAudit } from './audio.js';
 
 /** Options are split on commas, trimmed and blanks dropped (spec section 5). */
 export function splitOptions(raw: string): string[] {
@@ -23,6 +26,126 @@ const QuestionTypeInput = z
   .enum([...QUESTION_TYPES, SHORT_ANSWER_ALIAS], { error: 'Unknown question type' })
   .transform((t) => canonicalQuestionType(t) as QuestionType);
 
+/**
+ * A language code: the `(code)` of an XLSForm column `label::Hausa (ha)`, else the language's name
+ * lower-cased (`label::english` -> `english`).
+ */
+export const LanguageCode = z.string().trim().min(1, 'A language code is empty').max(64, 'A language code is too long (max 64)');
+const FormText = (what: string) => z.string({ error: `${what} must be text` }).max(Limits.maxFormText, `${what} is too long (max ${Limits.maxFormText})`);
+/** An XLSForm expression (`${id}` references), checked by compileExpression when a survey is published. */
+const Expression = (what: string) => z.string({ error: `${what} must be an expression` }).trim().max(Limits.maxExpression, `${what} is too long (max ${Limits.maxExpression})`);
+
+/** A question's texts in another language; what is absent falls back to the default language's. */
+export const QuestionTranslation = z.object({
+  text: FormText('A translated text').optional(),
+  hint: FormText('A translated hint').optional(),
+  guidanceHint: FormText('A translated guidance hint').optional(),
+  requiredMessage: FormText('A translated required message').optional(),
+  constraintMessage: FormText('A translated constraint message').optional(),
+});
+export type QuestionTranslation = z.infer<typeof QuestionTranslation>;
+
+/**
+ * One choice of a select or checkbox, parallel to `options` (option i is choice i's label): the
+ * XLSForm name (what the answer stores when `choices` is present), the label in the default
+ * language and others, and extra columns a choice_filter reads (`state` of an LGA).
+ */
+export const Choice = z.object({
+  name: z.string({ error: 'A choice name must be text' }).trim().min(1, 'A choice name is empty').max(Limits.maxOptionLength, `A choice name is too long (max ${Limits.maxOptionLength})`),
+  label: z.string({ error: 'A choice label must be text' }).max(Limits.maxOptionLength, `A choice label is too long (max ${Limits.maxOptionLength})`),
+  labels: z.record(LanguageCode, z.string().max(Limits.maxOptionLength)).optional(),
+  columns: z.record(z.string().min(1).max(64), z.string().max(Limits.maxOptionLength)).optional(),
+});
+export type Choice = z.infer<typeof Choice>;
+
+/** How many instances a repeat may have (besides `repeatCount`, which fixes the number). */
+export const RepeatLimits = z.object({
+  min: z.number().int('A repeat minimum must be a whole number').min(0).max(Limits.maxRepeatInstances).optional(),
+  max: z.number().int('A repeat maximum must be a whole number').min(1).max(Limits.maxRepeatInstances).optional(),
+});
+export type RepeatLimits = z.infer<typeof RepeatLimits>;
+
+/** A range question's slider. */
+export const RangeSettings = z.object({
+  start: z.number({ error: 'A range start must be a number' }),
+  end: z.number({ error: 'A range end must be a number' }),
+  step: z.number({ error: 'A range step must be a number' }).positive('A range step must be above 0'),
+});
+export type RangeSettings = z.infer<typeof RangeSettings>;
+
+/**
+ * The XLSForm model's fields of a question, all optional (a survey stored before them parses as
+ * it was). Containers (`group`, `repeat`) are entries of the same flat list; a member names its
+ * container by `parent` and follows it contiguously. The expression fields keep apart from the
+ * builder's structured `showIf` and `constraint`, which keep working.
+ */
+export const FormFields = {
+  /** The id of the group or repeat this entry belongs to (an earlier entry; members are contiguous). */
+  parent: QuestionId.optional(),
+  /** XLSForm `relevant`: shown only when true; a container's applies to every member. */
+  relevantExpr: Expression('relevant').optional(),
+  /** XLSForm `required` as an expression (besides `compulsory`, which is `yes`). */
+  requiredExpr: Expression('required').optional(),
+  /** XLSForm `constraint`: `.` is the answer; the answer is refused when false. */
+  constraintExpr: Expression('constraint').optional(),
+  /** XLSForm `calculation`: the value of a `calculate` (or of any question it fills). */
+  calculation: Expression('calculation').optional(),
+  /** XLSForm `choice_filter`: evaluated per choice, bare names read the choice's columns. */
+  choiceFilter: Expression('choice_filter').optional(),
+  /** XLSForm `default`: the answer a new response (or repeat instance) starts with. */
+  default: FormText('A default').optional(),
+  /** XLSForm `read_only`: true or an expression. */
+  readOnly: z.union([z.boolean(), Expression('read_only')]).optional(),
+  /** XLSForm `repeat_count`: a number or an expression fixing how many instances a repeat has. */
+  repeatCount: z.union([z.number().int().min(0).max(Limits.maxRepeatInstances), Expression('repeat_count')]).optional(),
+  requiredMessage: FormText('A required message').optional(),
+  constraintMessage: FormText('A constraint message').optional(),
+  hint: FormText('A hint').optional(),
+  guidanceHint: FormText('A guidance hint').optional(),
+  /** XLSForm `appearance` (`field-list`, `minimal`, `multiline`...), space-separated as written. */
+  appearance: z.string().trim().max(200, 'An appearance is too long (max 200)').optional(),
+  /** Names, translations and filter columns of the options, parallel to `options`. */
+  choices: z.array(Choice).max(Limits.maxDatasetOptions, `Too many choices (max ${Limits.maxDatasetOptions})`).optional(),
+  /** The texts in other languages, by language code. */
+  translations: z.record(LanguageCode, QuestionTranslation).optional(),
+  repeat: RepeatLimits.optional(),
+  range: RangeSettings.optional(),
+  /**
+   * Its answers are personal data (a name, a phone number): masked for analysts and in exports made
+   * without personal data, removed by erasure and retention. Absent: its type's default (personal.ts).
+   */
+  personal: z.boolean({ error: 'personal must be true or false' }).optional(),
+};
+
+/** A language of a survey's texts: its code (the translations' key) and the name shown in the switch. */
+export const SurveyLanguage = z.object({ code: LanguageCode, label: z.string().trim().min(1, 'A language needs a name').max(100, 'A language name is too long (max 100)') });
+export type SurveyLanguage = z.infer<typeof SurveyLanguage>;
+/**
+ * A survey's languages, all optional: `languages` lists the translations' codes (the default
+ * language's texts are the questions' own `text`, `hint`...), `defaultLanguage` the one the phone
+ * opens with (absent: the questions' own texts).
+ */
+const SurveyLanguageFields = {
+  languages: z.array(SurveyLanguage).max(50, 'Too many languages (max 50)').optional(),
+  defaultLanguage: LanguageCode.optional(),
+  ...XlsformSettingsFields(),
+};
+
+/**
+ * What an imported XLSForm's settings sheet says that Survey Bird keeps to write back: its
+ * `form_id` and `instance_name` (an expression naming each response).
+ */
+function XlsformSettingsFields() {
+  return {
+    formId: z.string({ error: 'A form id must be text' }).trim().min(1).max(100, 'A form id is too long (max 100)').optional(),
+    instanceName: z.string({ error: 'An instance name must be an expression' }).trim().min(1).max(Limits.maxExpression, `An instance name is too long (max ${Limits.maxExpression})`).optional(),
+  };
+}
+
+/** A survey's form-wide settings as stored with it and each version (JSON). */
+export const SurveyFormSettings = z.object(SurveyLanguageFields);
+export type SurveyFormSettings = z.infer<typeof SurveyFormSettings>;
+
 export const Question = z
   .object({
     id: QuestionId.optional(),
@@ -32,9 +155,14 @@ export const Question = z
     options: z.array(z.string().trim().max(Limits.maxOptionLength, `An option is too long (max ${Limits.maxOptionLength})`)).max(Limits.maxDatasetOptions, `Too many options (max ${Limits.maxDatasetOptions})`).default([]),
     showIf: ShowIf.optional(),
     constraint: Constraint.optional(),
+    ...FormFields,
   })
-  // A note takes no answer: never compulsory.
-  .transform((q) => (NO_ANSWER_QUESTION_TYPES.includes(q.type) ? { ...q, compulsory: false } : q));
+  // A note, a container, a calculation or metadata takes no typed answer: never compulsory. Choices
+  // without options give the options (their labels).
+  .transform((q) => {
+    const out = NEVER_COMPULSORY_QUESTION_TYPES.includes(q.type) ? { ...q, compulsory: false } : q;
+    return out.choices !== undefined && out.options.length === 0 ? { ...out, options: out.choices.map((c) => c.label) } : out;
+  });
 export type Question = z.infer<typeof Question>;
 
 /** Whether a constraint fits its question's type; the same words in the builder and the API. */
@@ -56,12 +184,13 @@ export function constraintProblem(type: QuestionType, c: Constraint | undefined)
 }
 
 /** The rules the builder applies, shared so the server answers a bypassed UI with the same words. */
-export function questionProblem(q: Pick<Question, 'text' | 'type' | 'options'> & { constraint?: Constraint | undefined }): string | null {
+export function questionProblem(q: Pick<Question, 'text' | 'type' | 'options'> & { constraint?: Constraint | undefined; choiceFilter?: string | undefined }): string | null {
   if (q.text.trim().length === 0) return ApiMsg.questionTextEmpty;
   if (DISABLED_QUESTION_TYPES.includes(q.type)) return `"${q.type}" questions are not available yet`;
   const options = q.options.map((o) => o.trim()).filter((o) => o.length > 0);
   if (OPTION_QUESTION_TYPES.includes(q.type) && options.length < Limits.minOptions) return ApiMsg.optionsMinimum;
-  if (OPTION_QUESTION_TYPES.includes(q.type) && options.length > Limits.maxOptions) return `Too many options (max ${Limits.maxOptions}); use "${QuestionType.largeSelect}"`;
+  // A filtered list (State -> LGA -> ward) is shown a part at a time: it may be as long as a dataset.
+  if (OPTION_QUESTION_TYPES.includes(q.type) && q.choiceFilter === undefined && options.length > Limits.maxOptions) return `Too many options (max ${Limits.maxOptions}); use "${QuestionType.largeSelect}"`;
   if (q.type === QuestionType.largeSelect && options.length < 1) return 'Provide the option list for this question';
   return constraintProblem(q.type, q.constraint);
 }
@@ -109,19 +238,27 @@ export const CreateSurveyBody = z
     /** How the phone shrinks photos, standard when absent; a setting, so PUT ignores it (PATCH .../settings). */
     photoQuality: PhotoQualityInput.optional(),
     questions: z.array(Question).min(1, 'Add at least one question').max(Limits.maxQuestions, `Too many questions (max ${Limits.maxQuestions})`),
+    ...SurveyLanguageFields,
   })
   .superRefine((body, ctx) => {
+    // Answers are keyed by text within their scope (the response, or one repeat instance): texts
+    // are unique per scope; a group's text is a title, never a key.
+    const scopeOf = answerScopes(body.questions);
     const seen = new Set<string>();
     body.questions.forEach((q, i) => {
       const problem = questionProblem(q);
       if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['questions', i] });
-      const key = q.text.trim().toLowerCase();
+      if (q.type === QuestionType.group) return;
+      const key = `${scopeOf[i] ?? ''}\u0000${q.text.trim().toLowerCase()}`;
       if (seen.has(key)) ctx.addIssue({ code: 'custom', message: Msg.duplicateQuestion, path: ['questions', i, 'text'] });
       seen.add(key);
     });
     for (const p of questionRulesProblems(body.questions)) ctx.addIssue({ code: 'custom', message: p.message, path: ['questions', p.index] });
+    for (const p of formStructureProblems(body.questions, body.languages)) ctx.addIssue({ code: 'custom', message: p.message, path: ['questions', p.index] });
+    if (body.defaultLanguage !== undefined && !(body.languages ?? []).some((l) => l.code === body.defaultLanguage)) ctx.addIssue({ code: 'custom', message: `The default language "${body.defaultLanguage}" is not one of the survey's languages`, path: ['defaultLanguage'] });
   });
 export type CreateSurveyBody = z.input<typeof CreateSurveyBody>;
+
 
 /** A stored question; a large-dataset question carries its option count, not its options. */
 export const StoredQuestion = z.object({
@@ -134,6 +271,7 @@ export const StoredQuestion = z.object({
   optionCount: z.number().int().optional(),
   showIf: ShowIf.optional(),
   constraint: Constraint.optional(),
+  ...FormFields,
 });
 export type StoredQuestion = z.infer<typeof StoredQuestion>;
 
@@ -155,10 +293,21 @@ export const Survey = z.object({
   createdAt: z.string(),
   /** The latest published version; always sent by the API, absent in older phone caches (= 1). */
   version: z.number().int().optional(),
+  /** The audio audit (null: off); always sent by the API. */
+  audioAudit: SurveyAudioAudit.nullable().optional(),
+  /** What a response needs to go into a payout; always sent by the API. */
+  payGate: PayGate.optional(),
   /** Closed to new responses; always sent by the API. */
   closed: z.boolean().optional(),
+  /** A field user's own list only: they were invited as a back-checker on this survey (their phone shows Back-checks). */
+  backchecker: z.boolean().optional(),
+  ...SurveyLanguageFields,
   /** When it was closed, null while open. */
   closedAt: z.string().nullable().optional(),
+  /** Photos, files and personal answers are deleted this many days after it closes; null: kept. Always sent by the API. */
+  retentionDays: z.number().int().nullable().optional(),
+  /** End-to-end encryption: the public key (SPKI, base64) the phone seals answers to; null: answers in clear. Always sent by the API. */
+  encryptionKey: z.string().nullable().optional(),
 });
 export type Survey = z.infer<typeof Survey>;
 
@@ -192,9 +341,11 @@ export const SurveyVersion = z.object({
   description: z.string(),
   questions: z.array(StoredQuestion),
   createdAt: z.string(),
+  ...SurveyLanguageFields,
 });
 export type SurveyVersion = z.infer<typeof SurveyVersion>;
-export const SurveyVersionListReply = z.object({ versions: z.array(SurveyVersion), ...Paging });
+/** `expectedResponseCount`: the survey's own (not versioned), so an editor opened from a link keeps it. */
+export const SurveyVersionListReply = z.object({ versions: z.array(SurveyVersion), expectedResponseCount: z.number().int().nullable().optional(), ...Paging });
 export type SurveyVersionListReply = z.infer<typeof SurveyVersionListReply>;
 
 /**
@@ -223,6 +374,7 @@ export const XlsformImportReply = z.object({
     title: z.string(),
     description: z.string(),
     questions: z.array(StoredQuestion.omit({ optionCount: true })),
+    ...SurveyLanguageFields,
   }),
   unsupported: z.array(XlsformUnsupported),
 });

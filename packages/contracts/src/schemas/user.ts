@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ApiMsg } from '../api-messages.js';
 import { Msg } from '../messages.js';
-import { ROLES } from '../roles.js';
+import { OFFICE_ROLES, ROLES } from '../roles.js';
+import { AppLanguages } from '../constants.js';
 import { Id, NewPassword, Password, RegisterEmail, RequiredEmail } from './common.js';
 
 export const UserSummary = z.object({ email: z.string(), role: z.enum(ROLES) });
@@ -12,8 +13,16 @@ export const CurrentUser = UserSummary.extend({
   fullName: z.string().nullable(),
   verified: z.boolean(),
   organization_id: z.string().nullable(),
+  /** An office user's role in the organization; null for every other account. */
+  officeRole: z.enum(OFFICE_ROLES).nullable(),
+  /** The app's language chosen for this account (PATCH /user/language); mails follow it. */
+  language: z.enum(AppLanguages),
 });
 export type CurrentUser = z.infer<typeof CurrentUser>;
+
+export const UserLanguageBody = z.object({ language: z.enum(AppLanguages, { error: ApiMsg.invalidLanguage }) });
+export type UserLanguageBody = z.infer<typeof UserLanguageBody>;
+export const UserLanguageReply = z.object({ msg: z.string(), language: z.enum(AppLanguages) });
 
 export const LoginBody = z.object({ email: RequiredEmail, password: Password(ApiMsg.providePassword) });
 export type LoginBody = z.infer<typeof LoginBody>;
@@ -25,6 +34,8 @@ export const RegisterBody = z.object({
   password: NewPassword(ApiMsg.providePassword),
   /** The token of the invitation link (`/register?email=...&invite=...`): required for an invited e-mail. */
   invite: z.string().max(200).optional(),
+  /** The language the sign-in page showed: the new account's (mails follow it). */
+  language: z.enum(AppLanguages).optional(),
 });
 export type RegisterBody = z.infer<typeof RegisterBody>;
 

@@ -21,15 +21,17 @@ export class AccountsRepository {
     return row !== undefined;
   }
 
-  /** The role an e-mail was invited to: organization owner first, else its latest survey invitation. */
+  /** The role an e-mail was invited to: an office membership (or an organization's owner e-mail) first, else its latest survey invitation. */
   async invitedRole(email: string): Promise<string> {
+    const office = await this.db.selectFrom('office_users').select('id').where('email', '=', email).executeTakeFirst();
+    if (office) return Role.organization;
     const org = await this.db.selectFrom('organizations').select('id').where('email', '=', email).executeTakeFirst();
     if (org) return Role.organization;
     const member = await this.db.selectFrom('members').select('role').where('email', '=', email).where('withdrawn_at', 'is', null).orderBy('created_at', 'desc').executeTakeFirst();
     return member?.role ?? Role.nothing;
   }
 
-  async createUser(user: { email: string; passwordHash: string; role: string; verified: boolean; fullName?: string | null }): Promise<UserRow> {
+  async createUser(user: { email: string; passwordHash: string; role: string; verified: boolean; fullName?: string | null; language?: string }): Promise<UserRow> {
     const row = {
       id: randomUUID(),
       email: user.email,
@@ -38,6 +40,7 @@ export class AccountsRepository {
       verified: user.verified ? 1 : 0,
       full_name: user.fullName ?? null,
       created_at: Date.now(),
+      language: user.language ?? 'en',
     };
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('users').values(row).execute();
@@ -54,8 +57,27 @@ export class AccountsRepository {
     await this.db.updateTable('users').set({ verified: 1 }).where('id', '=', userId).execute();
   }
 
+  async setLanguage(userId: string, language: string): Promise<void> {
+    await this.db.updateTable('users').set({ language }).where('id', '=', userId).execute();
+  }
+
+  /** The app language of the account with this e-mail, for mails; English when there is no account yet (an invitation). */
+  async languageOf(email: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('users').select('language').where('email', '=', email).executeTakeFirst();
+    return row?.language;
+  }
+
   async setRole(userId: string, role: string): Promise<void> {
     await this.db.updateTable('users').set({ role }).where('id', '=', userId).execute();
+  }
+
+  /** An organization account's office membership: its organization and office role (the owner e-mail of an organization without memberships is its owner). */
+  async officeOf(email: string): Promise<{ organizationId: string; officeRole: string } | undefined> {
+    const member = await this.db.selectFrom('office_users').select(['organization_id', 'role']).where('email', '=', email).executeTakeFirst();
+    if (member) return { organizationId: member.organization_id, officeRole: member.role };
+    const owned = await this.db.selectFrom('organizations as o').select('o.id').where('o.email', '=', email)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('office_users as x').select('x.id').whereRef('x.organization_id', '=', 'o.id')))).executeTakeFirst();
+    return owned && { organizationId: owned.id, officeRole: 'owner' };
   }
 
   async createSession(userId: string, userAgent: string, ttlMs: number): Promise<string> {

@@ -14,7 +14,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     const { email, password } = req.body;
     await limits.checkLogin(req.ip, email);
     try {
-      const reply = await accounts.login(email, password, req.headers['user-agent'] ?? '');
+      const reply = await accounts.login(email, password, req.headers['user-agent'] ?? '', req.ip);
       await limits.loginSucceeded(req.ip, email);
       return reply;
     } catch (err) {
@@ -27,7 +27,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     const { email, password, invite } = req.body;
     const invited = await accounts.hasValidInvitation(email, invite);
     await limits.register(req.ip, email, invited);
-    await accounts.register(email, password, invited);
+    await accounts.register(email, password, invited, req.body.language);
     return { msg: Msg.accountCreated };
   });
 
@@ -36,7 +36,12 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     return { msg: ApiMsg.accountVerified };
   });
 
-  route(app, 'currentUser', async (req) => ({ user: accounts.current(req.auth.user, req.auth.organizationId) }));
+  route(app, 'currentUser', async (req) => ({ user: accounts.current(req.auth.user, req.auth.actor) }));
+
+  route(app, 'setLanguage', async (req) => {
+    await accounts.setLanguage(req.auth.user, req.body.language);
+    return { msg: ApiMsg.languageSaved, language: req.body.language };
+  });
 
   route(app, 'sendRefreshToken', async (req) => {
     await limit(req.ip, req.body.email);

@@ -1,13 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiMsg, type CurrentUser, Role, type UserRow as UserListRow, type UserSummary } from '@survey-bird/contracts';
+import { ApiMsg, AuditAction, type AppLanguage, type CurrentUser, isAppLanguage, Role, type UserRow as UserListRow, type UserSummary } from '@survey-bird/contracts';
 import { HttpError, badRequest, forbidden } from '../../http/errors.js';
 import type { UserRow } from '../../db/schema.js';
+import type { Actor } from '../../plugins/auth.js';
 import type { Page } from '../../http/paging.js';
+import { recordAudit } from '../audit/record.js';
 import { registrationLink } from '../teams/invitations.js';
 import { RESET_TTL_MS, VERIFY_TTL_MS, hashLinkToken, isInvitationToken, newLinkToken } from './links.js';
 import { assertPasswordRule } from './password-rule.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { AccountsRepository } from './repository.js';
+import { mailWords } from '../mail/texts.js';
 
 export class AccountsService {
   private readonly repo: AccountsRepository;
@@ -40,7 +43,7 @@ export class AccountsService {
     return this.app.config;
   }
 
-  async login(email: string, password: string, userAgent: string) {
+  async login(email: string, password: string, userAgent: string, ip: string) {
     const user = await this.repo.findByEmail(email);
     // A refused hash (password pool full: 503) must not stay cached for every later sign-in.
     this.dummyHash ??= hashPassword('not a password', this.config.scryptN).catch((err: unknown) => {
@@ -50,6 +53,12 @@ export class AccountsService {
     const ok = await verifyPassword(password, user?.password_hash ?? (await this.dummyHash));
     if (!user || !ok) throw new HttpError(401, ApiMsg.wrongCredentials);
     const sessionId = await this.repo.createSession(user.id, userAgent, this.config.tokenTtlSeconds * 1000);
+    // Office sign-ins are audited; a field user's phone signs in too often for the log to be read.
+    const office = user.role === Role.organization ? await this.repo.officeOf(user.email) : undefined;
+    if (office) {
+      const actor = { userId: user.id, email: user.email, name: user.full_name ?? user.email, role: user.role, officeRole: office.officeRole, ip };
+      await recordAudit(this.app.db.kysely, actor, { organizationId: office.organizationId, action: AuditAction.signIn, target: { type: 'session', id: sessionId }, after: { userAgent: userAgent.slice(0, 200) } });
+    }
     const token = this.app.signToken({ sid: sessionId, sub: user.id });
     return { user: summary(user), msg: ApiMsg.loginSuccess, token };
   }
@@ -65,7 +74,7 @@ export class AccountsService {
    * Without it nothing is created (whoever sent it may not own the mailbox: account pre-hijacking)
    * and the invitee is mailed the invitation link again.
    */
-  async register(email: string, password: string, invited: boolean): Promise<void> {
+  async register(email: string, password: string, invited: boolean, language?: AppLanguage): Promise<void> {
     await assertPasswordRule(password);
     const existing = await this.repo.findByEmail(email);
     if (existing) {
@@ -91,7 +100,7 @@ export class AccountsService {
       return;
     }
     try {
-      const user = await this.repo.createUser({ email, passwordHash, role, verified: invited });
+      const user = await this.repo.createUser({ email, passwordHash, role, verified: invited, language });
       if (!invited) await this.sendVerification(user);
     } catch (err) {
       // A concurrent registration of the same e-mail won the unique constraint: same reply.
@@ -104,12 +113,8 @@ export class AccountsService {
     const { token, id } = newLinkToken();
     await this.repo.createLinkToken(id, user.id, 'verify', VERIFY_TTL_MS);
     const link = `${this.config.publicUrl}/confirm-email/${token}`;
-    await this.app.mailer.send({
-      to: user.email,
-      subject: 'Confirm your Survey Bird account',
-      text: `Welcome to Survey Bird. Confirm your e-mail address by opening this link within 48 hours:\n\n${link}`,
-      link,
-    });
+    const words = mailWords(user.language);
+    await this.app.mailer.send({ to: user.email, subject: words.verifySubject, text: words.verifyText(link), link });
   }
 
   async confirmEmail(token: string): Promise<void> {
@@ -139,12 +144,8 @@ export class AccountsService {
     const { token, id } = newLinkToken();
     await this.repo.createLinkToken(id, user.id, 'reset', RESET_TTL_MS);
     const link = `${this.config.publicUrl}/reset-password?token=${token}&email=${encodeURIComponent(email)}`;
-    await this.app.mailer.send({
-      to: email,
-      subject: 'Reset your Survey Bird password',
-      text: `Someone asked to reset the password of your Survey Bird account. If it was you, open this link within an hour:\n\n${link}\n\nIf it was not you, ignore this e-mail.`,
-      link,
-    });
+    const words = mailWords(user.language);
+    await this.app.mailer.send({ to: email, subject: words.resetSubject, text: words.resetText(link), link });
   }
 
   async resetPassword(resetToken: string, newPassword: string): Promise<void> {
@@ -169,9 +170,15 @@ export class AccountsService {
     if (signOutOthers) await this.repo.revokeSessions(user.id, sessionId);
   }
 
-  current(user: UserRow, organizationId: string | null): CurrentUser {
+  current(user: UserRow, actor: Actor | null): CurrentUser {
     if (!user.verified) throw forbidden(ApiMsg.checkEmail);
-    return { ...summary(user), _id: user.id, fullName: user.full_name, verified: true, organization_id: organizationId };
+    const office = actor?.role === Role.organization ? actor : null;
+    return { ...summary(user), _id: user.id, fullName: user.full_name, verified: true, organization_id: office?.organizationId ?? null, officeRole: office?.officeRole ?? null, language: isAppLanguage(user.language) ? user.language : 'en' };
+  }
+
+  /** The account's app language: the phone shows it after any sign-in and mails are written in it. */
+  async setLanguage(user: UserRow, language: AppLanguage): Promise<void> {
+    await this.repo.setLanguage(user.id, language);
   }
 
   /** Creates (or resets) a verified master admin: used at start-up and by `npm run admin:create`. */

@@ -41,7 +41,7 @@ describe('device reports are bounded per field user', () => {
     for (let i = 0; i < DEVICE_REPORTS_PER_MINUTE; i++) expect((await report(bayo.token, 'phone')).statusCode).toBe(200);
     const refused = await report(bayo.token, 'phone');
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({ msg: DeviceMsg.tooManyReports });
+    expect(refused.json()).toMatchObject({ msg: DeviceMsg.tooManyReports });
     expect((await report(chika.token, 'phone')).statusCode).toBe(200);
   });
 });

@@ -72,9 +72,14 @@ export class DevicesRepository {
   }
 
   /** The day's claims not yet mailed, with the supervisor's address. */
+  /** A supervisor's app language: the digest's text is written in it when claimed. */
+  async languageOf(userId: string): Promise<string | undefined> {
+    return (await this.db.selectFrom('users').select('language').where('id', '=', userId).executeTakeFirst())?.language;
+  }
+
   dueDigests(day: string) {
     return this.db.selectFrom('sync_digests as d').innerJoin('users as u', 'u.id', 'd.user_id')
-      .select(['d.user_id', 'd.day', 'd.field_users', 'd.text', 'u.email']).where('d.day', '=', day).where('d.mailed_at', 'is', null).execute();
+      .select(['d.user_id', 'd.day', 'd.field_users', 'd.text', 'u.email', 'u.language']).where('d.day', '=', day).where('d.mailed_at', 'is', null).execute();
   }
 
   /** Marks a claim mailed where it was not yet; whether this caller took it. */

@@ -3,6 +3,7 @@ import type { DeviceSummary } from '@survey-bird/contracts';
 import type { Database } from '../../db/schema.js';
 import { DailyDigest, dayOf } from '../../jobs/daily-digest.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
+import { mailWords, type MailWords } from '../mail/texts.js';
 import { toDeviceSummary } from '../teams/service.js';
 import { DevicesRepository } from './repository.js';
 
@@ -10,7 +11,7 @@ import { DevicesRepository } from './repository.js';
 export const SYNC_DIGEST_EVERY_MS = 10 * 60_000;
 /** The e-mail goes out from this UTC hour on (07:00 in Lagos), before the field day starts. */
 export const SYNC_DIGEST_HOUR_UTC = 6;
-/** The supervisor's field-user page (apps/pwa routes/paths.ts supervisorFieldUsers). */
+/** The supervisor's field-user page (apps/pwa lib/paths.ts supervisorFieldUsers). */
 const FIELD_USERS_PATH = '/survey-bird/supervisor/field-user/manage';
 const DAY_MS = 86_400_000;
 
@@ -81,21 +82,22 @@ export class SyncDigest extends DailyDigest<DueDigest> {
 
     for (const [supervisor, lines] of bySupervisor) {
       lines.sort((a, b) => (a.device.lastSyncAt ?? '').localeCompare(b.device.lastSyncAt ?? '') || a.name.localeCompare(b.name));
-      const text = lines.length ? this.text(lines, now) : '';
+      const text = lines.length ? this.text(lines, now, mailWords(await this.repo.languageOf(supervisor))) : '';
       await this.repo.claimDigest({ user_id: supervisor, day, field_users: lines.length, text, created_at: now, mailed_at: lines.length ? null : now });
     }
   }
 
-  private text(lines: DigestLine[], now: number): string {
+  /** The digest in the supervisor's language; each field user's line (names, figures, dates) stays as digestLine writes it. */
+  private text(lines: DigestLine[], now: number, words: MailWords): string {
     return [
-      'Field users assigned to you whose phones need a look:',
+      words.syncIntro,
       '',
       ...lines.map((l) => digestLine(l, now)),
       '',
-      'A phone that has not synced may be off, out of data or out of space; failed responses wait for the field user to open the app and fix or discard them.',
+      words.syncExplain,
       '',
-      `See them in Survey Bird: ${this.publicUrl}${FIELD_USERS_PATH}`,
-      'To stop this e-mail, turn off "Daily sync e-mail" in Settings in Survey Bird.',
+      words.syncSee(`${this.publicUrl}${FIELD_USERS_PATH}`),
+      words.syncStop,
     ].join('\n');
   }
 
@@ -109,6 +111,6 @@ export class SyncDigest extends DailyDigest<DueDigest> {
 
   protected mail(d: DueDigest): Mail {
     const n = Number(d.field_users);
-    return { to: d.email, subject: `Survey Bird: ${plural(n, 'field user')} to check`, text: d.text, link: `${this.publicUrl}${FIELD_USERS_PATH}` };
+    return { to: d.email, subject: mailWords(d.language).syncSubject(n), text: d.text, link: `${this.publicUrl}${FIELD_USERS_PATH}` };
   }
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import { PayoutStatus, ResponseStatus } from '@survey-bird/contracts';
+import { PayoutStatus, ResponseStatus, Role } from '@survey-bird/contracts';
 import type { Database, ReturnDigestsTable } from '../../db/schema.js';
 import type { Page } from '../../http/paging.js';
 import { paidAtOf } from '../payouts/paid.js';
@@ -67,6 +67,12 @@ export class EarningsRepository {
     return { rows, total: Number(total.n) };
   }
 
+  /** The caller's field-user memberships on surveys with a pay gate (only those can hold anything). */
+  gatedMemberships(userId: string) {
+    return this.db.selectFrom('members as m').innerJoin('surveys as s', 's.id', 'm.survey_id').select(['m.id', 'm.survey_id'])
+      .where('m.user_id', '=', userId).where('m.role', '=', Role.fieldUser).where('s.pay_gate', 'is not', null).execute();
+  }
+
   /** Count and naira per status, paid apart, across the caller's responses. */
   totals(userId: string) {
     const paidAt = paidAtOf('r.id', 'r.paid_at');
@@ -108,7 +114,7 @@ export class EarningsRepository {
   /** Every claim not yet mailed, with the field user's address. */
   dueDigests() {
     return this.db.selectFrom('return_digests as d').innerJoin('users as u', 'u.id', 'd.user_id')
-      .select(['d.user_id', 'd.day', 'd.returned', 'u.email']).where('d.mailed_at', 'is', null).execute();
+      .select(['d.user_id', 'd.day', 'd.returned', 'u.email', 'u.language']).where('d.mailed_at', 'is', null).execute();
   }
 
   /** Marks a claim mailed where it was not yet; whether this caller took it. */

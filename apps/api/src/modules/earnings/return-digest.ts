@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { DailyDigest, dayOf } from '../../jobs/daily-digest.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
+import { mailWords } from '../mail/texts.js';
 import { EarningsRepository } from './repository.js';
 
 /** How often the job looks for field users with newly returned responses. */
@@ -47,7 +48,8 @@ export class ReturnDigest extends DailyDigest<DueDigest> {
 
   protected mail(d: DueDigest): Mail {
     const n = Number(d.returned);
-    const what = n === 1 ? '1 response needs a fix' : `${n} responses need a fix`;
-    return { to: d.email, subject: `Survey Bird: ${what}`, text: `${what}. Open Survey Bird, go to Earnings, read the reviewer's comment and send the response again once fixed.` };
+    const words = mailWords(d.language);
+    const what = words.returnedWhat(n);
+    return { to: d.email, subject: `Survey Bird: ${what}`, text: words.returnedText(what) };
   }
 }

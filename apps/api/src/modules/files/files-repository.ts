@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { Role } from '@survey-bird/contracts';
 import type { Database, FileRow } from '../../db/schema.js';
 
 export type NewFile = FileRow;
@@ -30,6 +31,40 @@ export class FilesRepository {
 
   find(id: string): Promise<Pick<FileRow, 'id' | 'path' | 'mime' | 'size' | 'store'> | undefined> {
     return this.db.selectFrom('files').select(['id', 'path', 'mime', 'size', 'store']).where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * The photo if `caller` may see it: a field user their own uploads; a supervisor the uploads of
+   * the field users assigned to them on that survey; an organization account its surveys' photos.
+   * Anyone else, or another organization's photo: undefined (a 404, the photo's existence unsaid).
+   */
+  findFor(id: string, caller: { userId: string; role: string; organizationId: string | null; surveys?: 'all' | readonly string[] }): Promise<Pick<FileRow, 'id' | 'path' | 'mime' | 'size' | 'store'> | undefined> {
+    const q = this.db.selectFrom('files as f').select(['f.id', 'f.path', 'f.mime', 'f.size', 'f.store']).where('f.id', '=', id);
+    // Their photos only: an audio audit clip (question '') is never played back to the field user who recorded it.
+    if (caller.role === Role.fieldUser) return q.where('f.user_id', '=', caller.userId).where('f.question', '!=', '').executeTakeFirst();
+    if (caller.role === Role.organization && caller.organizationId) {
+      const own = q.innerJoin('surveys as s', 's.id', 'f.survey_id').where('s.organization_id', '=', caller.organizationId);
+      // A survey-limited office user sees only their surveys' photos.
+      const limited = caller.surveys !== undefined && caller.surveys !== 'all' ? caller.surveys : null;
+      if (limited !== null && limited.length === 0) return Promise.resolve(undefined);
+      return (limited === null ? own : own.where('f.survey_id', 'in', limited)).executeTakeFirst();
+    }
+    if (caller.role === Role.supervisor) {
+      return q
+        .where((eb) => eb.exists(
+          eb.selectFrom('members as fu')
+            .innerJoin('members as sup', 'sup.id', 'fu.supervisor_id')
+            .select('fu.id')
+            .whereRef('fu.survey_id', '=', 'f.survey_id')
+            .whereRef('fu.user_id', '=', 'f.user_id')
+            .where('fu.role', '=', Role.fieldUser)
+            .where('sup.user_id', '=', caller.userId)
+            .where('sup.role', '=', Role.supervisor)
+            .where('sup.withdrawn_at', 'is', null),
+        ))
+        .executeTakeFirst();
+    }
+    return Promise.resolve(undefined);
   }
 
   /** The next `limit` photos after `afterId` not in store `to` (files:migrate walks them by id). */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createOrganization, createSurvey } from '../../../test/fixtures.js';
-import { buildTestInstances, type TestApp } from '../../../test/helpers.js';
+import { buildTestInstances, call, type TestApp } from '../../../test/helpers.js';
 import { tinyPng } from '../../../test/images.js';
 import { cutPatch, storedChunks, tusClient } from '../../../test/tus.js';
 
@@ -54,7 +54,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('resumable uploads across two in
     expect(rest.statusCode, rest.body).toBe(204);
     const reference = rest.headers['photo-reference'] as string;
     expect(JSON.parse((await onA.stored(clientId)).answers)['Shelf photo']).toBe(reference);
-    const image = await a.app.inject({ method: 'GET', url: new URL(reference).pathname });
+    const image = await call(a.app, token, { method: 'GET', url: new URL(reference).pathname });
     expect(image.statusCode).toBe(200);
     expect(sha(image.rawPayload)).toBe(sha(bytes));
     expect((await onA.head(location)).statusCode).toBe(404);
@@ -74,7 +74,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('resumable uploads across two in
       expect(head.headers['upload-offset']).toBe(String(part));
       const rest = await onB.patch(location, part, bytes.subarray(part));
       expect(rest.statusCode, rest.body).toBe(204);
-      const image = await a.app.inject({ method: 'GET', url: new URL(rest.headers['photo-reference'] as string).pathname });
+      const image = await call(a.app, token, { method: 'GET', url: new URL(rest.headers['photo-reference'] as string).pathname });
       expect(sha(image.rawPayload)).toBe(sha(bytes));
     } finally {
       stalled.end();

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Limits, PhotoMsg } from '@survey-bird/contracts';
+import { Limits, MAX_UPLOAD_BYTES, PhotoMsg } from '@survey-bird/contracts';
 import { loadConfig, RESUMABLE_EXPIRY_HOURS, RESUMABLE_USER_MAX_MB, type FileStoreKind } from '../../config.js';
 import { addMember, createOrganization, createSurvey } from '../../../test/fixtures.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
@@ -126,13 +126,14 @@ describe('resumable upload settings', () => {
   });
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('expire in hours (default 6) and cap a user at 100 MB by default, never under one photo', () => {
+  it('expire in hours (default 6) and cap a user at 100 MB by default, never under the largest single upload (a video)', () => {
     const defaults = loadConfig({ DATA_DIR: dataDir });
     expect(defaults.resumableExpiryMs).toBe(RESUMABLE_EXPIRY_HOURS * 3_600_000);
     expect(RESUMABLE_EXPIRY_HOURS).toBe(6);
     expect(defaults.resumableUserMaxBytes).toBe(RESUMABLE_USER_MAX_MB * 1024 * 1024);
     const set = loadConfig({ DATA_DIR: dataDir, RESUMABLE_UPLOAD_EXPIRY_HOURS: '2', RESUMABLE_UPLOAD_USER_MAX_MB: '1' });
     expect(set.resumableExpiryMs).toBe(2 * 3_600_000);
-    expect(set.resumableUserMaxBytes).toBe(Limits.maxImageBytes);
+    expect(set.resumableUserMaxBytes).toBe(MAX_UPLOAD_BYTES);
+    expect(MAX_UPLOAD_BYTES).toBeGreaterThanOrEqual(Limits.maxImageBytes);
   });
 });

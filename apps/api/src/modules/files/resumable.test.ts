@@ -71,7 +71,7 @@ for (const fileStore of ['disk', 'postgres'] as FileStoreKind[]) {
       expect(rest.headers['photo-reference']).toBe(reference);
       expect(reference).toMatch(/^http:\/\/sb\.test\/api\/v1\/files\/image\//);
       expect(row.pending_photos).toBeNull();
-      const image = await t.app.inject({ method: 'GET', url: new URL(reference).pathname });
+      const image = await call(t.app, member.token, { method: 'GET', url: new URL(reference).pathname });
       expect(image.rawPayload.equals(bytes)).toBe(true);
       // The finished upload is gone from where partial uploads live; a late HEAD finds nothing.
       expect((await c.head(location)).statusCode).toBe(404);
@@ -100,7 +100,7 @@ for (const fileStore of ['disk', 'postgres'] as FileStoreKind[]) {
 
       const rest = await c.patch(location, half, bytes.subarray(half));
       expect(rest.statusCode, rest.body).toBe(204);
-      const image = await t.app.inject({ method: 'GET', url: new URL(rest.headers['photo-reference'] as string).pathname });
+      const image = await call(t.app, member.token, { method: 'GET', url: new URL(rest.headers['photo-reference'] as string).pathname });
       expect(sha(image.rawPayload)).toBe(sha(bytes));
       const files = await t.app.db.kysely.selectFrom('files').select(['store', 'sha256']).where('client_id', '=', clientId).execute();
       expect(files).toEqual([{ store: fileStore, sha256: sha(bytes) }]);
@@ -220,7 +220,7 @@ describe('partial uploads with the s3 photo store', () => {
       expect(rest.statusCode, rest.body).toBe(204);
       const files = await t.app.db.kysely.selectFrom('files').select(['store', 'sha256']).where('client_id', '=', clientId).execute();
       expect(files).toEqual([{ store: 's3', sha256: sha(bytes) }]);
-      const image = await t.app.inject({ method: 'GET', url: new URL(rest.headers['photo-reference'] as string).pathname });
+      const image = await call(t.app, member.token, { method: 'GET', url: new URL(rest.headers['photo-reference'] as string).pathname });
       expect(sha(image.rawPayload)).toBe(sha(bytes));
       expect(await storedChunks(t.app, id)).toHaveLength(0);
       expect(t.app.services.resumable.locker.constructor.name).toBe(t.engine === 'postgres' ? 'PgLocker' : 'MemoryLocker');

@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { FileConfigstore, FileStore } from '@tus/file-store';
 import { ERRORS, MemoryLocker, Server, type DataStore, type Locker, type ServerOptions } from '@tus/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiMsg, Limits, PhotoMsg, routes } from '@survey-bird/contracts';
+import { ApiMsg, AUDIO_AUDIT_KIND, AudioLimits, MAX_UPLOAD_BYTES, Msg, PhotoMsg, routes } from '@survey-bird/contracts';
+import type { AudioService } from '../audio/service.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
-import { HttpError, notFound, storageStatus } from '../../http/errors.js';
+import { HttpError, errorBody, notFound, storageStatus } from '../../http/errors.js';
 import { PgLocker } from './pg-locker.js';
 import { ResumableClaims } from './resumable-claims.js';
 import { DatabaseUploadStore, type FinishedFile } from './resumable-store.js';
@@ -124,24 +125,35 @@ export class ResumableUploads {
   readonly claims: ResumableClaims;
   private readonly tus: Server;
 
-  constructor(private readonly config: Config, db: Db, private readonly uploads: UploadService, private readonly log: { info(o: object, msg: string): void; warn(o: object, msg: string): void }) {
+  constructor(private readonly config: Config, db: Db, private readonly uploads: UploadService, private readonly log: { info(o: object, msg: string): void; warn(o: object, msg: string): void }, private readonly audio?: AudioService) {
     this.partials = config.fileStore === 'disk' ? partialsOnDisk(config) : partialsInDatabase(db, config, uploads);
     this.locker = db.engine === 'postgres' && config.databaseUrl
       ? new PgLocker({ connectionString: config.databaseUrl, schema: db.pgSchema, onConnectionLost: (err) => log.warn({ err: err?.message }, 'upload lock connection dropped') })
       : new MemoryLocker();
     this.claims = new ResumableClaims(db.kysely, db.engine);
+    // A cancelled upload's declared bytes stop counting before its 204 is written, so the phone's
+    // next creation right after a cancel finds the share free (releasing after tus answered raced it).
+    const store = this.partials.store;
+    const remove = store.remove.bind(store);
+    store.remove = async (id: string) => {
+      await remove(id);
+      await this.claims.release(id);
+    };
     this.tus = new Server({
       path: routes.resumableCreate.path,
       datastore: this.partials.store,
       locker: this.locker,
-      maxSize: Limits.maxImageBytes,
+      // The largest of an upload question's cap and an audit clip's; each kind's own bound is checked at creation.
+      maxSize: Math.max(MAX_UPLOAD_BYTES, AudioLimits.maxBytes),
       relativeLocation: true,
       disableTerminationForFinishedUploads: true,
       namingFunction: () => randomBytes(16).toString('hex'),
       onUploadCreate: async (req, upload) => {
-        const caller = req.headers.get(CALLER) ?? '';
+        const caller = req.headers.get(CALLER);
         await tusErrors(async () => {
-          const placeholder = await this.uploads.checkResumable(caller, fieldsOf(upload), upload.size);
+          // handle() sets it from the verified session on every request it passes on; never absent here.
+          if (!caller) throw new HttpError(401, Msg.authenticationInvalid);
+          const placeholder = isAudio(upload) ? await this.audioService().checkUpload(caller, upload.metadata ?? {}, upload.size) : await this.uploads.checkResumable(caller, fieldsOf(upload), upload.size);
           const claimed = await this.claims.claim(placeholder, upload.id, upload.size ?? 0, this.config.resumableUserMaxBytes, Date.now());
           if (!claimed.ok) throw new HttpError(413, PhotoMsg.unfinishedUploadsFull);
           if (claimed.replaced) await this.terminate(claimed.replaced);
@@ -150,13 +162,13 @@ export class ResumableUploads {
       },
       onUploadFinish: async (_req, upload) => {
         const reference = await tusErrors(() => this.finish(upload));
-        return { headers: { [REFERENCE_HEADER]: reference } };
+        return reference ? { headers: { [REFERENCE_HEADER]: reference } } : {};
       },
       onResponseError: (_req, err) => {
         // Busy (another request holds the upload past the wait) or storage failing: try again, in our { msg } shape.
-        if (err === ERRORS.ERR_LOCK_TIMEOUT) return { status_code: 503, body: msgBody(ApiMsg.serviceUnavailable) };
+        if (err === ERRORS.ERR_LOCK_TIMEOUT) return { status_code: 503, body: msgBody(ApiMsg.serviceUnavailable, 503) };
         const storage = storageStatus(err as { code?: string; message?: string });
-        return storage ? { status_code: storage[0], body: msgBody(storage[1]) } : undefined;
+        return storage ? { status_code: storage[0], body: msgBody(storage[1], storage[0]) } : undefined;
       },
     });
   }
@@ -192,8 +204,6 @@ export class ResumableUploads {
     req.raw.headers[CALLER] = caller;
     await reply.hijack();
     await this.tus.handle(req.raw, reply.raw);
-    // Cancelled (tus termination): its declared bytes no longer count against the caller.
-    if (req.method === 'DELETE' && id !== undefined && reply.raw.statusCode === 204) await this.claims.release(id);
     return reply;
   }
 
@@ -212,14 +222,29 @@ export class ResumableUploads {
     }
   }
 
+  private audioService(): AudioService {
+    if (!this.audio) throw new HttpError(400, 'Audio uploads are not taken here');
+    return this.audio;
+  }
+
   private async finish(upload: Upload): Promise<string> {
     try {
       const file = await this.partials.finished(upload.id, upload.size ?? upload.offset);
       // Another request finished (and removed) it meanwhile: the phone's HEAD then finds nothing and asks again.
       if (!file) throw notFound(PhotoMsg.uploadNotFound);
       const fields = fieldsOf(upload);
-      const reply = await this.uploads.store(upload.metadata?.owner ?? '', { fields, file: { tempPath: file.path, fieldname: fields.question ?? '', size: file.size, sha256: file.sha256, truncated: false } });
-      return Object.values(reply)[0] ?? '';
+      // The owner was written at creation from the verified session: an upload without one is nobody's.
+      const owner = upload.metadata?.owner;
+      if (!owner) throw notFound(PhotoMsg.uploadNotFound);
+      // The audit clip's reply names nothing: the field user who recorded it never gets it back.
+      if (isAudio(upload)) {
+        await this.audioService().store(owner, upload.metadata ?? {}, { tempPath: file.path, size: file.size, sha256: file.sha256 });
+        return '';
+      }
+      const reply = await this.uploads.store(owner, { fields, file: { tempPath: file.path, fieldname: fields.question ?? '', size: file.size, sha256: file.sha256, truncated: false } });
+      const [stored] = Object.values(reply);
+      if (stored === undefined) throw new Error('the photo store answered no photo');
+      return stored;
     } finally {
       // Stored (the file moved into the photo store) or refused: this upload is over either way.
       await this.partials.discard(upload.id);
@@ -228,7 +253,10 @@ export class ResumableUploads {
   }
 }
 
-const msgBody = (msg: string) => JSON.stringify({ msg });
+const msgBody = (msg: string, status: number) => JSON.stringify(errorBody(msg, status));
+
+/** An audio audit clip (Upload-Metadata `kind`), else a photo. */
+const isAudio = (upload: Upload) => upload.metadata?.kind === AUDIO_AUDIT_KIND;
 
 /** The upload's metadata as the photo route's form fields. */
 function fieldsOf(upload: Upload): Record<string, string> {
@@ -248,7 +276,7 @@ async function tusErrors<T>(work: () => Promise<T>): Promise<T> {
   } catch (err) {
     // @tus/server answers a thrown `{ status_code, body }` as that response (its own error shape, not an Error).
     // eslint-disable-next-line @typescript-eslint/only-throw-error
-    if (err instanceof HttpError) throw { status_code: err.statusCode, body: JSON.stringify({ msg: err.message }) };
+    if (err instanceof HttpError) throw { status_code: err.statusCode, body: msgBody(err.message, err.statusCode) };
     throw err;
   }
 }

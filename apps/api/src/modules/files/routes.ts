@@ -3,8 +3,9 @@ import { createWriteStream } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiMsg, Limits, Msg } from '@survey-bird/contracts';
-import { badRequest, notFound } from '../../http/errors.js';
+import { ApiMsg, MAX_UPLOAD_BYTES, Msg, Role, routes } from '@survey-bird/contracts';
+import { HttpError, badRequest, forbidden, notFound } from '../../http/errors.js';
+import { checkFileLink, fileLinkKey } from './file-links.js';
 import { route } from '../../http/route.js';
 import { type ReceivedUpload } from './upload-service.js';
 
@@ -24,13 +25,35 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
   route(app, 'resumableTerminate', (req, reply) => resumable.handle(req, reply, req.params.id));
 
   route(app, 'getImage', async (req, reply) => {
+    const { id } = req.params;
+    const { exp, sig } = req.query;
+    let file: Awaited<ReturnType<typeof uploads.open>>;
+    let maxAge = 31_536_000;
+    if (exp !== undefined || sig !== undefined) {
+      // A link from an export or webhook: the signature is the key, whoever holds it.
+      const check = checkFileLink(fileLinkKey(app.config.jwtSecret, app.config.fileLinkSecret), id, exp ?? '', sig ?? '');
+      if (check === 'bad') throw forbidden(ApiMsg.imageLinkInvalid);
+      if (check === 'expired') throw forbidden(ApiMsg.imageLinkExpired);
+      file = await uploads.open(id);
+      // A cache must not keep serving it past the link's own expiry.
+      maxAge = Math.max(0, Number(exp) - Math.floor(Date.now() / 1000));
+    } else {
+      const caller = await app.identify(req, routes.getImage.token);
+      if (!caller) {
+        if (await uploads.exists(id)) throw new HttpError(410, ApiMsg.imageLinkUnsigned);
+        throw notFound(ApiMsg.imageNotFound);
+      }
+      const office = caller.actor?.role === Role.organization ? caller.actor : null;
+      file = await uploads.open(id, { userId: caller.user.id, role: caller.user.role, organizationId: office?.organizationId ?? null, surveys: office?.surveys ?? 'all' });
+    }
     // Undefined also when the bytes went missing under the row: a 404, not a broken 200.
-    const file = await uploads.open(req.params.id);
     if (!file) throw notFound(ApiMsg.imageNotFound);
+    // A document is saved, never shown in our origin's tab (the sniffer keeps markup out; this keeps a PDF viewer's scripts out too).
+    if (!/^(image|audio|video)\//.test(file.mime)) void reply.header('content-disposition', 'attachment');
     return reply
       .type(file.mime)
       .header('content-length', file.size)
-      .header('cache-control', 'private, max-age=31536000, immutable')
+      .header('cache-control', `private, max-age=${maxAge}${maxAge === 31_536_000 ? ', immutable' : ''}`)
       .header('x-content-type-options', 'nosniff')
       .send(file.stream);
   });
@@ -80,7 +103,7 @@ async function receive(req: FastifyRequest, tempPath: string): Promise<ReceivedU
 function discardRest(req: FastifyRequest): void {
   const raw = req.raw;
   if (raw.readableEnded || raw.destroyed) return;
-  let budget = Limits.maxImageBytes + 1024 * 1024;
+  let budget = MAX_UPLOAD_BYTES + 1024 * 1024;
   raw.on('data', (chunk: Buffer) => {
     budget -= chunk.length;
     if (budget < 0) raw.destroy();

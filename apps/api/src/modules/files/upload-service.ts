@@ -4,14 +4,15 @@ import { open, readFile, readdir, stat, unlink, writeFile } from 'node:fs/promis
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import { ApiMsg, ClientId, IMAGE_QUESTION_TYPES, Limits, lowerUuid, Msg, PhotoMsg, routes } from '@survey-bird/contracts';
+import { ApiMsg, ClientId, IMAGE_QUESTION_TYPES, Limits, lowerUuid, Msg, PhotoMsg, routes, UPLOAD_QUESTION_TYPES, uploadCap, type QuestionType } from '@survey-bird/contracts';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { HttpError, badRequest } from '../../http/errors.js';
 import type { IngestService } from '../responses/ingest-service.js';
-import { PendingPhotosRepository, photoMismatch, type PhotoKey } from '../responses/pending-photos.js';
+import { PendingPhotosRepository, photoMismatch, photoQuestionOf, type PhotoKey } from '../responses/pending-photos.js';
 import { FilesRepository } from './files-repository.js';
-import { sniffImage, type ImageInfo } from './image-sniff.js';
+import { sniffImage, type ImageInfo, type ReadAt } from './image-sniff.js';
+import { sniffMedia } from './media-sniff.js';
 import { hasImageData } from './image-structure.js';
 import { STORE_KINDS, type FileStores, type StoreKind } from './store/index.js';
 import { withoutMetadata } from './strip-metadata.js';
@@ -90,7 +91,7 @@ export class UploadService {
       candidates.length = 0;
     };
     for (const name of await readdir(this.dir)) {
-      const id = name.split('.')[0] ?? '';
+      const id = name.replace(/\..*$/s, '');
       if (name.startsWith(TEMP_PREFIX) || !IMAGE_ID.test(id)) continue;
       const path = join(this.dir, name);
       const info = await stat(path).catch(() => null);
@@ -116,8 +117,8 @@ export class UploadService {
    * sent whole, and a placeholder of this size waiting for it, so nothing is sent in vain.
    */
   async checkResumable(userId: string, fields: Record<string, string>, size: number | undefined): Promise<PhotoKey> {
-    const { survey, question, clientId } = await this.target(userId, fields, undefined);
-    if (size === undefined || size > Limits.maxImageBytes) throw new HttpError(413, Msg.payloadTooLarge);
+    const { survey, question, clientId, type } = await this.target(userId, fields, undefined);
+    if (size === undefined || size > uploadCap(type)) throw new HttpError(413, Msg.payloadTooLarge);
     const placeholder = await this.pending.find({ userId, surveyId: survey.id, clientId, question });
     // The phone may not know (the reply to its last byte was lost): 409, and it stops sending.
     if (!placeholder && (await this.pending.settled({ userId, surveyId: survey.id, clientId, question }))) throw new HttpError(409, PhotoMsg.alreadyAttached);
@@ -140,31 +141,26 @@ export class UploadService {
     // or removes the question. No stored response yet (a photo sent ahead of it): the latest form.
     const version = await this.pending.versionOf({ userId, surveyId: survey.id, clientId });
     const form = version === undefined ? survey : await this.ingest.surveys.form(survey, version);
-    const q = form?.questions.get(question);
+    const q = form && photoQuestionOf(form, question);
     if (!q) throw badRequest(`"${question}" is not a question of this survey`);
-    if (!IMAGE_QUESTION_TYPES.includes(q.type)) throw badRequest(`"${question}" does not take a photo`);
-    return { survey, question, clientId };
+    if (!UPLOAD_QUESTION_TYPES.includes(q.type)) throw badRequest(`"${question}" does not take a photo`);
+    return { survey, question, clientId, type: q.type };
   }
 
   private async accept(userId: string, { fields, file }: ReceivedUpload): Promise<Record<string, string>> {
     if (!file) throw badRequest(ApiMsg.uploadFieldsMissing);
-    const { survey, question, clientId } = await this.target(userId, fields, file.fieldname);
+    const { survey, question, clientId, type } = await this.target(userId, fields, file.fieldname);
 
-    if (file.truncated || file.size > Limits.maxImageBytes) throw new HttpError(413, Msg.payloadTooLarge);
+    if (file.truncated || file.size > uploadCap(type)) throw new HttpError(413, Msg.payloadTooLarge);
     // A response sent ahead of this photo named its size and SHA-256: other bytes are refused.
     const photoKey = { userId, surveyId: survey.id, clientId, question };
     const placeholder = await this.pending.find(photoKey);
     const mismatch = placeholder && photoMismatch(placeholder, file.size, file.sha256);
     if (mismatch) throw badRequest(mismatch);
-    const image = await imageInfo(file.tempPath);
-    if (!image) throw new HttpError(415, ApiMsg.unsupportedImage);
-    if (image.width * image.height > Limits.maxImagePixels) throw badRequest(ApiMsg.imageTooManyPixels);
-
-    const bytes = await readFile(file.tempPath);
-    if (!hasImageData(bytes, image.mime)) throw new HttpError(415, ApiMsg.unsupportedImage);
-    const stored = await this.cleaned(file, bytes, image);
+    const kind = await this.kindOf(type, file);
+    const stored = kind.image ? await this.cleaned(file, await readFile(file.tempPath), kind.image) : file;
     const id = randomBytes(32).toString('base64url');
-    const target = { id, path: `uploads/${id}.${image.ext}` };
+    const target = { id, path: `uploads/${id}.${kind.ext}` };
     const store = this.stores.current;
     try {
       const { row } = await store.save(target, stored.tempPath, (db) => new FilesRepository(db).insertOnce({
@@ -173,7 +169,7 @@ export class UploadService {
         client_id: clientId,
         question,
         survey_id: survey.id,
-        mime: image.mime,
+        mime: kind.mime,
         size: stored.size,
         sha256: stored.sha256,
         created_at: Date.now(),
@@ -186,6 +182,24 @@ export class UploadService {
     } finally {
       if (stored.tempPath !== file.tempPath) await unlink(stored.tempPath).catch(() => undefined);
     }
+  }
+
+  /**
+   * What the stored bytes are (415 when the question's type does not take them): a photo of an
+   * image question, or a picture given as a document, checked down to its pixel data and cleaned of
+   * camera metadata; a recording, video or other document by its signature (media-sniff.ts).
+   */
+  private async kindOf(type: string, file: NonNullable<ReceivedUpload['file']>): Promise<{ mime: string; ext: string; image?: ImageInfo }> {
+    const reader = await readerOf(file.tempPath);
+    const isImage = IMAGE_QUESTION_TYPES.includes(type as QuestionType);
+    const media = isImage ? null : await reader.read((readAt) => sniffMedia(type, readAt));
+    if (!media && !isImage) throw new HttpError(415, ApiMsg.unsupportedUpload);
+    if (media && !media.mime.startsWith('image/')) return media;
+    const image = await reader.read(sniffImage);
+    if (!image) throw new HttpError(415, ApiMsg.unsupportedImage);
+    if (image.width * image.height > Limits.maxImagePixels) throw badRequest(ApiMsg.imageTooManyPixels);
+    if (!hasImageData(await readFile(file.tempPath), image.mime)) throw new HttpError(415, ApiMsg.unsupportedImage);
+    return { mime: image.mime, ext: image.ext, image };
   }
 
   /**
@@ -209,10 +223,15 @@ export class UploadService {
     return `${this.config.publicUrl}${routes.getImage.path.replace(':id', id)}`;
   }
 
-  /** The stored photo of a capability id, streamed from its store, or undefined (also for ids that could never be ours). */
-  async open(id: string): Promise<{ stream: Readable; mime: string; size: number } | undefined> {
+  /** Whether a photo of that id is stored (whoever may see it). */
+  async exists(id: string): Promise<boolean> {
+    return IMAGE_ID.test(id) && (await this.repo.existing([id])).size > 0;
+  }
+
+  /** The stored photo of a id, streamed from its store, or undefined (also for ids that could never be ours); with `caller`, only a photo they may see. */
+  async open(id: string, caller?: { userId: string; role: string; organizationId: string | null; surveys?: 'all' | readonly string[] }): Promise<{ stream: Readable; mime: string; size: number } | undefined> {
     if (!IMAGE_ID.test(id)) return undefined;
-    const row = await this.repo.find(id);
+    const row = caller ? await this.repo.findFor(id, caller) : await this.repo.find(id);
     if (!row || !isStoreKind(row.store)) return undefined;
     const stream = await this.stores.get(row.store).open(row);
     return stream && { stream, mime: row.mime, size: row.size };
@@ -221,15 +240,20 @@ export class UploadService {
 
 const isStoreKind = (kind: string): kind is StoreKind => (STORE_KINDS as readonly string[]).includes(kind);
 
-async function imageInfo(path: string): Promise<ImageInfo | null> {
-  const handle = await open(path, 'r');
-  try {
-    return await sniffImage(async (offset, length) => {
-      const buffer = Buffer.alloc(length);
-      const { bytesRead } = await handle.read(buffer, 0, length, offset);
-      return buffer.subarray(0, bytesRead);
-    });
-  } finally {
-    await handle.close();
-  }
+/** Reads a file's head through one open handle per sniff. */
+async function readerOf(path: string) {
+  return {
+    async read<T>(sniff: (readAt: ReadAt) => Promise<T>): Promise<T> {
+      const handle = await open(path, 'r');
+      try {
+        return await sniff(async (offset, length) => {
+          const buffer = Buffer.alloc(length);
+          const { bytesRead } = await handle.read(buffer, 0, length, offset);
+          return buffer.subarray(0, bytesRead);
+        });
+      } finally {
+        await handle.close();
+      }
+    },
+  };
 }

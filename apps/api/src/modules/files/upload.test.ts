@@ -65,7 +65,7 @@ describe('POST /files/image', () => {
     expect(storedFiles()).toContain(`${idOf(reply[PHOTO])}.jpg`);
     expect(leftovers()).toEqual([]);
 
-    const got = await t.app.inject({ method: 'GET', url: new URL(reply[PHOTO]).pathname });
+    const got = await call(t.app, member.token, { method: 'GET', url: new URL(reply[PHOTO]).pathname });
     expect(got.statusCode).toBe(200);
     expect(got.headers['content-type']).toBe('image/jpeg');
     expect(got.headers['cache-control']).toBe('private, max-age=31536000, immutable');
@@ -82,7 +82,7 @@ describe('POST /files/image', () => {
     const res = await upload(fieldsFor(randomUUID()), jpegPart(camera));
     expect(res.statusCode).toBe(200);
     const id = idOf(res.json()[PHOTO]);
-    const got = await t.app.inject({ method: 'GET', url: new URL(res.json()[PHOTO]).pathname });
+    const got = await call(t.app, member.token, { method: 'GET', url: new URL(res.json()[PHOTO]).pathname });
     expect(got.statusCode).toBe(200);
     expect(got.rawPayload.includes(Buffer.from('GPS'))).toBe(false);
     expect(got.rawPayload.includes(Buffer.from('serial-XYZ'))).toBe(false);
@@ -99,7 +99,7 @@ describe('POST /files/image', () => {
     const png = tinyPng(3, 2);
     const res = await upload(fieldsFor(randomUUID(), LIVE), { field: LIVE, filename: 'photo.jpg', type: 'image/jpeg', data: png });
     expect(res.statusCode).toBe(200);
-    const got = await t.app.inject({ method: 'GET', url: new URL(res.json()[LIVE]).pathname });
+    const got = await call(t.app, member.token, { method: 'GET', url: new URL(res.json()[LIVE]).pathname });
     expect(got.headers['content-type']).toBe('image/png');
     expect(got.rawPayload.equals(png)).toBe(true);
   });
@@ -145,7 +145,7 @@ describe('POST /files/image', () => {
     for (const [name, data] of cases) {
       const res = await upload(fieldsFor(randomUUID()), { ...jpegPart(), data });
       expect(res.statusCode, name).toBe(415);
-      expect(res.json()).toEqual({ msg: ApiMsg.unsupportedImage });
+      expect(res.json()).toMatchObject({ msg: ApiMsg.unsupportedImage });
     }
     expect(storedFiles()).toHaveLength(before);
     expect(leftovers()).toEqual([]);
@@ -154,7 +154,7 @@ describe('POST /files/image', () => {
   it('refuses a text file named photo.jpg with 415', async () => {
     const res = await upload(fieldsFor(randomUUID()), { ...jpegPart(), data: Buffer.from('hello, I am not a picture at all') });
     expect(res.statusCode).toBe(415);
-    expect(res.json()).toEqual({ msg: ApiMsg.unsupportedImage });
+    expect(res.json()).toMatchObject({ msg: ApiMsg.unsupportedImage });
     expect(leftovers()).toEqual([]);
   });
 
@@ -163,7 +163,7 @@ describe('POST /files/image', () => {
     const big = Buffer.concat([tinyJpeg(), Buffer.alloc(Limits.maxImageBytes)]);
     const res = await upload(fieldsFor(randomUUID()), jpegPart(big));
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ msg: Msg.payloadTooLarge });
+    expect(res.json()).toMatchObject({ msg: Msg.payloadTooLarge });
     expect(storedFiles()).toHaveLength(before);
     expect(leftovers()).toEqual([]);
   });
@@ -173,7 +173,7 @@ describe('POST /files/image', () => {
     const { payload, headers } = multipart(fieldsFor(randomUUID()), jpegPart(Buffer.concat([tinyJpeg(), Buffer.alloc(200_000, 1)])));
     const res = await call(t.app, member.token, { method: 'POST', url: '/api/v1/files/image', payload: payload.subarray(0, 100_000), headers });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ msg: Msg.uploadIncomplete });
+    expect(res.json()).toMatchObject({ msg: Msg.uploadIncomplete });
     expect(storedFiles()).toHaveLength(before);
     expect(leftovers()).toEqual([]);
   });
@@ -181,10 +181,10 @@ describe('POST /files/image', () => {
   it('refuses pixel floods from the header alone', async () => {
     const png = await upload(fieldsFor(randomUUID()), { ...jpegPart(), data: tinyPng(1, 1, { declaredWidth: 20_000, declaredHeight: 20_000 }) });
     expect(png.statusCode).toBe(400);
-    expect(png.json()).toEqual({ msg: ApiMsg.imageTooManyPixels });
+    expect(png.json()).toMatchObject({ msg: ApiMsg.imageTooManyPixels });
     const jpeg = await upload(fieldsFor(randomUUID()), jpegPart(tinyJpeg(65_000, 65_000, { headerOnly: true })));
     expect(jpeg.statusCode).toBe(400);
-    expect(jpeg.json()).toEqual({ msg: ApiMsg.imageTooManyPixels });
+    expect(jpeg.json()).toMatchObject({ msg: ApiMsg.imageTooManyPixels });
   });
 
   it('never uses the client\'s names for paths', async () => {
@@ -195,7 +195,7 @@ describe('POST /files/image', () => {
     expect(readdirSync(t.config.dataDir).filter((n) => n.includes('evil') || n.includes('passwd'))).toEqual([]);
     const traversal = await upload(fieldsFor(randomUUID(), '../../etc/passwd'), jpegPart(tinyJpeg(), '../../etc/passwd'));
     expect(traversal.statusCode).toBe(400);
-    expect(traversal.json()).toEqual({ msg: '"../../etc/passwd" is not a question of this survey' });
+    expect(traversal.json()).toMatchObject({ msg: '"../../etc/passwd" is not a question of this survey' });
     const badSurvey = await upload(fieldsFor(randomUUID(), PHOTO, { survey_name: '../../uploads' }), jpegPart());
     expect(badSurvey.statusCode).toBe(404);
   });
@@ -206,16 +206,16 @@ describe('POST /files/image', () => {
     const outsider = await addMember(t.app, otherSurvey.id, otherOrg.id);
     const notMember = await upload(fieldsFor(randomUUID()), jpegPart(), outsider.token);
     expect(notMember.statusCode).toBe(404);
-    expect(notMember.json()).toEqual({ msg: ApiMsg.surveyNotFound });
+    expect(notMember.json()).toMatchObject({ msg: ApiMsg.surveyNotFound });
     const wrongOrg = await upload(fieldsFor(randomUUID(), PHOTO, { organization_name: otherOrg.id }), jpegPart());
     expect(wrongOrg.statusCode).toBe(400);
-    expect(wrongOrg.json()).toEqual({ msg: ApiMsg.organizationMismatch });
+    expect(wrongOrg.json()).toMatchObject({ msg: ApiMsg.organizationMismatch });
     const textQuestion = await upload(fieldsFor(randomUUID(), 'Name of outlet'), jpegPart(tinyJpeg(), 'Name of outlet'));
     expect(textQuestion.statusCode).toBe(400);
-    expect(textQuestion.json()).toEqual({ msg: '"Name of outlet" does not take a photo' });
+    expect(textQuestion.json()).toMatchObject({ msg: '"Name of outlet" does not take a photo' });
     const noFile = await upload(fieldsFor(randomUUID()));
     expect(noFile.statusCode).toBe(400);
-    expect(noFile.json()).toEqual({ msg: ApiMsg.uploadFieldsMissing });
+    expect(noFile.json()).toMatchObject({ msg: ApiMsg.uploadFieldsMissing });
     const organization = await upload(fieldsFor(randomUUID()), jpegPart(), org.token);
     expect(organization.statusCode).toBe(403);
     const json = await call(t.app, member.token, { method: 'POST', url: '/api/v1/files/image', payload: { question: PHOTO } });
@@ -236,7 +236,7 @@ describe('GET /files/image/:id', () => {
     for (const id of ['A'.repeat(43), '..%2F..%2Fsurvey-bird.sqlite', 'abc']) {
       const res = await t.app.inject({ method: 'GET', url: `/api/v1/files/image/${id}` });
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ msg: ApiMsg.imageNotFound });
+      expect(res.json()).toMatchObject({ msg: ApiMsg.imageNotFound });
     }
   });
 });
@@ -269,7 +269,7 @@ describe('orphan photo files', () => {
     expect(await service.sweepOrphans(Date.now() + 2 * 60 * 60 * 1000)).toBe(1);
     expect(storedFiles()).not.toContain(orphanName);
     expect(storedFiles()).toContain(keptName);
-    const image = await t.app.inject({ method: 'GET', url: `/api/v1/files/image/${idOf(res.json()[PHOTO])}` });
+    const image = await call(t.app, member.token, { method: 'GET', url: `/api/v1/files/image/${idOf(res.json()[PHOTO])}` });
     expect(image.statusCode).toBe(200);
   });
 });

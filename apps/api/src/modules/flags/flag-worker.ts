@@ -7,7 +7,7 @@ import { DEFAULT_MAX_OFFLINE_AGE_DAYS } from '../responses/capture-window.js';
 import { parseMeta } from './meta.js';
 import { FlagsRepository, type CheckedFacts, type PhotoFacts } from './repository.js';
 import {
-  answersHashOf, describe, distanceKm, implausibleTimeFlag, locationQuestion, minDurationMs, minutes, parseLocation, photoIdOf, photoQuestions, seconds, speedKmh, type ComputedFlag,
+  answersHashOf, audioUnavailableFlag, describe, distanceKm, implausibleTimeFlag, locationQuestion, minDurationMs, minutes, parseLocation, photoAnswersOf, seconds, speedKmh, type ComputedFlag,
 } from './rules.js';
 
 /** How often the queue is looked at; a response's flags appear about this long after it is stored when the server is not busy. */
@@ -58,11 +58,16 @@ export class FlagWorker {
     this.repo = new FlagsRepository(db);
   }
 
+  /** The slices' clock; a test replaces it to make slices independent of the machine's speed. */
+  protected clock(): number {
+    return performance.now();
+  }
+
   start(): void {
     this.stopped = false;
     const tick = () => {
       if (this.stopped) return;
-      const started = performance.now();
+      const started = this.clock();
       let backlog = false;
       this.runOnce(this.requests > 0).then((r) => {
         if (r.done > 0) this.stats.workTicks++;
@@ -71,7 +76,7 @@ export class FlagWorker {
       }, (err: unknown) => this.log?.warn({ err: (err as Error).message }, 'flag check failed'))
         .finally(() => {
           // With work left, ticks start every pollMs (the period fixes the rate); else pollMs after this one.
-          const wait = backlog ? Math.max(0, this.pollMs - (performance.now() - started)) : this.pollMs;
+          const wait = backlog ? Math.max(0, this.pollMs - (this.clock() - started)) : this.pollMs;
           if (!this.stopped) this.timer = setTimeout(tick, wait).unref();
         });
     };
@@ -112,7 +117,7 @@ export class FlagWorker {
     if (this.running) return this.running;
     this.requests = 0;
     this.running = (async () => {
-      const started = performance.now();
+      const started = this.clock();
       let sliceStart = started;
       let sliceMs = SLICE_MS;
       let done = 0;
@@ -123,13 +128,13 @@ export class FlagWorker {
           if (await this.check(id)) done++;
           tried++;
           busy ||= watchRequests && this.requests > 0;
-          if (busy && tried >= MIN_JOBS_PER_TICK && performance.now() - started >= BUSY_BUDGET_MS) return { done, more: true };
+          if (busy && tried >= MIN_JOBS_PER_TICK && this.clock() - started >= BUSY_BUDGET_MS) return { done, more: true };
           // On SQLite every query runs synchronously: without this the worker would hold the event
           // loop (and every request) until the queue is empty. Requests go first, then the next slice.
-          if (performance.now() - sliceStart >= sliceMs) {
-            const yielded = performance.now();
+          if (this.clock() - sliceStart >= sliceMs) {
+            const yielded = this.clock();
             await new Promise((resolve) => setImmediate(resolve));
-            sliceStart = performance.now();
+            sliceStart = this.clock();
             sliceMs = Math.min(MAX_SLICE_MS, Math.max(SLICE_MS, (sliceStart - yielded) / 2));
           }
         }
@@ -170,10 +175,7 @@ export class FlagWorker {
     };
 
     // Photos: the server's SHA-256 of each stored file, the phone's hash beside it.
-    const photoAnswers = photoQuestions(questions).flatMap((q) => {
-      const fileId = Object.hasOwn(answers, q.text) ? photoIdOf(answers[q.text]) : null;
-      return fileId ? [{ question: q.text, fileId }] : [];
-    });
+    const photoAnswers = photoAnswersOf(questions, answers);
     const shas = await this.repo.fileSha(photoAnswers.map((p) => p.fileId));
     const photos: PhotoFacts[] = photoAnswers.map((p) => ({ question: p.question, sha256: shas.get(p.fileId) ?? null, phash: meta.photoHashes?.[p.question] ?? null }));
     for (const p of photos) {
@@ -247,6 +249,8 @@ export class FlagWorker {
     const window = { opensAt: Math.max(Number(s.survey_created_at), Number(s.invited_at)), endsAt: arrivedAt, arrivedAt, maxOfflineAgeMs: this.maxOfflineAgeMs };
     const implausible = implausibleTimeFlag(s.client_id, meta.capturedAfterArrival ?? (s.captured_at === null ? null : Number(s.captured_at)), window);
     if (implausible) flags.push(implausible);
+    const audio = audioUnavailableFlag(meta.audio);
+    if (audio) flags.push(audio);
 
     const facts: CheckedFacts = { responseId: s.id, surveyId: s.survey_id, userId: s.user_id, capturedAt, position, answersHash: answersHash ?? '', durationMs };
     return this.repo.save({ ...s, created_at: Number(s.created_at) }, facts, photos, flags, now, s.queued_at);

@@ -13,14 +13,28 @@ export interface StoredMeta {
   clockSkewMs?: number;
   /** capturedAt as the phone sent it, only when after the response's arrival (captured_at then holds the arrival). */
   capturedAfterArrival?: number;
+  /** The audio audit as the phone reported it, and whether the server's rule selected the interview. */
+  audio?: StoredAudio;
+}
+
+export interface StoredAudio {
+  selected: boolean;
+  status?: string;
+  consent?: boolean;
+  reason?: string;
+  size?: number;
+  sha256?: string;
+  durationMs?: number;
+  mime?: string;
 }
 
 /**
  * The meta column for a response body, or null when the phone sent none (an older phone: its row
  * is stored exactly as before). `withSkew`: this response reports the sync's clock skew.
  */
-export function storedMetaOf(body: RespondBody, now: number, withSkew: boolean): string | null {
+export function storedMetaOf(body: RespondBody, now: number, withSkew: boolean, audio?: StoredAudio): string | null {
   const meta: StoredMeta = {};
+  if (audio) meta.audio = audio;
   if (body.openedAt !== undefined) meta.openedAt = Date.parse(body.openedAt);
   if (body.durationMs !== undefined) meta.durationMs = body.durationMs;
   if (body.locationAccuracy !== undefined) meta.locationAccuracy = body.locationAccuracy;

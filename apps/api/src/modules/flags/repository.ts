@@ -39,8 +39,8 @@ export class FlagsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async queued(limit: number): Promise<string[]> {
-    // Response ids are UUIDv7: the primary key's order is the order responses arrived in, no sort needed.
-    const rows = await this.db.selectFrom('flag_jobs').select('response_id').orderBy('response_id').limit(limit).execute();
+    // Oldest job first, whatever its id's shape (index flag_jobs_queued_at); the id breaks ties.
+    const rows = await this.db.selectFrom('flag_jobs').select('response_id').orderBy('queued_at').orderBy('response_id').limit(limit).execute();
     return rows.map((r) => r.response_id);
   }
 
@@ -162,7 +162,8 @@ export class FlagsRepository {
           sha256: p.sha256, phash: p.phash, created_at: Number(subject.created_at),
         }))).execute();
       }
-      await trx.deleteFrom('response_flags').where('response_id', '=', subject.id).where('dismissed_at', 'is', null).execute();
+      // A back-check's flag is not the worker's to recompute: it stays across a re-check.
+      await trx.deleteFrom('response_flags').where('response_id', '=', subject.id).where('dismissed_at', 'is', null).where('flag', '!=', 'backcheck_mismatch').execute();
       if (flags.length > 0) {
         await trx.insertInto('response_flags').values(flags.map((f) => ({
           response_id: subject.id, flag: f.flag, survey_id: subject.survey_id, member_id: subject.member_id, reason: f.reason, other_response_id: f.otherResponseId, created_at: now,
@@ -183,7 +184,7 @@ export class FlagsRepository {
   }
 
   /** Sets a flag's dismissal and writes its audit row, in one transaction; false when it is not there or already dismissed. */
-  async dismiss(responseId: string, flag: QualityFlag, actor: { userId: string; role: string; name: string }, note: string, now: number): Promise<boolean> {
+  async dismiss(responseId: string, flag: QualityFlag, actor: { userId: string; role: string; name: string }, note: string, now: number, alsoInTransaction?: (trx: Kysely<Database>) => Promise<void>): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const row = await trx.updateTable('response_flags')
         .set({ dismissed_at: now, dismissed_by: actor.name, dismissed_role: actor.role, dismiss_note: note })
@@ -193,6 +194,7 @@ export class FlagsRepository {
       await trx.insertInto('flag_dismissals').values({
         id: randomUUID(), response_id: responseId, flag, reason: row.reason, note, actor_user_id: actor.userId, actor_role: actor.role, actor_name: actor.name, created_at: now,
       }).execute();
+      await alsoInTransaction?.(trx);
       return true;
     });
   }

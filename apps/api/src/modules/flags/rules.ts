@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
-import { FlagThresholds, QualityFlag, QuestionType, withQuestionIds, type Answer, type StoredQuestion } from '@survey-bird/contracts';
+import { AudioStatus, FlagThresholds, isChoiceList, modelOf, placedAnswers, QualityFlag, QuestionType, withQuestionIds, type Answer, type Answers, type StoredQuestion } from '@survey-bird/contracts';
+import type { StoredAudio } from './meta.js';
 import { outsideWindow, uuidv7Time, type CaptureWindow } from '../responses/capture-window.js';
 
 /** A flag as computed, before it is stored. */
@@ -27,6 +28,24 @@ export function describe(other: OtherResponse): string {
 }
 
 export const photoQuestions = (questions: StoredQuestion[]) => questions.filter((q) => PHOTO_TYPES.includes(q.type));
+
+/**
+ * The stored photos of a response, each under its key: the question's text, or `Member#2/Photo`
+ * inside a repeat instance (the key the phone hashed it under and the placeholder named).
+ */
+export function photoAnswersOf(questions: StoredQuestion[], answers: Answers): { question: string; fileId: string }[] {
+  const model = modelOf(withQuestionIds(questions));
+  if (model) {
+    return [...placedAnswers(model, answers, (n) => PHOTO_TYPES.includes(n.q.type))].flatMap((p) => {
+      const fileId = photoIdOf(p.value as Answer);
+      return fileId ? [{ question: p.key, fileId }] : [];
+    });
+  }
+  return photoQuestions(questions).flatMap((q) => {
+    const fileId = Object.hasOwn(answers, q.text) ? photoIdOf(answers[q.text]) : null;
+    return fileId ? [{ question: q.text, fileId }] : [];
+  });
+}
 export const locationQuestion = (questions: StoredQuestion[]) => questions.find((q) => q.type === QuestionType.liveLocation);
 
 /** The stored photo's id in an answer (`.../api/v1/files/image/<id>`), or null. */
@@ -59,7 +78,8 @@ export function answersHashOf(questions: StoredQuestion[], answers: Record<strin
     // Own properties only: a question named constructor has no inherited answer.
     if (NOT_COMPARED.includes(q.type) || !Object.hasOwn(answers, q.text)) continue;
     const v = answers[q.text]!;
-    const normal = Array.isArray(v) ? v.map((x) => x.trim().toLowerCase()).sort() : v.trim().toLowerCase().replace(/\s+/g, ' ');
+    // A repeat's instances compare whole, as their JSON lower-cased (a copied roster is a duplicate too).
+    const normal = typeof v === 'string' ? v.trim().toLowerCase().replace(/\s+/g, ' ') : isChoiceList(v) ? v.map((x) => x.trim().toLowerCase()).sort() : v.length === 0 ? '' : JSON.stringify(v).toLowerCase();
     if (normal.length > 0) entries.push([q.id, normal]);
   }
   entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -103,5 +123,16 @@ export function implausibleTimeFlag(clientId: string, capturedAt: number | null,
     const why = at === null ? null : outsideWindow(at, window);
     if (why !== null) return { flag: QualityFlag.implausibleTime, reason: `${what} ${day(at!)}, ${why}`, otherResponseId: null };
   }
+  return null;
+}
+
+/**
+ * audio_unavailable: the interview was selected for an audio audit and the phone could not record
+ * it (no permission, no recorder) or said nothing of it. A respondent's refusal is not a flag.
+ */
+export function audioUnavailableFlag(audio: StoredAudio | undefined): ComputedFlag | null {
+  if (!audio) return null;
+  if (audio.status === AudioStatus.unavailable) return { flag: QualityFlag.audioUnavailable, reason: `Selected for an audio audit; the phone could not record${audio.reason ? ` (${audio.reason})` : ''}`, otherResponseId: null };
+  if (audio.status === undefined && audio.selected) return { flag: QualityFlag.audioUnavailable, reason: 'Selected for an audio audit; the phone did not say whether it recorded', otherResponseId: null };
   return null;
 }

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { QualityFlag, ResponseFlag, ResponseMeta } from '@survey-bird/contracts';
+import { AuditAction, type QualityFlag, type ResponseFlag, type ResponseMeta } from '@survey-bird/contracts';
+import { recordAudit, type AuditActor } from '../audit/record.js';
 import { notFound } from '../../http/errors.js';
 import { answersUnderHeaders, type ExportColumns } from '../insight/export-rows.js';
-import { ReviewRepository, type Reviewer } from '../review/repository.js';
+import { ReviewRepository, type ReviewingActor } from '../review/repository.js';
 import { FlagWorker } from './flag-worker.js';
 import { parseMeta } from './meta.js';
 import type { FlagsRepository, PhotoFacts } from './repository.js';
@@ -85,10 +86,13 @@ export class FlagsService {
   }
 
   /** A reviewer who may see the response dismisses one of its flags; dismissing it again changes nothing. */
-  async dismiss(reviewer: Reviewer, responseId: string, flag: QualityFlag, note: string, now = Date.now()): Promise<{ msg: string; flag: ResponseFlag }> {
+  async dismiss(reviewer: ReviewingActor, responseId: string, flag: QualityFlag, note: string, actor: AuditActor, now = Date.now()): Promise<{ msg: string; flag: ResponseFlag }> {
     const [visible] = await this.reviews.targets(reviewer, [responseId]);
     if (!visible) throw notFound('Response not found');
-    await this.repo.dismiss(responseId, flag, { userId: reviewer.userId, role: reviewer.role, name: reviewer.name }, note, now);
+    await this.repo.dismiss(responseId, flag, { userId: reviewer.userId, role: reviewer.role, name: await this.reviews.reviewerName(reviewer.userId) }, note, now, (trx) => recordAudit(trx, actor, {
+      organizationId: visible.organization_id, action: AuditAction.dismissFlag, surveyId: visible.survey_id, target: { type: 'response', id: responseId },
+      before: { flag, dismissed: false }, after: { flag, dismissed: true, note },
+    }, now));
     const row = await this.repo.flag(responseId, flag);
     if (!row) throw notFound(FlagMsg.flagNotFound);
     return { msg: FlagMsg.dismissed, flag: toFlag(row) };

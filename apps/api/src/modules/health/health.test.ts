@@ -36,7 +36,7 @@ describe('GET /healthz and /readyz', () => {
     try {
       const res = await t.app.inject({ method: 'GET', url: '/readyz' });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ msg: ApiMsg.notReadyMigrations });
+      expect(res.json()).toMatchObject({ msg: ApiMsg.notReadyMigrations });
     } finally {
       await k.insertInto('kysely_migration' as never).values(last).execute();
     }

@@ -4,7 +4,7 @@ import { addMember, addResponse, createOrganization, createSurvey } from '../../
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import type { ExportJob } from './export-job.js';
 import { openExportSource, readRowBatches, type ExportSource } from './export-reader.js';
-import { CELL_SEP, LINK_MARK, exportColumns } from './export-rows.js';
+import { CELL_SEP, LINK_MARK, MISSING_MARK, exportColumns } from './export-rows.js';
 
 let t: TestApp;
 let source: ExportSource;
@@ -30,11 +30,11 @@ function dbOptions(): ExportJob['db'] {
 }
 
 /** Reads the whole export with `size`-row batches and splits it back into rows of cells. */
-async function readAll(job: Omit<ExportJob, 'db' | 'columns' | 'publicUrl'>, size: number): Promise<string[][]> {
+async function readAll(job: Omit<ExportJob, 'db' | 'columns' | 'publicUrl' | 'fileLink'>, size: number): Promise<string[][]> {
   const rows: string[][] = [];
   // name, e-mail, captured, received, version, revision, the four review cells, the answers, then eight quality cells.
   const width = 18 + questions.length;
-  for await (const batch of readRowBatches(source, { ...job, db: dbOptions(), columns: exportColumns([{ version: 1, questions }]), publicUrl: 'http://sb.test' }, size)) {
+  for await (const batch of readRowBatches(source, { ...job, db: dbOptions(), columns: exportColumns([{ version: 1, questions }]), publicUrl: 'http://sb.test', fileLink: { key: 'k', exp: 1 } }, size)) {
     const cells = batch.cells.split(CELL_SEP);
     expect(cells).toHaveLength(batch.count * width);
     // The version (5th), the review and the quality cells are dropped here: export.test.ts checks them.
@@ -58,7 +58,7 @@ describe('export reader', () => {
     expect(rows.map((r) => r[5])).toEqual(expected);
     // No capture time stored: empty; the receipt time follows it.
     expect(rows[0]!.slice(0, 5)).toEqual(['Batch Person', fu.email, '', String(at + 5000), '1']);
-    expect(rows[0]![6]).toBe('N/A');
+    expect(rows[0]![6]).toBe(MISSING_MARK);
     expect(await readAll({ scope: { surveyId: survey.id, supervisorMemberId: null }, search: '' }, 1000)).toEqual(rows);
   });
 
@@ -76,7 +76,7 @@ describe('export reader', () => {
     // '%' and '_' are literal, as in the responses table's search.
     expect((await readAll({ scope: all, search: '50%_OFF' }, 1)).map((r) => r[5]).sort()).toEqual(['50%_off', '50%_off too']);
     const theirs = await readAll({ scope: { surveyId: survey.id, supervisorMemberId: sup.id }, search: '50%_off' }, 2);
-    expect(theirs).toEqual([['Mine', mine.email, String(Date.UTC(2026, 10, 1, 12, 50, 17)), expect.any(String), '1', '50%_off', `${LINK_MARK}http://sb.test/api/v1/files/image/p1.jpg`]]);
+    expect(theirs).toEqual([['Mine', mine.email, String(Date.UTC(2026, 10, 1, 12, 50, 17)), expect.any(String), '1', '50%_off', expect.stringMatching(new RegExp(`^${LINK_MARK}http://sb\\.test/api/v1/files/image/p1\\.jpg\\?exp=1&sig=[0-9a-f]{64}$`))]]);
   });
 
   it('leaves no separator inside a cell, whatever the answer holds', async () => {

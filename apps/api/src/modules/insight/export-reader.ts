@@ -1,9 +1,13 @@
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import type { Answer } from '@survey-bird/contracts';
+import { PERSONAL_MASK } from '@survey-bird/contracts/personal';
 import type { DbOptions } from '../../db/database.js';
+import { signedQuery } from '../files/file-links.js';
 import type { ExportJob } from './export-job.js';
-import { CELL_SEP, FIELD_USER_ROLE, answerCell, keysOf, momentCell, numberCell, plainText, type RowBatch } from './export-rows.js';
+import { CHECKBOX_TYPE, GEOSHAPE_TYPE, GEOTRACE_TYPE, SELECT_TYPE, XLSX_OPTIONS, effectiveOptions } from './export-layout.js';
+import { isRepeatAnswer } from '@survey-bird/contracts/form-engine';
+import { CELL_SEP, FIELD_USER_ROLE, NUMBER_MARK, answerCell, choiceValueCell, keysOf, measureCell, momentCell, numberCell, optionCells, plainText, type ExportColumns, type RowBatch } from './export-rows.js';
 
 type Key = { created_at: number; id: string };
 type RawRow = [member_id: string, answers: string, created_at: number | string, id: string, captured_at: number | string | null, version: number | string, revision: number | string, status: string, reviewed_by: string | null, reviewed_at: number | string | null, payout_id: string | null, meta: string | null, flags: string | null, checking: number | boolean | null, photos: string | null];
@@ -57,10 +61,41 @@ export async function* readRowBatches(source: ExportSource, job: ExportJob, size
   const references = new Map(
     (await source.all(select(source, (p) => `select id, reference from payouts where survey_id = ${p(job.scope.surveyId)} and status = 'paid'`))).map(([id, reference]) => [id as string, plainText((reference as string | null) ?? '')]),
   );
+  const options = effectiveOptions(job.options ?? XLSX_OPTIONS);
+  const { columns } = job;
+  const splitOf = (types: string[]) => types.map((type) => options.splitMultiple && type === CHECKBOX_TYPE);
+  const split = splitOf(columns.types);
+  const tables = columns.repeats ?? [];
+  const tableSplit = tables.map((t) => splitOf(t.columns.types));
+  // A geotrace's or geoshape's column is followed by its length or area (export-layout.ts questionSlots).
+  const measured = (cols: ExportColumns, c: number) => cols.types[c] === GEOTRACE_TYPE || cols.types[c] === GEOSHAPE_TYPE;
+  const asValue = (type: string | undefined) => options.choices === 'values' && (type === SELECT_TYPE || type === CHECKBOX_TYPE);
+  const { key, exp } = job.fileLink;
+  const sign = (id: string) => signedQuery(key, id, exp);
+  const hidden = new Set(job.hidden ?? []);
+  const masked = plainText(PERSONAL_MASK);
+  /** One answer per column of `cols` (the main table's or a repeat's), from `holder` (the response or an instance). */
+  const questionCells = (cols: ExportColumns, version: number, holder: Record<string, Answer>, out: string[], splits = split) => {
+    keysOf(cols, version).forEach((key, c) => {
+      // Own properties only: a question named constructor or toString has no inherited answer.
+      const answer = key !== null && Object.hasOwn(holder, key.text) ? holder[key.text] : undefined;
+      // A hidden answer is masked whole: its text, its option number and its 0/1 columns alike.
+      if (key !== null && hidden.has(key.text) && answer !== undefined) {
+        out.push(masked);
+        if (measured(cols, c)) out.push(masked);
+        if (splits[c]) out.push(...optionCells(undefined, cols.options[c] ?? []));
+        return;
+      }
+      out.push(asValue(key?.type) ? choiceValueCell(answer, cols.options[c] ?? [], key?.type, job.publicUrl) : answerCell(answer, job.publicUrl, key?.type, sign));
+      if (measured(cols, c)) out.push(measureCell(answer, cols.types[c] === GEOSHAPE_TYPE));
+      if (splits[c]) out.push(...optionCells(key?.type === CHECKBOX_TYPE ? answer : undefined, cols.options[c] ?? []));
+    });
+  };
   let after: Key | null = null;
   for (;;) {
     const rows = (await source.all(batchQuery(source, job, after, size))) as RawRow[];
     const cells: string[] = [];
+    const repeatCells = tables.map(() => ({ count: 0, cells: [] as string[] }));
     let count = 0;
     for (const [memberId, answers, createdAt, , capturedAt, version, revision, status, reviewedBy, reviewedAt, payoutId, meta, flags, checking, photos] of rows) {
       const fieldUser = members.get(memberId);
@@ -72,14 +107,35 @@ export async function* readRowBatches(source: ExportSource, job: ExportJob, size
       cells.push(fieldUser, capturedAt === null ? '' : String(capturedAt), String(createdAt), String(version), String(revision));
       // Review: status, who and when (empty when never reviewed), the paid payout's reference.
       cells.push(status, plainText(reviewedBy ?? ''), reviewedAt === null ? '' : String(reviewedAt), (payoutId !== null && references.get(payoutId)) || '');
-      const keys = keysOf(job.columns, Number(version));
-      // Own properties only: a question named constructor or toString has no inherited answer.
-      for (const key of keys) cells.push(answerCell(key !== null && Object.hasOwn(parsed, key.text) ? parsed[key.text] : undefined, job.publicUrl, key?.type));
+      questionCells(columns, Number(version), parsed, cells);
+      // Each repeat's instances, for its own table: the row they belong to in this batch, the key
+      // of the instance around them ('' for the response), their own key, their number, their cells.
+      if (tables.length > 0) {
+        const holders: { holder: Record<string, Answer>; path: string }[][] = [];
+        tables.forEach((table, t) => {
+          const around = table.parent === null ? [{ holder: parsed, path: '' }] : holders[table.parent]!;
+          const key = (Object.hasOwn(table.keys, Number(version)) ? table.keys[Number(version)] : table.keys[columns.latest]) ?? null;
+          const mine: { holder: Record<string, Answer>; path: string }[] = [];
+          for (const { holder, path } of around) {
+            const list = key !== null && Object.hasOwn(holder, key) ? holder[key] : undefined;
+            if (!isRepeatAnswer(list)) continue;
+            list.forEach((instance, i) => {
+              const own = `${path === '' ? '' : `${path}/`}${table.id}[${i + 1}]`;
+              const out = repeatCells[t]!;
+              out.cells.push(String(count), path, own, `${NUMBER_MARK}${i + 1}`);
+              questionCells(table.columns, Number(version), instance, out.cells, tableSplit[t]);
+              out.count++;
+              mine.push({ holder: instance, path: own });
+            });
+          }
+          holders.push(mine);
+        });
+      }
       // Quality (workbook.ts QUALITY_HEADER): open flags, or "checking" while they are computed, then the phone's metadata.
       cells.push(...qualityCells(meta, Number(checking ?? 0) > 0 || checking === true ? 'checking' : (flags ?? ''), photos ?? ''));
       count++;
     }
-    if (count > 0) yield { count, cells: cells.join(CELL_SEP) };
+    if (count > 0) yield { count, cells: cells.join(CELL_SEP), ...(tables.length > 0 ? { repeats: repeatCells.map((r) => ({ count: r.count, cells: r.cells.join(CELL_SEP) })) } : {}) };
     if (rows.length < size) return;
     const last = rows[rows.length - 1]!;
     after = { created_at: Number(last[2]), id: last[3] };
@@ -126,6 +182,6 @@ function qualityCells(metaJson: string | null, flags: string, photos: string): s
   const m = (metaJson ? JSON.parse(metaJson) : {}) as { openedAt?: number; durationMs?: number; locationAccuracy?: number; locationFixedAt?: number; deviceId?: string; appVersion?: string };
   return [
     plainText(flags), momentCell(m.openedAt), numberCell(m.durationMs === undefined ? undefined : Math.round(m.durationMs / 100) / 10),
-    numberCell(m.locationAccuracy === undefined ? undefined : Math.round(m.locationAccuracy)), momentCell(m.locationFixedAt), plainText(m.deviceId ?? ''), plainText(m.appVersion ?? ''), plainText(photos),
+    numberCell(m.locationAccuracy === undefined ? undefined : Math.round(m.locationAccuracy)), momentCell(m.locationFixedAt), (m.deviceId === undefined ? '' : plainText(m.deviceId)), plainText(m.appVersion ?? ''), plainText(photos),
   ];
 }

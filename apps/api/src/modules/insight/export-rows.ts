@@ -1,4 +1,5 @@
 import type { Answer } from '@survey-bird/contracts';
+import { answerScopes, geoMeasure, isChoiceList, isRepeatAnswer, repeatSummary } from '@survey-bird/contracts/form-engine';
 import { IMAGE_PATH, httpsHref } from '@survey-bird/contracts/links';
 import { Role } from '@survey-bird/contracts/roles';
 
@@ -20,6 +21,8 @@ export const NUMBER_MARK = '\u0002';
 export const MOMENT_MARK = '\u0003';
 export const DATE_MARK = '\u0004';
 export const TIME_MARK = '\u0005';
+/** A question not answered (or not asked in the response's version): 'N/A' in the workbook and the CSV, empty for Stata and SPSS. */
+export const MISSING_MARK = '\u0006';
 
 /**
  * Rows on their way from the export's reader thread to its writer thread: per row the field user's
@@ -32,6 +35,12 @@ export const TIME_MARK = '\u0005';
 export interface RowBatch {
   count: number;
   cells: string;
+  /**
+   * Per repeat table (ExportColumns.repeats), the instances of this batch's rows: per instance the
+   * index of its response's row in the batch, the key of the instance around it ('' for the
+   * response), its own key (`members[2]`), its number, then one cell per column of the table.
+   */
+  repeats?: { count: number; cells: string }[];
 }
 
 // eslint-disable-next-line no-control-regex -- matching those control characters is the point
@@ -54,11 +63,17 @@ export function plainText(value: string): string {
   return FORMULA_START.test(wellFormed) && !SIGNED_NUMBER.test(wellFormed) ? `'${wellFormed}` : wellFormed;
 }
 
-/** The address an answer links to: an https URL, or a photo stored by this server; else null. */
-export function linkOf(value: string, publicUrl: string): string | null {
-  if (value.startsWith(IMAGE_PATH) && /^[\w.-]+$/.test(value.slice(IMAGE_PATH.length))) return `${publicUrl}${value}`;
+/** The query string that signs a link to the stored photo `id` (files/file-links.ts signedQuery). */
+export type SignLink = (id: string) => string;
+
+/**
+ * The address an answer links to: an https URL, or a photo stored by this server (signed with
+ * `sign` when given: a bare photo address needs a session); else null.
+ */
+export function linkOf(value: string, publicUrl: string, sign?: SignLink): string | null {
   const own = `${publicUrl}${IMAGE_PATH}`;
-  if (value.startsWith(own) && /^[\w.-]+$/.test(value.slice(own.length))) return value;
+  const id = value.startsWith(IMAGE_PATH) ? value.slice(IMAGE_PATH.length) : value.startsWith(own) ? value.slice(own.length) : null;
+  if (id !== null && /^[\w.-]+$/.test(id)) return `${own}${id}${sign ? `?${sign(id)}` : ''}`;
   return httpsHref(value);
 }
 
@@ -71,26 +86,70 @@ export function linkOf(value: string, publicUrl: string): string | null {
  */
 export interface ExportColumns {
   headers: string[];
+  /** Each column's question id, latest type, and options: the latest version's, then any removed since (newest version first). */
+  ids: string[];
+  types: string[];
+  options: string[][];
   keys: Record<number, ({ text: string; type: string } | null)[]>;
   latest: number;
+  /** The main table's only: one table per repeat, in form order (exportColumns). */
+  repeats?: RepeatTable[];
 }
 
 export interface VersionQuestions {
   version: number;
-  questions: readonly { id?: string | undefined; text: string; type: string }[];
+  questions: readonly { id?: string | undefined; text: string; type: string; parent?: string | undefined; options?: readonly string[] }[];
+}
+
+const GROUP = 'group';
+const REPEAT = 'repeat';
+
+/**
+ * The entries answered in one scope ('' the response, else a repeat's id): a group is a title, a
+ * repeat's members answer in its instances (its own table), a nested repeat's cell is its count.
+ */
+function scopeQuestions(questions: VersionQuestions['questions'], scope: string): VersionQuestions['questions'] {
+  if (scope === '' && !questions.some((q) => q.parent !== undefined || q.type === GROUP)) return questions;
+  const scopes = answerScopes(questions);
+  return questions.filter((q, i) => q.type !== GROUP && scopes[i] === scope);
 }
 
 const columnId = (q: { id?: string | undefined; text: string }) => q.id ?? `\u0000${q.text}`;
 
-export function exportColumns(versions: readonly VersionQuestions[]): ExportColumns {
+/**
+ * One repeat's table (a sheet of the workbook, a CSV of the zip): one row per instance, joined to
+ * the response's row by its S/N and to the instance around it by its key, as ODK and Kobo export.
+ */
+export interface RepeatTable {
+  /** The repeat's id (its XLSForm name), which its rows' keys are made of: `members[2]/plots[1]`. */
+  id: string;
+  /** Its latest text, the sheet's name before it is made a valid one. */
+  header: string;
+  /** The index of the table of the repeat around it; null for a repeat at the response's level. */
+  parent: number | null;
+  /** Per version, the repeat's answer key (its text then); null when that version had no such repeat. */
+  keys: Record<number, string | null>;
+  /** Its members' columns across versions. */
+  columns: ExportColumns;
+}
+
+export function exportColumns(versions: readonly VersionQuestions[], scope = ''): ExportColumns {
+  const all = versions;
+  versions = versions.map((v) => ({ version: v.version, questions: scopeQuestions(v.questions, scope) }));
   const newestFirst = [...versions].sort((a, b) => b.version - a.version);
   const order: string[] = [];
   const headers = new Map<string, string>();
+  const latest = new Map<string, { id: string; type: string; options: string[] }>();
   for (const v of newestFirst) {
     for (const q of v.questions) {
       const id = columnId(q);
-      if (headers.has(id)) continue;
+      const known = latest.get(id);
+      if (known) {
+        for (const o of q.options ?? []) if (!known.options.includes(o)) known.options.push(o);
+        continue;
+      }
       headers.set(id, q.text);
+      latest.set(id, { id: q.id ?? `q${order.length + 1}`, type: q.type, options: [...(q.options ?? [])] });
       order.push(id);
     }
   }
@@ -99,7 +158,40 @@ export function exportColumns(versions: readonly VersionQuestions[]): ExportColu
     const keyOf = new Map(v.questions.map((q) => [columnId(q), { text: q.text, type: q.type }]));
     keys[v.version] = order.map((id) => keyOf.get(id) ?? null);
   }
-  return { headers: order.map((id) => headers.get(id)!), keys, latest: newestFirst[0]?.version ?? 1 };
+  const about = order.map((id) => latest.get(id)!);
+  const columns: ExportColumns = { headers: order.map((id) => headers.get(id)!), ids: about.map((a) => a.id), types: about.map((a) => a.type), options: about.map((a) => a.options), keys, latest: newestFirst[0]?.version ?? 1 };
+  if (scope === '') columns.repeats = repeatTables(all);
+  return columns;
+}
+
+/**
+ * The repeats of every version, each with its table: the latest version's in form order, then
+ * those removed since; a table's parent always comes before it.
+ */
+function repeatTables(versions: readonly VersionQuestions[]): RepeatTable[] {
+  const newestFirst = [...versions].sort((a, b) => b.version - a.version);
+  const found = new Map<string, { header: string; parentId: string }>();
+  for (const v of newestFirst) {
+    const scopes = answerScopes(v.questions);
+    v.questions.forEach((q, i) => {
+      if (q.type === REPEAT && q.id !== undefined && !found.has(q.id)) found.set(q.id, { header: q.text, parentId: scopes[i]! });
+    });
+  }
+  // Parents first: a repeat removed in a later version may have nested one still found earlier.
+  const ordered: string[] = [];
+  const visit = (id: string) => {
+    if (ordered.includes(id)) return;
+    const parent = found.get(id)!.parentId;
+    if (parent !== '' && found.has(parent)) visit(parent);
+    ordered.push(id);
+  };
+  for (const id of found.keys()) visit(id);
+  return ordered.map((id) => {
+    const { header, parentId } = found.get(id)!;
+    const keys: Record<number, string | null> = {};
+    for (const v of versions) keys[v.version] = v.questions.find((q) => q.type === REPEAT && q.id === id)?.text ?? null;
+    return { id, header, parent: parentId === '' ? null : ordered.indexOf(parentId), keys, columns: exportColumns(versions, id) };
+  });
 }
 
 /** The answer keys of a response's own version, one per column (a version unknown here reads as the latest). */
@@ -145,13 +237,45 @@ export const numberCell = (n: number | undefined): string => (n === undefined ||
  * or time question's a date cell (its marks above); anything else, or an answer in another shape
  * (stored before the type checked it), is text. A note has no answer.
  */
-export function answerCell(answer: Answer | undefined, publicUrl: string, type?: string): string {
-  if (answer === undefined || answer === null || type === 'note') return MISSING;
-  if (Array.isArray(answer)) return plainText(answer.join(', '));
+export function answerCell(answer: Answer | undefined, publicUrl: string, type?: string, sign?: SignLink): string {
+  if (answer === undefined || answer === null || type === 'note') return MISSING_MARK;
+  // A repeat is its number of instances here (as in the responses table); its answers are the instances'.
+  if (isRepeatAnswer(answer)) return plainText(repeatSummary(answer.length));
+  if (isChoiceList(answer)) return plainText(answer.join(', '));
   const text = String(answer);
   if ((type === 'number' || type === 'decimal') && NUMBER.test(text)) return text.replace(/\D/g, '').replace(/^0+/, '').length <= EXACT_DIGITS ? `${NUMBER_MARK}${text}` : text;
   if (type === 'date' && DATE.test(text)) return `${DATE_MARK}${text}`;
   if (type === 'time' && TIME.test(text)) return `${TIME_MARK}${text}`;
-  const link = linkOf(text, publicUrl);
+  const link = linkOf(text, publicUrl, sign);
   return link ? `${LINK_MARK}${link}` : plainText(text);
+}
+
+/** A geotrace's length or a geoshape's area (m, m²) as a number cell; N/A when unanswered, empty when the answer is no valid line or area. */
+export function measureCell(answer: Answer | undefined, shape: boolean): string {
+  if (answer === undefined || answer === null) return MISSING_MARK;
+  return typeof answer === 'string' ? numberCell(geoMeasure(answer, shape)) : '';
+}
+
+/**
+ * A select's or checkbox's answer as its option numbers (1 = the column's first option), the
+ * `values` switch: a number cell for a select, the numbers joined by spaces for a checkbox (as
+ * ODK and Kobo write them). An answer that is no option of the column keeps its text.
+ */
+export function choiceValueCell(answer: Answer | undefined, options: readonly string[], type: string | undefined, publicUrl: string): string {
+  if (answer === undefined || answer === null) return MISSING_MARK;
+  if (isRepeatAnswer(answer)) return answerCell(answer, publicUrl, type);
+  if (isChoiceList(answer)) {
+    const codes = answer.map((a) => options.indexOf(a) + 1);
+    return codes.every((c) => c > 0) ? codes.join(' ') : plainText(answer.join(', '));
+  }
+  const code = options.indexOf(String(answer)) + 1;
+  return code > 0 ? `${NUMBER_MARK}${code}` : answerCell(answer, publicUrl, type);
+}
+
+/** One 0/1 cell per option of a checkbox column (the `splitMultiple` switch); missing when the question went unanswered. */
+export function optionCells(answer: Answer | undefined, options: readonly string[]): string[] {
+  if (answer === undefined || answer === null) return options.map(() => MISSING_MARK);
+  if (isRepeatAnswer(answer)) return options.map(() => MISSING_MARK);
+  const ticked = new Set(isChoiceList(answer) ? answer : [String(answer)]);
+  return options.map((o) => `${NUMBER_MARK}${ticked.has(o) ? 1 : 0}`);
 }

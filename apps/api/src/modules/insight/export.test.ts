@@ -85,7 +85,10 @@ describe('organization export', () => {
     expect(first.getCell(12).value).toBe(`'=HYPERLINK("http://x")`);
     expect(first.getCell(14).value).toBe('Alpha, Beta');
     expect(first.getCell(15).type).toBe(ExcelJS.ValueType.Hyperlink);
-    expect(first.getCell(15).value).toEqual({ text: 'http://sb.test/api/v1/files/image/abc-123.jpg', hyperlink: 'http://sb.test/api/v1/files/image/abc-123.jpg' });
+    // A photo's link is signed and expiring (files/file-links.ts), fresh at each export.
+    const photoLink = first.getCell(15).value as { text: string; hyperlink: string };
+    expect(photoLink.hyperlink).toMatch(/^http:\/\/sb\.test\/api\/v1\/files\/image\/abc-123\.jpg\?exp=\d+&sig=[0-9a-f]{64}$/);
+    expect(photoLink.text).toBe(photoLink.hyperlink);
     expect(first.getCell(16).value).toBe('N/A');
     expect(first.getCell(17).value).toEqual({ text: 'https://example.com/shop?id=1', hyperlink: 'https://example.com/shop?id=1' });
 
@@ -283,7 +286,7 @@ describe('export threads', () => {
     const before = niceness();
     let niced = 0;
     const sampler = setInterval(() => (niced = Math.max(niced, niceness().filter((n) => n > 0).length)), 5);
-    const job = { db: { dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl, pgSchema: t.app.db.pgSchema, sqliteFile: t.app.db.sqlite?.name }, scope: { surveyId: survey.id, supervisorMemberId: null }, search: '', columns: exportColumns([{ version: 1, questions }]), publicUrl: 'http://sb.test' };
+    const job = { db: { dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl, pgSchema: t.app.db.pgSchema, sqliteFile: t.app.db.sqlite?.name }, scope: { surveyId: survey.id, supervisorMemberId: null }, search: '', columns: exportColumns([{ version: 1, questions }]), publicUrl: 'http://sb.test', fileLink: { key: 'k', exp: 1 } };
     try {
       for await (const chunk of exportInWorker(job, () => {})) void chunk;
     } finally {
@@ -298,7 +301,7 @@ describe('export threads', () => {
 
   it('fails the download, instead of hanging, when the reader thread cannot read', async () => {
     const errors: string[] = [];
-    const job = { db: { dataDir: '/nonexistent', databaseUrl: undefined, sqliteFile: '/nonexistent/none.sqlite' }, scope: { surveyId: 's', supervisorMemberId: null }, search: '', columns: exportColumns([{ version: 1, questions }]), publicUrl: 'http://sb.test' };
+    const job = { db: { dataDir: '/nonexistent', databaseUrl: undefined, sqliteFile: '/nonexistent/none.sqlite' }, scope: { surveyId: 's', supervisorMemberId: null }, search: '', columns: exportColumns([{ version: 1, questions }]), publicUrl: 'http://sb.test', fileLink: { key: 'k', exp: 1 } };
     const stream = exportInWorker(job, (err) => errors.push(err.message));
     await expect(async () => {
       for await (const chunk of stream) void chunk;

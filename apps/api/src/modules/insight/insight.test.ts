@@ -119,7 +119,7 @@ describe('responses table', () => {
     for (const after of ['x', '12', '.abc', '12.', '12.a b', `${'9'.repeat(17)}.abc`, '12.%27%3B']) {
       const res = await get(org.token, `/survey/organization/response/${survey.id}?page=2&after=${after}`);
       expect(res.statusCode, after).toBe(400);
-      expect(res.json(), after).toEqual({ msg: ApiMsg.badResponsesCursor });
+      expect(res.json(), after).toMatchObject({ msg: ApiMsg.badResponsesCursor });
     }
   });
 
@@ -295,7 +295,7 @@ describe('organization scoping', () => {
       for (const url of [`/survey/organization/response/${id}`, `/survey/organization/top-performer/${id}`, `/survey/organization/by-weeks/${id}?startDate=${encodeURIComponent(start)}&endDate=${encodeURIComponent(end)}`, `/survey/organization/response/download/${id}`]) {
         const res = await get(org.token, url);
         expect(res.statusCode, url).toBe(404);
-        expect(res.json()).toEqual({ msg: ApiMsg.surveyNotFound });
+        expect(res.json()).toMatchObject({ msg: ApiMsg.surveyNotFound });
       }
     }
   });
@@ -305,7 +305,7 @@ describe('organization scoping', () => {
     const fu = await member(survey.id, 'Nosy Field');
     const res = await get(fu.token, `/survey/organization/response/${survey.id}`);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ msg: ApiMsg.forbidden });
+    expect(res.json()).toMatchObject({ msg: ApiMsg.forbidden });
     const anon = await get(null, `/survey/organization/top-performer/${survey.id}`);
     expect(anon.statusCode).toBe(401);
   });
@@ -379,7 +379,7 @@ describe('supervisor scoping', () => {
     expect(org6.totalCount).toBe(5);
     const bad = await get(org.token, `/survey/organization/response/${surveyId}?status=paid`);
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ msg: 'status must be approved, pending, returned or rejected' });
+    expect(bad.json()).toMatchObject({ msg: 'status must be approved, pending, returned or rejected' });
   });
 
   it("limits the supervisor's cards to their field users", async () => {
@@ -395,7 +395,7 @@ describe('supervisor scoping', () => {
     for (const url of [`/supervisor/response/${surveyId}`, `/survey/supervisor/top-performer/${surveyId}`, `/survey/supervisorName/response/download/${surveyId}`]) {
       const res = await get(stranger.token, url);
       expect(res.statusCode, url).toBe(404);
-      expect(res.json()).toEqual({ msg: ApiMsg.surveyNotFound });
+      expect(res.json()).toMatchObject({ msg: ApiMsg.surveyNotFound });
       expect((await get(org.token, url)).statusCode).toBe(403);
     }
   });
@@ -488,11 +488,11 @@ describe('responses by weeks', () => {
   it('refuses an empty, reversed, too long or malformed range', async () => {
     const survey = await createSurvey(t.app, org.id);
     const iso = (ms: number) => new Date(ms).toISOString();
-    expect((await week(org.token, survey.id, iso(start), iso(start))).json()).toEqual({ msg: ApiMsg.weekRangeOrder });
+    expect((await week(org.token, survey.id, iso(start), iso(start))).json()).toMatchObject({ msg: ApiMsg.weekRangeOrder });
     expect((await week(org.token, survey.id, iso(end), iso(start))).statusCode).toBe(400);
     const long = await week(org.token, survey.id, iso(start), iso(end + 3_600_000 + 1));
     expect(long.statusCode).toBe(400);
-    expect(long.json()).toEqual({ msg: ApiMsg.weekRangeTooLong });
+    expect(long.json()).toMatchObject({ msg: ApiMsg.weekRangeTooLong });
     const bad = await week(org.token, survey.id, 'last sunday', iso(end));
     expect(bad.statusCode).toBe(400);
     expect(typeof bad.json().msg).toBe('string');

@@ -1,12 +1,17 @@
 import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import { Role, type ResponseStatus } from '@survey-bird/contracts';
+import { inOffice } from '../../db/actor-scope.js';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { likePattern, type Page } from '../../http/paging.js';
+import type { OfficeActor, SupervisorActor } from '../../plugins/auth.js';
 import { gramQuery, pgGramCodes } from './search-grams.js';
 
-/** Which responses a caller may see: one survey and, for a supervisor, only their field users. */
-export interface Scope {
+/**
+ * Which responses a request reads: one survey and, for a supervisor, only their field users. Made
+ * only by `findSurvey` from the caller's `Actor` once the survey is found in the actor's reach.
+ */
+export interface RowScope {
   surveyId: string;
   /** The supervisor's member row on this survey; null when the organization is asking. */
   supervisorMemberId: string | null;
@@ -18,10 +23,11 @@ export interface Scope {
 
 export interface ScopedSurvey {
   id: string;
+  organization_id: string;
   title: string;
   /** JSON of StoredQuestion[] */
   questions: string;
-  scope: Scope;
+  scope: RowScope;
 }
 
 /** A response as the table and the export show it, with the field user's member row. */
@@ -37,6 +43,34 @@ export interface ListedResponse {
   full_name: string;
   email: string;
   status: string;
+  /** JSON of EncryptedAnswers; null for a response in clear. */
+  encrypted?: string | null;
+}
+
+/**
+ * The lowest transaction id whose changes may still become visible to this statement: the
+ * snapshot's in-progress ids (its xmax when none), less those of backends connected to another
+ * database (they never write these tables; another database's long transaction would otherwise
+ * hold the feed back). An id that ended after the snapshot was taken is still counted, which only
+ * delays its changes to the next read.
+ */
+const PG_SETTLED = sql`select least(pg_snapshot_xmax(s.snap)::text::bigint, (select min(id::text::bigint) from pg_snapshot_xip(s.snap) id
+    where (id::text::bigint % 4294967296) not in (select a.backend_xid::text::bigint from pg_stat_activity a
+      where a.backend_xid is not null and a.datname is not null and a.datname <> current_database())))
+  from (select pg_current_snapshot() as snap) s`;
+
+const CHANGED_ROW = sql`select r.id, r.survey_id, r.organization_id, r.answers, r.created_at, r.captured_at, r.version, r.revision, r.status,
+    r.reviewed_at, r.review_comment, r.change_seq, m.full_name, m.email,
+    exists (select 1 from payout_items i join payouts p on p.id = i.payout_id where i.response_id = r.id and p.status = 'paid') as paid
+  from responses r join members m on m.id = r.member_id`;
+
+/** A response as the changes feed gives it, with its place in the feed. */
+export interface ChangedRow extends ListedResponse {
+  change_seq: number | string;
+  revision: number;
+  reviewed_at: number | null;
+  review_comment: string | null;
+  paid: number | boolean;
 }
 
 export interface ResponsePage {
@@ -84,7 +118,7 @@ export type Key = { created_at: number; id: string };
 
 /**
  * Reads for the dashboards, the responses table and the export. Every query is scoped by
- * `Scope`; ownership of the survey is settled by the two `find*Survey` methods before a scope exists.
+ * `RowScope`; ownership of the survey is settled by the two `find*Survey` methods before a scope exists.
  */
 export class InsightRepository {
   constructor(
@@ -102,22 +136,27 @@ export class InsightRepository {
     return rows.map((r) => ({ version: Number(r.version), questions: r.questions }));
   }
 
-  async findOrganizationSurvey(surveyId: string, organizationId: string): Promise<ScopedSurvey | undefined> {
-    const row = await this.k.selectFrom('surveys').select(['id', 'title', 'questions']).where('id', '=', surveyId).where('organization_id', '=', organizationId).executeTakeFirst();
+  /** The survey when it is in the actor's reach: an office user's scope, or a survey the supervisor supervises on. */
+  findSurvey(actor: OfficeActor | SupervisorActor, surveyId: string): Promise<ScopedSurvey | undefined> {
+    return actor.role === Role.organization ? this.findOfficeSurvey(surveyId, actor) : this.findSupervisorSurvey(surveyId, actor.userId);
+  }
+
+  private async findOfficeSurvey(surveyId: string, actor: OfficeActor): Promise<ScopedSurvey | undefined> {
+    const row = await this.k.selectFrom('surveys').select(['id', 'organization_id', 'title', 'questions']).where('id', '=', surveyId).where(inOffice(actor, 'organization_id', 'id')).executeTakeFirst();
     return row && { ...row, scope: { surveyId: row.id, supervisorMemberId: null } };
   }
 
-  async findSupervisorSurvey(surveyId: string, userId: string): Promise<ScopedSurvey | undefined> {
+  private async findSupervisorSurvey(surveyId: string, userId: string): Promise<ScopedSurvey | undefined> {
     const row = await this.k
       .selectFrom('surveys as s')
       .innerJoin('members as m', 'm.survey_id', 's.id')
-      .select(['s.id', 's.title', 's.questions', 'm.id as member_id'])
+      .select(['s.id', 's.organization_id', 's.title', 's.questions', 'm.id as member_id'])
       .where('s.id', '=', surveyId)
       .where('m.user_id', '=', userId)
       .where('m.role', '=', Role.supervisor)
       .where('m.withdrawn_at', 'is', null)
       .executeTakeFirst();
-    return row && { id: row.id, title: row.title, questions: row.questions, scope: { surveyId: row.id, supervisorMemberId: row.member_id } };
+    return row && { id: row.id, organization_id: row.organization_id, title: row.title, questions: row.questions, scope: { surveyId: row.id, supervisorMemberId: row.member_id } };
   }
 
   /**
@@ -142,7 +181,7 @@ export class InsightRepository {
    * `page.offset` rows or matches, so page 500 costs what page 1 does; `page` then only says which
    * page the caller is on (for totalCount and hasPreviousPage).
    */
-  async listResponses(scope: Scope, search: string, page: Page, after: Key | null = null): Promise<ResponsePage> {
+  async listResponses(scope: RowScope, search: string, page: Page, after: Key | null = null): Promise<ResponsePage> {
     const term = search.toLowerCase();
     // A status filter has no index of its own (one would cost every ingested row an entry): it
     // walks the survey's newest rows like a search, with the search's capped count.
@@ -164,7 +203,32 @@ export class InsightRepository {
   }
 
   // The cards read response_counts (one row per member and shard, kept by triggers), not responses.
-  async topPerformer(scope: Scope): Promise<{ fullName: string; count: number } | undefined> {
+  /**
+   * The survey's responses whose change_seq is after `after` (by (change_seq, id)), oldest change
+   * first. On PostgreSQL only changes of transactions that have ended (ids below PG_SETTLED) are
+   * read, so one still committing cannot land behind a cursor (migration response_change_seq).
+   */
+  async changedSince(surveyId: string, after: { seq: string; id: string } | null, limit: number): Promise<ChangedRow[]> {
+    const settled = this.db.engine === 'postgres' ? sql`and r.change_seq < (${PG_SETTLED})` : sql``;
+    const from = after === null ? sql`` : sql`and (r.change_seq > cast(${after.seq} as bigint) or (r.change_seq = cast(${after.seq} as bigint) and r.id > ${after.id}))`;
+    const { rows } = await sql<ChangedRow>`${CHANGED_ROW} where r.survey_id = ${surveyId} ${from} ${settled}
+      order by r.change_seq, r.id limit ${limit}`.execute(this.db.kysely);
+    return rows;
+  }
+
+  /** One response as the changes feed gives it (a webhook's payload). */
+  /** A survey's latest questions (JSON); '[]' when it is gone. */
+  async surveyQuestions(surveyId: string): Promise<string> {
+    const row = await this.k.selectFrom('surveys').select('questions').where('id', '=', surveyId).executeTakeFirst();
+    return row?.questions ?? '[]';
+  }
+
+  async changedOne(responseId: string): Promise<ChangedRow | undefined> {
+    const { rows } = await sql<ChangedRow>`${CHANGED_ROW} where r.id = ${responseId}`.execute(this.db.kysely);
+    return rows[0];
+  }
+
+  async topPerformer(scope: RowScope): Promise<{ fullName: string; count: number } | undefined> {
     const row = await this.fieldUsers(scope)
       .innerJoin('response_counts as c', (j) => j.onRef('c.survey_id', '=', 'm.survey_id').onRef('c.member_id', '=', 'm.id'))
       .select((eb) => ['m.full_name', eb.fn.sum<number>('c.responses').as('n')])
@@ -177,7 +241,7 @@ export class InsightRepository {
   }
 
   /** Field users in scope with at least one response received at or after `since`. */
-  async activeFieldUsers(scope: Scope, since: number): Promise<number> {
+  async activeFieldUsers(scope: RowScope, since: number): Promise<number> {
     const row = await this.fieldUsers(scope)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where(({ exists, selectFrom }) =>
@@ -187,7 +251,7 @@ export class InsightRepository {
     return Number(row.n);
   }
 
-  async countResponses(scope: Scope): Promise<number> {
+  async countResponses(scope: RowScope): Promise<number> {
     const row = await this.k
       .selectFrom('response_counts as c')
       .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('c.responses'), eb.lit(0)).as('n'))
@@ -210,7 +274,7 @@ export class InsightRepository {
     return rows.map((r) => ({ day: Number(r.day), value: Number(r.value), amount: Number(r.amount) }));
   }
 
-  private async listAll(scope: Scope, page: Page, after: Key | null): Promise<ResponsePage> {
+  private async listAll(scope: RowScope, page: Page, after: Key | null): Promise<ResponsePage> {
     const totalCount = await this.countResponses(scope);
     if (after) {
       const rows = await this.rows(scope).where(before(after)).limit(page.limit + 1).execute();
@@ -244,7 +308,7 @@ export class InsightRepository {
    * rare here (short, digits, or common only in other surveys) costs a few index pages; then the
    * LIKE walk unbounded, for which PostgreSQL picks its pg_trgm index when the term is rare.
    */
-  private async listPostgres(scope: Scope, term: string, page: Page, after: Key | null): Promise<ResponsePage> {
+  private async listPostgres(scope: RowScope, term: string, page: Page, after: Key | null): Promise<ResponsePage> {
     const walked = await this.windowWalk(scope, term, page, after);
     if (walked) return walked;
     const { rows } = await sql<{ id: string }>`select id from responses
@@ -258,7 +322,7 @@ export class InsightRepository {
    * page's end): the page when the window fills it, or the whole walk when the survey is smaller
    * than the window; null when the caller needs an exact plan.
    */
-  private async windowWalk(scope: Scope, term: string, page: Page, after: Key | null): Promise<ResponsePage | null> {
+  private async windowWalk(scope: RowScope, term: string, page: Page, after: Key | null): Promise<ResponsePage | null> {
     const skipped = after ? 0 : page.offset;
     const within = await this.windowStart(scope, this.tuning.scanWindow + page.limit * (skipped + page.limit + 1), after);
     const found = await this.listMatching(scope, term, page, within, after);
@@ -266,7 +330,7 @@ export class InsightRepository {
   }
 
   /** Candidate rows (index hits, any survey), narrowed to the scope, re-checked and sorted. */
-  private async listAmong(scope: Scope, term: string, candidates: RawBuilder<SqlBool>, page: Page, after: Key | null): Promise<ResponsePage> {
+  private async listAmong(scope: RowScope, term: string, candidates: RawBuilder<SqlBool>, page: Page, after: Key | null): Promise<ResponsePage> {
     const keys = await this.k
       .selectFrom('responses as r')
       .select(['r.id', 'r.created_at'])
@@ -289,7 +353,7 @@ export class InsightRepository {
    * key; with `after`, only rows past it. The count stops at tuning.countCap (and is never less
    * than what the pages prove).
    */
-  private async listMatching(scope: Scope, term: string, page: Page, within: Key | null, after: Key | null, trigrams = false): Promise<ResponsePage> {
+  private async listMatching(scope: RowScope, term: string, page: Page, within: Key | null, after: Key | null, trigrams = false): Promise<ResponsePage> {
     const windowed = (eb: Eb) => (within ? eb.and([this.matches(eb, term, trigrams), sql<SqlBool>`(r.created_at, r.id) >= (${within.created_at}, ${within.id})`]) : this.matches(eb, term, trigrams));
     const rows = await this.rows(scope)
       .where((eb) => windowed(eb as unknown as Eb))
@@ -310,7 +374,7 @@ export class InsightRepository {
   }
 
   /** The key of the `size`-th newest response in scope (past `after`; index-only), or null when there are fewer. */
-  private async windowStart(scope: Scope, size: number, after: Key | null): Promise<Key | null> {
+  private async windowStart(scope: RowScope, size: number, after: Key | null): Promise<Key | null> {
     const row = await this.k
       .selectFrom('responses as r')
       .select(['r.created_at', 'r.id'])
@@ -346,17 +410,17 @@ export class InsightRepository {
   }
 
   /** Responses in scope with their member row, newest first. */
-  private rows(scope: Scope) {
+  private rows(scope: RowScope) {
     return this.k
       .selectFrom('responses as r')
       .innerJoin('members as m', 'm.id', 'r.member_id')
-      .select(['r.id', 'r.survey_id', 'r.organization_id', 'r.answers', 'r.created_at', 'r.captured_at', 'r.version', 'r.status', 'm.full_name', 'm.email'])
+      .select(['r.id', 'r.survey_id', 'r.organization_id', 'r.answers', 'r.created_at', 'r.captured_at', 'r.version', 'r.status', 'r.encrypted', 'm.full_name', 'm.email'])
       .where((eb) => this.inScope(eb as unknown as Eb, scope))
       .orderBy('r.created_at', 'desc')
       .orderBy('r.id', 'desc');
   }
 
-  private fieldUsers(scope: Scope) {
+  private fieldUsers(scope: RowScope) {
     return this.k
       .selectFrom('members as m')
       .where('m.survey_id', '=', scope.surveyId)
@@ -364,7 +428,7 @@ export class InsightRepository {
       .$if(scope.supervisorMemberId !== null, (q) => q.where('m.supervisor_id', '=', scope.supervisorMemberId!));
   }
 
-  private inScope(eb: Eb, scope: Scope): Expression<SqlBool> {
+  private inScope(eb: Eb, scope: RowScope): Expression<SqlBool> {
     let survey = scope.status ? eb.and([eb('r.survey_id', '=', scope.surveyId), eb('r.status', '=', scope.status)]) : eb('r.survey_id', '=', scope.surveyId);
     if (scope.flagged !== undefined) {
       const open = eb.exists(eb.selectFrom('response_flags as f').select('f.response_id').whereRef('f.response_id', '=', 'r.id').where('f.dismissed_at', 'is', null));

@@ -1,12 +1,20 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { ApiMsg, type ByWeeksReply, Limits, type ResponseListReply, type ResponseRow, type ResponseStatus, type StoredQuestion, type TopPerformerReply, WeekDay, withQuestionIds } from '@survey-bird/contracts';
+import { ApiMsg, type ByWeeksReply, type EncryptedAnswers, type ChangedResponse, type SurveyChangesQuery, type SurveyChangesReply, Limits, type ResponseListReply, type ResponseRow, type ResponseStatus, type StoredQuestion, type TopPerformerReply, WeekDay, withQuestionIds } from '@survey-bird/contracts';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { FlagsService } from '../flags/service.js';
+import type { OfficeActor, SupervisorActor } from '../../plugins/auth.js';
 import { pageOf, pagingReply } from '../../http/paging.js';
 import { answersUnderHeaders, exportColumns, type ExportColumns } from './export-rows.js';
 import { exportInWorker } from './export.js';
-import { InsightRepository, type Key, type ListedResponse, type Scope, type ScopedSurvey } from './repository.js';
+import { XLSX_OPTIONS, type ExportOptions } from './export-layout.js';
+import { InsightRepository, type ChangedRow, type Key, type ListedResponse, type RowScope, type ScopedSurvey } from './repository.js';
+import { fileLinkKey, linkExpiry } from '../files/file-links.js';
+import { maskAnswers } from '@survey-bird/contracts/personal';
+import { personalKeys } from '../privacy/personal-keys.js';
+
+/** Answer keys shown as PERSONAL_MASK; null: none hidden. */
+export type Hidden = ReadonlySet<string> | null;
 
 const DAY_MS = 86_400_000;
 /** A week is 7 local days; a daylight-saving change makes one of them 25 hours long. */
@@ -19,32 +27,37 @@ export class InsightService {
     this.repo = new InsightRepository(app.db);
   }
 
-  async organizationSurvey(surveyId: string, organizationId: string | null): Promise<ScopedSurvey> {
-    const survey = organizationId ? await this.repo.findOrganizationSurvey(surveyId, organizationId) : undefined;
+  /** The survey and the rows the actor reads of it; another organization's, or one out of scope, is not found. */
+  async survey(actor: OfficeActor | SupervisorActor, surveyId: string): Promise<ScopedSurvey> {
+    const survey = await this.repo.findSurvey(actor, surveyId);
     if (!survey) throw notFound(ApiMsg.surveyNotFound);
     return survey;
   }
 
-  async supervisorSurvey(surveyId: string, userId: string): Promise<ScopedSurvey> {
-    const survey = await this.repo.findSupervisorSurvey(surveyId, userId);
-    if (!survey) throw notFound(ApiMsg.surveyNotFound);
-    return survey;
+  /** The answer keys of the survey's personal questions (privacy/personal-keys.ts). */
+  async personalKeys(survey: { id: string; questions: string }): Promise<Set<string>> {
+    return personalKeys({ versions: await this.repo.versionQuestions(survey.id), current: survey.questions });
   }
 
-  async responses(scope: Scope, query: { page: number; searchQuery: string; after?: string; status?: ResponseStatus; flagged?: boolean }): Promise<ResponseListReply> {
+  /** The same, for a survey known by id. */
+  async personalKeysById(surveyId: string): Promise<Set<string>> {
+    return this.personalKeys({ id: surveyId, questions: await this.repo.surveyQuestions(surveyId) });
+  }
+
+  async responses(scope: RowScope, query: { page: number; searchQuery: string; after?: string; status?: ResponseStatus; flagged?: boolean }, hidden: Hidden = null): Promise<ResponseListReply> {
     const page = pageOf(query.page);
     const result = await this.repo.listResponses(filtered(scope, query), query.searchQuery, page, query.after ? keyOf(query.after) : null);
     const last = result.rows.at(-1);
     const [flags, columns] = await Promise.all([this.flags.stateOf(result.rows.map((r) => r.id)), this.answerColumns(scope.surveyId)]);
     return {
-      responses: result.rows.map((r) => ({ ...toResponseRow(r, columns), ...flags.get(r.id)! })),
+      responses: result.rows.map((r) => ({ ...toResponseRow(r, columns, hidden), ...flags.get(r.id)! })),
       ...pagingReply(page, result.totalCount),
       hasNextPage: result.hasNextPage,
       nextCursor: result.hasNextPage && last ? `${Number(last.created_at)}.${last.id}` : null,
     };
   }
 
-  async cards(scope: Scope, now = Date.now()): Promise<TopPerformerReply> {
+  async cards(scope: RowScope, now = Date.now()): Promise<TopPerformerReply> {
     const [top, activeFieldUsers, totalResponses, flaggedResponses] = await Promise.all([
       this.repo.topPerformer(scope),
       this.repo.activeFieldUsers(scope, now - Limits.activeFieldUserDays * DAY_MS),
@@ -54,8 +67,30 @@ export class InsightService {
     return { topPerformer: top?.fullName ?? null, activeFieldUsers, totalResponses, flaggedResponses };
   }
 
+  /** A page of the survey's changes feed after the `since` cursor (repository changedSince). */
+  async changes(surveyId: string, query: SurveyChangesQuery, hidden: Hidden = null): Promise<SurveyChangesReply> {
+    const dot = query.since?.indexOf('.') ?? -1;
+    const after = query.since ? { seq: query.since.slice(0, dot), id: query.since.slice(dot + 1) } : null;
+    const [rows, columns] = await Promise.all([this.repo.changedSince(surveyId, after, query.limit + 1), this.answerColumns(surveyId)]);
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    return {
+      responses: page.map((r) => changedResponse(r, columns, hidden)),
+      nextCursor: last ? `${last.change_seq}.${last.id}` : (query.since ?? '0.'),
+      hasMore: rows.length > query.limit,
+    };
+  }
+
+  /** One response as the feed gives it (personal answers masked when `withoutPersonal`), or undefined when it is gone. */
+  async changedResponse(responseId: string, withoutPersonal = false): Promise<ChangedResponse | undefined> {
+    const row = await this.repo.changedOne(responseId);
+    if (!row) return undefined;
+    const hidden = withoutPersonal ? await this.personalKeysById(row.survey_id) : null;
+    return changedResponse(row, await this.answerColumns(row.survey_id), hidden);
+  }
+
   /** Seven days from the client's local Sunday midnight; slot i is the i-th 24 hours after it. */
-  async week(scope: Scope, startDate: string, endDate: string): Promise<ByWeeksReply> {
+  async week(scope: RowScope, startDate: string, endDate: string): Promise<ByWeeksReply> {
     const start = Date.parse(startDate);
     const end = Date.parse(endDate);
     if (end <= start) throw badRequest(ApiMsg.weekRangeOrder);
@@ -81,25 +116,31 @@ export class InsightService {
   }
 
   /** Columns from every version of the survey (a survey published before versions has only its own questions). */
-  async export(survey: ScopedSurvey, search: string): Promise<Readable> {
+  async export(survey: ScopedSurvey, search: string, options: ExportOptions = XLSX_OPTIONS, hidden: Hidden = null): Promise<{ stream: Readable; repeats: number }> {
     const { config, db } = this.app;
     const stored = await this.repo.versionQuestions(survey.id);
     const versions = stored.length > 0 ? stored : [{ version: 1, questions: survey.questions }];
-    return exportInWorker(
+    const columns = columnsOf(versions);
+    const stream = exportInWorker(
       {
         db: { dataDir: config.dataDir, databaseUrl: config.databaseUrl, pgSchema: db.pgSchema, sqliteFile: db.sqlite?.name },
         scope: survey.scope,
         search,
-        columns: columnsOf(versions),
+        columns,
         publicUrl: config.publicUrl,
+        options,
+        hidden: hidden ? [...hidden] : [],
+        title: survey.title,
+        fileLink: { key: fileLinkKey(config.jwtSecret, config.fileLinkSecret), exp: linkExpiry(config.fileLinkTtlDays) },
       },
       (err) => this.app.log.error({ err: err.message, surveyId: survey.id }, 'export failed'),
     );
+    return { stream, repeats: columns.repeats?.length ?? 0 };
   }
 }
 
 /** The table's filters (status, flagged) on top of the caller's scope. */
-export function filtered(scope: Scope, query: { status?: ResponseStatus | undefined; flagged?: boolean | undefined }): Scope {
+export function filtered(scope: RowScope, query: { status?: ResponseStatus | undefined; flagged?: boolean | undefined }): RowScope {
   return { ...scope, ...(query.status ? { status: query.status } : {}), ...(query.flagged !== undefined ? { flagged: query.flagged } : {}) };
 }
 
@@ -119,17 +160,45 @@ function keyOf(cursor: string): Key {
   return { created_at: Number(cursor.slice(0, dot)), id: cursor.slice(dot + 1) };
 }
 
-function toResponseRow(r: ListedResponse, columns: ExportColumns | null): Omit<ResponseRow, 'checking' | 'flags'> {
+/** Answers as shownAnswers gives them, with the hidden keys' answers masked. */
+export function visibleAnswers<A>(columns: ExportColumns | null, version: number, stored: string, hidden: Hidden): Record<string, A> {
+  const shown = shownAnswers<A>(columns, version, stored);
+  return hidden ? maskAnswers(shown, hidden) : shown;
+}
+
+function toResponseRow(r: ListedResponse, columns: ExportColumns | null, hidden: Hidden): Omit<ResponseRow, 'checking' | 'flags'> {
   const fieldUser = { fullName: r.full_name, email: r.email };
   return {
     _id: r.id,
     survey_id: r.survey_id,
     organization_id: r.organization_id,
-    answers: shownAnswers<ResponseRow['answers'][string]>(columns, Number(r.version), r.answers),
+    answers: visibleAnswers<ResponseRow['answers'][string]>(columns, Number(r.version), r.answers, hidden),
     ...fieldUser,
     fieldUser,
     createdAt: new Date(Number(r.created_at)).toISOString(),
     capturedAt: r.captured_at === null ? null : new Date(Number(r.captured_at)).toISOString(),
     status: r.status as ResponseStatus,
+    // A reader who must not see personal answers does not get the envelope either: the server cannot mask inside it.
+    ...(r.encrypted && !hidden ? { encrypted: JSON.parse(r.encrypted) as EncryptedAnswers } : {}),
+  };
+}
+
+const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+
+function changedResponse(r: ChangedRow, columns: ExportColumns | null, hidden: Hidden): ChangedResponse {
+  return {
+    _id: r.id,
+    survey_id: r.survey_id,
+    answers: visibleAnswers<ChangedResponse['answers'][string]>(columns, Number(r.version), r.answers, hidden),
+    fullName: r.full_name,
+    email: r.email,
+    createdAt: iso(r.created_at)!,
+    capturedAt: iso(r.captured_at),
+    version: Number(r.version),
+    revision: Number(r.revision),
+    status: r.status as ResponseStatus,
+    reviewedAt: iso(r.reviewed_at),
+    reviewComment: r.review_comment,
+    paid: r.paid === true || Number(r.paid) === 1,
   };
 }

@@ -1,6 +1,10 @@
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { CELL_SEP, DATE_MARK, LINK_MARK, MISSING, MOMENT_MARK, NUMBER_MARK, TIME_MARK, plainText, type RowBatch } from './export-rows.js';
+import { QUALITY_HEADER } from './export-layout.js';
+import { REPEAT_LEADING, type RepeatSpool } from './export-spool.js';
+import { CELL_SEP, DATE_MARK, LINK_MARK, MISSING, MISSING_MARK, MOMENT_MARK, NUMBER_MARK, TIME_MARK, plainText, type RowBatch } from './export-rows.js';
+
+export { QUALITY_HEADER } from './export-layout.js';
 
 export { XLSX_MIME, attachmentHeader } from './download.js';
 
@@ -30,6 +34,8 @@ function cellValue(cell: string): Styled {
     case DATE_MARK:
       // Midnight UTC: exceljs writes a Date's UTC fields, so the cell shows the day as answered.
       return [new Date(`${cell.slice(1)}T00:00:00Z`), STYLES.day];
+    case MISSING_MARK:
+      return [MISSING, STYLES.text];
     case TIME_MARK: {
       // A time of day is the fraction of a day, the serial Excel itself stores for 07:30.
       const [h = 0, m = 0, s = 0] = cell.slice(1).split(':').map(Number);
@@ -42,8 +48,6 @@ function cellValue(cell: string): Styled {
 
 /** After "Received at": the review columns, one cell each per row from the reader. */
 const REVIEW_HEADER = ['Status', 'Reviewed by', 'Reviewed at', 'Payout reference'];
-/** Last, after the questions, quality: open flags with their reasons and what the phone recorded, text cells from the reader. */
-export const QUALITY_HEADER = ['Flags', 'Opened at', 'Duration (s)', 'Location accuracy (m)', 'Location fix time', 'Device id', 'App version', 'Photo hashes'];
 
 export interface WorkbookInput {
   /** The question columns' headers (export-rows.ts exportColumns). */
@@ -52,6 +56,8 @@ export interface WorkbookInput {
   rows: AsyncIterable<RowBatch>;
   /** Called after each batch, once the writer may go on, with the bytes still waiting for deflate (tests). */
   onBatch?: (zipBacklog: number) => void;
+  /** One sheet per repeat after the main one: its name and question headers; the rows come through `spool`. */
+  repeats?: { spool: RepeatSpool; sheets: { name: string; headers: string[] }[] };
 }
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -116,6 +122,7 @@ export async function writeResponsesWorkbook(out: Writable, input: WorkbookInput
   for await (const batch of input.rows) {
     const cells = batch.count === 0 ? [] : batch.cells.split(CELL_SEP);
     if (cells.length !== batch.count * width) throw new Error(`export: a batch of ${batch.count} rows came with ${cells.length} cells`);
+    await input.repeats?.spool.add(batch, serial);
     for (let i = 0; i < cells.length; i += width) {
       const captured = cells[i + 2] ? new Date(Number(cells[i + 2])) : MISSING;
       const reviewed = cells[i + 8] ? new Date(Number(cells[i + 8])) : '';
@@ -138,5 +145,43 @@ export async function writeResponsesWorkbook(out: Writable, input: WorkbookInput
     input.onBatch?.(zipInput(sheet)?._writableState?.length ?? 0);
   }
   sheet.commit();
+  if (input.repeats) await writeRepeatSheets(workbook, out, input.repeats);
   await workbook.commit();
+}
+
+/**
+ * The repeats' sheets, one after another once the main sheet is written: S/N (the response's row
+ * on the main sheet), the parent key (the S/N, or the key of the instance around it), the
+ * instance's key (`3/members[2]`) and number, then its answers, typed as on the main sheet.
+ */
+async function writeRepeatSheets(workbook: ExcelJS.stream.xlsx.WorkbookWriter, out: Writable, repeats: NonNullable<WorkbookInput['repeats']>): Promise<void> {
+  await repeats.spool.finish();
+  for (const [t, { name, headers }] of repeats.sheets.entries()) {
+    const sheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
+    sheet.columns = [{ width: 6 }, { width: 14 }, { width: 24 }, { width: 9 }, ...headers.map(() => ({ width: 24 }))];
+    const header = sheet.addRow([...REPEAT_LEADING, ...headers.map((h) => plainText(h))]);
+    header.font = { bold: true };
+    header.commit();
+    let n = 0;
+    for await (const cells of repeats.spool.rows(t)) {
+      const values: ExcelJS.CellValue[] = [Number(cells[0]), cells[1], cells[2]];
+      const styles: Partial<ExcelJS.Style>[] = [STYLES.number, STYLES.text, STYLES.text];
+      for (let c = 3; c < cells.length; c++) {
+        const [value, style] = cellValue(cells[c]!);
+        values.push(value);
+        styles.push(style);
+      }
+      const row = sheet.addRow(values);
+      for (let c = 0; c < styles.length; c++) row.getCell(c + 1).style = styles[c]!;
+      row.commit();
+      if (++n % 500 === 0) {
+        if (out.destroyed) throw new Error('export aborted: the client went away');
+        const zip = zipInput(sheet);
+        if (zip && zip._writableState!.length! > MAX_ZIP_BACKLOG) await deflated(zip, out);
+        if (out.writableNeedDrain) await drained(out);
+        await tick();
+      }
+    }
+    sheet.commit();
+  }
 }

@@ -26,7 +26,7 @@ describe('POST /organization', () => {
     ] as const) {
       const res = await add(body);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ msg });
+      expect(res.json()).toMatchObject({ msg });
     }
   });
 
@@ -53,14 +53,14 @@ describe('POST /organization', () => {
     expect((await add({ organizationName: 'First Co', email: 'dup@org.ng' })).statusCode).toBe(200);
     const res = await add({ organizationName: 'Second Co', email: 'DUP@org.ng' });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ msg: ApiMsg.organizationExists });
+    expect(res.json()).toMatchObject({ msg: ApiMsg.organizationExists });
   });
 
   it('answers concurrent duplicates with one success and 409s, never a 500', async () => {
     const results = await Promise.all([1, 2, 3, 4].map(() => add({ organizationName: 'Race Co', email: 'race@org.ng' })));
     const codes = results.map((r) => r.statusCode).sort();
     expect(codes).toEqual([200, 409, 409, 409]);
-    for (const r of results.filter((x) => x.statusCode === 409)) expect(r.json()).toEqual({ msg: ApiMsg.organizationExists });
+    for (const r of results.filter((x) => x.statusCode === 409)) expect(r.json()).toMatchObject({ msg: ApiMsg.organizationExists });
     const rows = await t.app.db.kysely.selectFrom('organizations').select('id').where('email', '=', 'race@org.ng').execute();
     expect(rows).toHaveLength(1);
   });
@@ -80,7 +80,7 @@ describe('POST /organization', () => {
     await createUser(t.app, 'worker@org.ng', Role.fieldUser);
     const res = await add({ organizationName: 'Worker Org', email: 'worker@org.ng' });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ msg: ApiMsg.emailHasOtherRole });
+    expect(res.json()).toMatchObject({ msg: ApiMsg.emailHasOtherRole });
 
     const other = await createOrganization(t.app, 'Other');
     const survey = await createSurvey(t.app, other.id);
@@ -96,7 +96,7 @@ describe('POST /organization', () => {
     const org = await createOrganization(t.app, 'Not Admin');
     const res = await add({ organizationName: 'Sneaky', email: 'sneaky@org.ng' }, org.token);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ msg: ApiMsg.forbidden });
+    expect(res.json()).toMatchObject({ msg: ApiMsg.forbidden });
   });
 });
 
@@ -164,7 +164,7 @@ describe('GET /organization/all', () => {
   it('rejects a bad page number', async () => {
     const res = await get('?page=0');
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ msg: 'page must be a positive whole number' });
+    expect(res.json()).toMatchObject({ msg: 'page must be a positive whole number' });
   });
 });
 
@@ -173,7 +173,7 @@ describe('POST /organization/mail', () => {
     const org = await createOrganization(t.app, 'Mail One');
     const res = await sendMail({ organization_id: org.id, subject: 'Maintenance', body: 'We will be down on Sunday.' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ msg: ApiMsg.mailSent, recipients: 1 });
+    expect(res.json()).toMatchObject({ msg: ApiMsg.mailSent, recipients: 1 });
     const mail = await lastMail(t.app, org.email);
     expect(mail).toMatchObject({ subject: 'Maintenance', text: 'We will be down on Sunday.' });
   });
@@ -182,7 +182,7 @@ describe('POST /organization/mail', () => {
     const total = await t.app.db.kysely.selectFrom('organizations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const res = await sendMail({ subject: 'News', body: 'Hello all' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ msg: ApiMsg.mailSent, recipients: Number(total.n) });
+    expect(res.json()).toMatchObject({ msg: ApiMsg.mailSent, recipients: Number(total.n) });
     const sent = await t.app.db.kysely.selectFrom('mail_outbox').select('to_email').where('subject', '=', 'News').execute();
     expect(sent).toHaveLength(Number(total.n));
   });
@@ -190,8 +190,8 @@ describe('POST /organization/mail', () => {
   it('404s an unknown organization and validates subject and body', async () => {
     const unknown = await sendMail({ organization_id: 'no-such-org', subject: 'x', body: 'y' });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ msg: ApiMsg.notFound });
-    expect((await sendMail({ body: 'y' })).json()).toEqual({ msg: 'Provide a subject' });
-    expect((await sendMail({ subject: 'x', body: '  ' })).json()).toEqual({ msg: 'Provide a message' });
+    expect(unknown.json()).toMatchObject({ msg: ApiMsg.notFound });
+    expect((await sendMail({ body: 'y' })).json()).toMatchObject({ msg: 'Provide a subject' });
+    expect((await sendMail({ subject: 'x', body: '  ' })).json()).toMatchObject({ msg: 'Provide a message' });
   });
 });

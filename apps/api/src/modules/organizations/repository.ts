@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { OfficeRole } from '@survey-bird/contracts';
 import type { Database, NewOrganization, OrganizationRow } from '../../db/schema.js';
 import { contains } from '../../db/sql.js';
 import type { Page } from '../../http/paging.js';
@@ -14,8 +16,10 @@ export class OrganizationsRepository {
     return this.db.selectFrom('organizations').selectAll().where('email', '=', email).executeTakeFirst();
   }
 
-  async insert(row: NewOrganization): Promise<void> {
+  /** The organization and its first owner's office membership (call inside a transaction). */
+  async insert(row: NewOrganization & { created_at: number }): Promise<void> {
     await this.db.insertInto('organizations').values(row).execute();
+    await this.db.insertInto('office_users').values({ id: randomUUID(), organization_id: row.id, email: row.email, role: OfficeRole.owner, survey_ids: null, invited_by: null, created_at: row.created_at }).execute();
   }
 
   async setStaleSyncDays(id: string, days: number): Promise<void> {

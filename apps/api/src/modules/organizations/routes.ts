@@ -2,13 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { ApiMsg } from '@survey-bird/contracts';
 import { pageOf, pagingReply } from '../../http/paging.js';
 import { route } from '../../http/route.js';
+import { auditActor } from '../audit/record.js';
 
 export async function organizationRoutes(app: FastifyInstance): Promise<void> {
   const { organizations } = app.services;
 
-  route(app, 'currentOrganization', async (req) => ({ organization: await organizations.current(req.auth.organizationId) }));
+  route(app, 'currentOrganization', async (req) => ({ organization: await organizations.current(req.auth.actor) }));
 
-  route(app, 'organizationSettings', async (req) => ({ organization: await organizations.updateSettings(req.auth.organizationId, req.body) }));
+  route(app, 'organizationSettings', async (req) => ({ organization: await organizations.updateSettings(req.auth.actor, req.body, auditActor(req)) }));
 
   route(app, 'allOrganizations', async (req) => {
     const page = pageOf(req.query.page);

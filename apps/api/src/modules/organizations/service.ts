@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { ApiMsg, type CreateOrganizationBody, DEFAULT_STALE_SYNC_DAYS, type Organization, type OrganizationSettingsBody, Role, type SendMailBody } from '@survey-bird/contracts';
+import { ApiMsg, AuditAction, type CreateOrganizationBody, OfficeMsg, DEFAULT_STALE_SYNC_DAYS, type Organization, type OrganizationSettingsBody, Role, type SendMailBody } from '@survey-bird/contracts';
 import type { NewOrganization, OrganizationRow } from '../../db/schema.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { conflict, forbidden, notFound } from '../../http/errors.js';
 import type { Page } from '../../http/paging.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { claimAccount, mailInvitation } from '../teams/invitations.js';
+import type { OfficeActor } from '../../plugins/auth.js';
+import { recordAudit, type AuditActor } from '../audit/record.js';
 import { OrganizationsRepository } from './repository.js';
 
 export class OrganizationsService {
@@ -21,16 +23,26 @@ export class OrganizationsService {
   }
 
 
-  async current(organizationId: string): Promise<Organization> {
-    const row = await this.repo.findById(organizationId);
+  async current(actor: OfficeActor): Promise<Organization> {
+    const row = await this.repo.findById(actor.organizationId);
     if (!row) throw notFound();
     return toOrganization(row);
   }
 
   /** The caller's own organization only: the id comes from the session, never from the body. */
-  async updateSettings(organizationId: string, body: OrganizationSettingsBody): Promise<Organization> {
-    if (body.staleSyncDays !== undefined) await this.repo.setStaleSyncDays(organizationId, body.staleSyncDays);
-    return this.current(organizationId);
+  async updateSettings(office: OfficeActor, body: OrganizationSettingsBody, actor: AuditActor): Promise<Organization> {
+    // The settings apply to every survey: a survey-limited office user changes none.
+    if (office.surveys !== 'all') throw forbidden(OfficeMsg.limitedCannot);
+    const { organizationId } = office;
+    const before = await this.current(office);
+    if (body.staleSyncDays !== undefined && body.staleSyncDays !== before.staleSyncDays) {
+      const staleSyncDays = body.staleSyncDays;
+      await this.app.db.kysely.transaction().execute(async (trx) => {
+        await new OrganizationsRepository(trx).setStaleSyncDays(organizationId, staleSyncDays);
+        await recordAudit(trx, actor, { organizationId, action: AuditAction.organizationSettings, target: { type: 'organization', id: organizationId, label: before.organization_name }, before: { staleSyncDays: before.staleSyncDays }, after: { staleSyncDays } });
+      });
+    }
+    return this.current(office);
   }
 
   /** Adds the organization and invites its owner; the e-mail is unique among organizations. */
@@ -41,6 +53,7 @@ export class OrganizationsService {
     try {
       userId = await this.app.db.kysely.transaction().execute(async (trx) => {
         const claimed = await claimAccount(trx, body.email, Role.organization, null);
+        // With its first owner's membership: an e-mail already in another organization's office is taken.
         await new OrganizationsRepository(trx).insert(row);
         return claimed;
       });

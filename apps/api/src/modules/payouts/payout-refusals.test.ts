@@ -35,7 +35,7 @@ describe('a payout key is one request', () => {
     expect(first.statusCode).toBe(200);
     const other = await create({ survey_id: survey.id, key, fieldUserIds: [bayo.id] });
     expect(other.statusCode).toBe(409);
-    expect(other.json()).toEqual({ msg: PayoutMsg.keyReusedOtherFieldUsers });
+    expect(other.json()).toMatchObject({ msg: PayoutMsg.keyReusedOtherFieldUsers });
     const all = await create({ survey_id: survey.id, key });
     expect(all.statusCode).toBe(409);
     expect(all.json().msg).toBe(PayoutMsg.keyReusedOtherFieldUsers);
@@ -54,7 +54,7 @@ describe('a payout key is one request', () => {
     await post(`/api/v1/payouts/${payout._id}/cancel`);
     const again = await create({ survey_id: survey.id, key });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ msg: PayoutMsg.keyCancelled });
+    expect(again.json()).toMatchObject({ msg: PayoutMsg.keyCancelled });
   });
 });
 
@@ -67,7 +67,7 @@ describe("a cancelled payout's bank file", () => {
     for (const query of ['format=xlsx', 'format=csv', 'format=csv&part=responses']) {
       const res = await get(`/api/v1/payouts/${payout._id}/download?${query}`);
       expect(res.statusCode, query).toBe(409);
-      expect(res.json()).toEqual({ msg: PayoutMsg.cancelledNoDownload });
+      expect(res.json()).toMatchObject({ msg: PayoutMsg.cancelledNoDownload });
     }
   });
 });

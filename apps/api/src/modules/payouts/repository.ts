@@ -1,10 +1,14 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type SqlBool } from 'kysely';
+import { isHeld, type HoldRule } from './holds.js';
 import { PayoutStatus, ResponseStatus, Role } from '@survey-bird/contracts';
 import type { Database, PayoutLinesTable, PayoutsTable } from '../../db/schema.js';
+import { inOffice } from '../../db/actor-scope.js';
+import type { OfficeActor, SupervisorActor } from '../../plugins/auth.js';
 import type { Page } from '../../http/paging.js';
 
 export interface PayMember {
   id: string;
+  bank_changed_at: number | null;
   full_name: string;
   email: string;
   bank: string;
@@ -36,8 +40,9 @@ export class PayoutsRepository {
     this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   }
 
-  surveyOfOrganization(surveyId: string, organizationId: string) {
-    return this.db.selectFrom('surveys').select(['id', 'title', 'organization_id']).where('id', '=', surveyId).where('organization_id', '=', organizationId).executeTakeFirst();
+  /** The survey when it is in the office user's scope. */
+  surveyOfOffice(surveyId: string, actor: OfficeActor) {
+    return this.db.selectFrom('surveys').select(['id', 'title', 'organization_id']).where('id', '=', surveyId).where(inOffice(actor, 'organization_id', 'id')).executeTakeFirst();
   }
 
   /** The caller's supervisor rows on the survey (empty: not a supervisor there). */
@@ -54,28 +59,29 @@ export class PayoutsRepository {
 
   /** Field users of the survey (those of `ids` only when given) with bank details. */
   members(surveyId: string, ids?: string[]): Promise<PayMember[]> {
-    let q = this.db.selectFrom('members').select(['id', 'full_name', 'email', 'bank', 'account_number', 'account_name']).where('survey_id', '=', surveyId).where('role', '=', Role.fieldUser);
+    let q = this.db.selectFrom('members').select(['id', 'full_name', 'email', 'bank', 'account_number', 'account_name', 'bank_changed_at']).where('survey_id', '=', surveyId).where('role', '=', Role.fieldUser);
     if (ids) q = q.where('id', 'in', ids.length ? ids : ['']);
     return q.execute();
   }
 
   /** What each field user of the survey is owed: approved, unpaid, not in a payout, rate above 0. */
-  async owed(surveyId: string): Promise<Owed[]> {
-    const rows = await this.unpaid(this.db, surveyId)
+  async owed(surveyId: string, rule: HoldRule | undefined): Promise<Owed[]> {
+    const rows = await this.unpaid(this.db, surveyId, rule)
       .select(['member_id', (eb) => eb.fn.sum<number>('rate').as('amount'), (eb) => eb.fn.countAll<number>().as('count')])
       .groupBy('member_id').execute();
     return rows.map((r) => ({ member_id: r.member_id, amount: Number(r.amount), count: Number(r.count) }));
   }
 
-  private unpaid(db: Kysely<Database>, surveyId: string) {
-    return this.approvedUnpaid(db, surveyId)
+  private unpaid(db: Kysely<Database>, surveyId: string, rule: HoldRule | undefined) {
+    return this.approvedUnpaid(db, surveyId, rule)
       .where(({ not, exists, selectFrom }) => not(exists(selectFrom('payout_items as i').select('i.response_id').whereRef('i.response_id', '=', 'responses.id'))));
   }
 
-  /** Approved, with a rate, and not paid before payouts existed (`paid_at`); payout items not looked at. */
-  private approvedUnpaid(db: Kysely<Database>, surveyId: string) {
-    return db.selectFrom('responses').where('survey_id', '=', surveyId).where('status', '=', ResponseStatus.approved)
+  /** Approved, with a rate, not paid before payouts existed (`paid_at`) and not held (holds.ts); payout items not looked at. */
+  private approvedUnpaid(db: Kysely<Database>, surveyId: string, rule: HoldRule | undefined) {
+    const q = db.selectFrom('responses').where('survey_id', '=', surveyId).where('status', '=', ResponseStatus.approved)
       .where('paid_at', 'is', null).where('rate', '>', 0);
+    return rule ? q.where(sql<SqlBool>`not ${isHeld(rule, 'responses.id')}`) : q;
   }
 
   byKey(organizationId: string, key: string) {
@@ -87,7 +93,7 @@ export class PayoutsRepository {
    * undefined when another create already holds `key` (the caller reads that one), and throws
    * NothingToPay (rolling back) when no response was left to take.
    */
-  async create(payout: PayoutsTable, members: PayMember[]): Promise<PayoutsTable | undefined> {
+  async create(payout: PayoutsTable, members: PayMember[], rule: HoldRule | undefined, audit?: (created: PayoutsTable, lines: PayoutLinesTable[], trx: Kysely<Database>) => Promise<void>): Promise<PayoutsTable | undefined> {
     return this.db.transaction().execute(async (trx) => {
       // Creates for one survey take its row lock first (PostgreSQL), so two of them never update
       // the same responses in different orders (a deadlock); the UPDATE's condition still decides.
@@ -102,7 +108,7 @@ export class PayoutsRepository {
         // and skips the row once it commits) is simply not in this one. No NOT EXISTS here: on
         // PostgreSQL it was planned as a scan of payout_items per row, quadratic in the payout's size.
         await trx.insertInto('payout_items').columns(['response_id', 'payout_id', 'member_id', 'rate'])
-          .expression(this.approvedUnpaid(trx, payout.survey_id).where('member_id', 'in', ids.slice(i, i + CHUNK))
+          .expression(this.approvedUnpaid(trx, payout.survey_id, rule).where('member_id', 'in', ids.slice(i, i + CHUNK))
             .select((eb) => [eb.ref('id').as('response_id'), eb.val(payout.id).as('payout_id'), eb.ref('member_id').as('member_id'), eb.ref('rate').as('rate')]))
           .onConflict((oc) => oc.column('response_id').doNothing())
           .execute();
@@ -115,21 +121,23 @@ export class PayoutsRepository {
       if (this.postgres && sums.reduce((n, s) => n + Number(s.count), 0) > 1000) await sql`analyze payout_items`.execute(trx);
       const lines: PayoutLinesTable[] = sums.map((s) => {
         const m = byId.get(s.member_id)!;
-        return { payout_id: payout.id, member_id: m.id, full_name: m.full_name, email: m.email, bank: m.bank, account_number: m.account_number, account_name: m.account_name, amount: Number(s.amount), response_count: Number(s.count) };
+        return { payout_id: payout.id, member_id: m.id, full_name: m.full_name, email: m.email, bank: m.bank, account_number: m.account_number, account_name: m.account_name, amount: Number(s.amount), response_count: Number(s.count), bank_changed_at: m.bank_changed_at };
       });
       for (let i = 0; i < lines.length; i += 200) await trx.insertInto('payout_lines').values(lines.slice(i, i + 200)).execute();
       const total = lines.reduce((n, l) => n + l.amount, 0);
       const count = lines.reduce((n, l) => n + l.response_count, 0);
       await trx.updateTable('payouts').set({ total, response_count: count }).where('id', '=', payout.id).execute();
-      return { ...payout, total, response_count: count };
+      const created = { ...payout, total, response_count: count };
+      await audit?.(created, lines, trx);
+      return created;
     });
   }
 
-  find(id: string, organizationId: string | null, surveyIds?: string[]) {
-    let q = this.db.selectFrom('payouts').selectAll().where('id', '=', id);
-    if (organizationId) q = q.where('organization_id', '=', organizationId);
-    if (surveyIds) q = q.where('survey_id', 'in', surveyIds.length ? surveyIds : ['']);
-    return q.executeTakeFirst();
+  /** The payout when the caller may see it: an office user's scope, or a survey the supervisor supervises on (their lines are picked later). */
+  find(id: string, actor: OfficeActor | SupervisorActor) {
+    const q = this.db.selectFrom('payouts').selectAll().where('id', '=', id);
+    if (actor.role === Role.organization) return q.where(inOffice(actor, 'organization_id', 'survey_id')).executeTakeFirst();
+    return q.where('survey_id', 'in', (eb) => eb.selectFrom('members').select('survey_id').where('user_id', '=', actor.userId).where('role', '=', Role.supervisor).where('withdrawn_at', 'is', null)).executeTakeFirst();
   }
 
   lines(payoutId: string, memberIds?: string[]) {
@@ -142,19 +150,23 @@ export class PayoutsRepository {
    * draft -> paid; false when it was not a draft. The responses it holds are paid from then on
    * because their payout is (paid.ts): no response row is rewritten.
    */
-  async markPaid(id: string, organizationId: string, reference: string, userId: string, now: number): Promise<boolean> {
-    const res = await this.db.updateTable('payouts').set({ status: PayoutStatus.paid, reference, paid_by: userId, paid_at: now })
-      .where('id', '=', id).where('organization_id', '=', organizationId).where('status', '=', PayoutStatus.draft).executeTakeFirst();
-    return Number(res.numUpdatedRows) > 0;
+  async markPaid(id: string, actor: OfficeActor, reference: string, now: number, audit?: (payout: PayoutsTable, trx: Kysely<Database>) => Promise<void>): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const paid = await trx.updateTable('payouts').set({ status: PayoutStatus.paid, reference, paid_by: actor.userId, paid_at: now })
+        .where('id', '=', id).where(inOffice(actor, 'organization_id', 'survey_id')).where('status', '=', PayoutStatus.draft).returningAll().executeTakeFirst();
+      if (paid) await audit?.(paid, trx);
+      return paid !== undefined;
+    });
   }
 
   /** draft -> cancelled, releasing its responses; false when it was not a draft. */
-  async cancel(id: string, organizationId: string, now: number): Promise<boolean> {
+  async cancel(id: string, actor: OfficeActor, now: number, audit?: (payout: PayoutsTable, trx: Kysely<Database>) => Promise<void>): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const res = await trx.updateTable('payouts').set({ status: PayoutStatus.cancelled, cancelled_at: now })
-        .where('id', '=', id).where('organization_id', '=', organizationId).where('status', '=', PayoutStatus.draft).executeTakeFirst();
-      if (Number(res.numUpdatedRows) === 0) return false;
+      const cancelled = await trx.updateTable('payouts').set({ status: PayoutStatus.cancelled, cancelled_at: now })
+        .where('id', '=', id).where(inOffice(actor, 'organization_id', 'survey_id')).where('status', '=', PayoutStatus.draft).returningAll().executeTakeFirst();
+      if (!cancelled) return false;
       await trx.deleteFrom('payout_items').where('payout_id', '=', id).execute();
+      await audit?.(cancelled, trx);
       return true;
     });
   }

@@ -1,25 +1,23 @@
 import { hash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { ApiMsg, bankCodeOf, type CreatePayoutBody, type CreatePayoutReply, type Payout, type PayoutDetail, type PayoutListReply, PayoutMsg, PayoutStatus, Role, type SkippedFieldUser } from '@survey-bird/contracts';
+import { ApiMsg, AuditAction, bankCodeOf, type CreatePayoutBody, type CreatePayoutReply, type HeldBucket, type PayoutHoldsReply, type Payout, type PayoutDetail, type PayoutListReply, PayoutMsg, PayoutStatus, Role, type SkippedFieldUser } from '@survey-bird/contracts';
 import type { PayoutLinesTable, PayoutsTable } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { pageOf, pagingReply } from '../../http/paging.js';
-import type { AuthContext } from '../../plugins/auth.js';
+import type { OfficeActor, SupervisorActor } from '../../plugins/auth.js';
+import { recordAudit, type AuditActor } from '../audit/record.js';
 import { bankProblem, nothingPayableMsg } from './bank-details.js';
 import { payoutXlsx, responsesCsv } from './download.js';
+import { bucketsOf, heldOf, holdRuleOf, type MemberHeld } from './holds.js';
 import { NothingToPay, PayoutsRepository, type PayMember } from './repository.js';
-
+import { mailWords } from '../mail/texts.js';
 
 const naira = (n: number) => `₦${n.toLocaleString('en-NG')}`;
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
-/** What a caller may see of payouts: an organization all of its own; a supervisor their field users' lines. */
-interface Viewer {
-  organizationId: string | null;
-  /** Supervisor: the field users whose lines they see, per survey asked about. */
-  supervisorUserId: string | null;
-}
+/** Who may read payouts: an office user every line in their scope; a supervisor their field users' lines. */
+type PayoutViewer = OfficeActor | SupervisorActor;
 
 export class PayoutsService {
   private readonly repo: PayoutsRepository;
@@ -37,12 +35,15 @@ export class PayoutsService {
   }
 
 
-  async create(auth: AuthContext, body: CreatePayoutBody): Promise<CreatePayoutReply> {
-    const organizationId = auth.organizationId ?? '';
-    const survey = await this.repo.surveyOfOrganization(body.survey_id, organizationId);
+  async create(office: OfficeActor, body: CreatePayoutBody, actor: AuditActor): Promise<CreatePayoutReply> {
+    const { organizationId } = office;
+    const survey = await this.repo.surveyOfOffice(body.survey_id, office);
     if (!survey) throw notFound(ApiMsg.surveyNotFound);
     const fieldUserIds = body.fieldUserIds ? [...new Set(body.fieldUserIds)] : undefined;
-    const [members, owed] = await Promise.all([this.repo.members(survey.id, fieldUserIds), this.repo.owed(survey.id)]);
+    // The rule is read once: the preview in the reply and the freeze take the same responses.
+    const rule = await holdRuleOf(this.app.db.kysely, survey.id);
+    const [members, owed, heldRows] = await Promise.all([this.repo.members(survey.id, fieldUserIds), this.repo.owed(survey.id, rule), heldOf(this.app.db.kysely, survey.id, rule, fieldUserIds)]);
+    const held = bucketsOf(heldRows);
     if (fieldUserIds && members.length !== fieldUserIds.length) throw badRequest(PayoutMsg.notFieldUser);
     const owedBy = new Map(owed.map((o) => [o.member_id, o]));
     const skipped: SkippedFieldUser[] = [];
@@ -59,22 +60,25 @@ export class PayoutsService {
     }
     const requestHash = requestHashOf(survey.id, fieldUserIds);
     const existing = await this.repo.byKey(organizationId, body.key);
-    if (existing) return this.repeated(existing, survey.id, requestHash, skipped);
+    if (existing) return this.repeated(existing, survey.id, requestHash, skipped, held);
     if (payable.length === 0) throw conflict(lacking.length ? nothingPayableMsg(lacking) : PayoutMsg.nothingToPay);
     const row: PayoutsTable = {
       id: randomUUID(), organization_id: organizationId, survey_id: survey.id, idempotency_key: body.key, request_hash: requestHash, status: PayoutStatus.draft,
-      total: 0, response_count: 0, reference: null, created_by: auth.user.id, created_at: Date.now(), paid_by: null, paid_at: null, cancelled_at: null,
+      total: 0, response_count: 0, reference: null, created_by: office.userId, created_at: Date.now(), paid_by: null, paid_at: null, cancelled_at: null,
     };
     let created: PayoutsTable | undefined;
     try {
-      created = await this.repo.create(row, payable);
+      created = await this.repo.create(row, payable, rule, (p, lines, trx) => recordAudit(trx, actor, {
+        organizationId, action: AuditAction.createPayout, surveyId: survey.id, target: { type: 'payout', id: p.id },
+        after: { status: p.status, total: Number(p.total), responses: Number(p.response_count), fieldUsers: lines.length, ...(held.length > 0 ? { held } : {}) },
+      }));
     } catch (err) {
       // Another create took every response meanwhile: the database kept each in one payout only.
       if (err instanceof NothingToPay) throw conflict(PayoutMsg.nothingToPay);
       throw err;
     }
-    if (!created) return this.repeated((await this.repo.byKey(organizationId, body.key))!, survey.id, requestHash, skipped);
-    return { msg: PayoutMsg.created, payout: await this.detailOf(created), skipped };
+    if (!created) return this.repeated((await this.repo.byKey(organizationId, body.key))!, survey.id, requestHash, skipped, held);
+    return { msg: PayoutMsg.created, payout: await this.detailOf(created), skipped, held };
   }
 
   /**
@@ -83,18 +87,33 @@ export class PayoutsService {
    * reused with another body. A payout made before requests were hashed (request_hash null) is
    * judged by its survey alone. A cancelled payout is never answered as "created".
    */
-  private async repeated(existing: PayoutsTable, surveyId: string, requestHash: string, skipped: SkippedFieldUser[]): Promise<CreatePayoutReply> {
+  private async repeated(existing: PayoutsTable, surveyId: string, requestHash: string, skipped: SkippedFieldUser[], held: HeldBucket[]): Promise<CreatePayoutReply> {
     if (existing.survey_id !== surveyId) throw conflict(PayoutMsg.keyReused);
     if (existing.request_hash !== null && existing.request_hash !== requestHash) throw conflict(PayoutMsg.keyReusedOtherFieldUsers);
     if (existing.status === PayoutStatus.cancelled) throw conflict(PayoutMsg.keyCancelled);
-    return { msg: PayoutMsg.created, payout: await this.detailOf(existing), skipped };
+    return { msg: PayoutMsg.created, payout: await this.detailOf(existing), skipped, held };
   }
 
-  async markPaid(auth: AuthContext, id: string, reference: string): Promise<PayoutDetail> {
-    const organizationId = auth.organizationId ?? '';
+  /** What a payout of the survey would leave out now, per reason and per field user (the dialog shows it before creating). */
+  async holds(office: OfficeActor, surveyId: string): Promise<PayoutHoldsReply> {
+    const survey = await this.repo.surveyOfOffice(surveyId, office);
+    if (!survey) throw notFound(ApiMsg.surveyNotFound);
+    const rows = await heldOf(this.app.db.kysely, survey.id, await holdRuleOf(this.app.db.kysely, survey.id));
+    const byMember = new Map<string, MemberHeld[]>();
+    for (const r of rows) byMember.set(r.memberId, [...(byMember.get(r.memberId) ?? []), r]);
+    const members = byMember.size ? await this.repo.members(survey.id, [...byMember.keys()]) : [];
+    const fieldUsers = members.map((m) => ({ fieldUserId: m.id, fullName: m.full_name, held: bucketsOf(byMember.get(m.id)!) })).sort((a, b) => a.fullName.localeCompare(b.fullName));
+    return { held: bucketsOf(rows), fieldUsers };
+  }
+
+  async markPaid(office: OfficeActor, id: string, reference: string, actor: AuditActor): Promise<PayoutDetail> {
+    const { organizationId } = office;
     const now = Date.now();
-    const changed = await this.repo.markPaid(id, organizationId, reference, auth.user.id, now);
-    const payout = await this.repo.find(id, organizationId);
+    const changed = await this.repo.markPaid(id, office, reference, now, (p, trx) => recordAudit(trx, actor, {
+      organizationId, action: AuditAction.payoutPaid, surveyId: p.survey_id, target: { type: 'payout', id: p.id },
+      before: { status: PayoutStatus.draft }, after: { status: PayoutStatus.paid, reference, total: Number(p.total) },
+    }, now));
+    const payout = await this.repo.find(id, office);
     if (!payout) throw notFound(PayoutMsg.payoutNotFound);
     if (payout.status === PayoutStatus.cancelled) throw conflict(PayoutMsg.cancelledNotPayable);
     const detail = await this.detailOf(payout);
@@ -102,28 +121,30 @@ export class PayoutsService {
     return detail;
   }
 
-  async cancel(auth: AuthContext, id: string): Promise<PayoutDetail> {
-    const organizationId = auth.organizationId ?? '';
-    await this.repo.cancel(id, organizationId, Date.now());
-    const payout = await this.repo.find(id, organizationId);
+  async cancel(office: OfficeActor, id: string, actor: AuditActor): Promise<PayoutDetail> {
+    const { organizationId } = office;
+    await this.repo.cancel(id, office, Date.now(), (p, trx) => recordAudit(trx, actor, {
+      organizationId, action: AuditAction.cancelPayout, surveyId: p.survey_id, target: { type: 'payout', id: p.id },
+      before: { status: PayoutStatus.draft }, after: { status: PayoutStatus.cancelled, total: Number(p.total) },
+    }));
+    const payout = await this.repo.find(id, office);
     if (!payout) throw notFound(PayoutMsg.payoutNotFound);
     if (payout.status === PayoutStatus.paid) throw conflict(PayoutMsg.paidNotCancellable);
     return this.detailOf(payout);
   }
 
-  async list(auth: AuthContext, surveyId: string, page: number): Promise<PayoutListReply> {
+  async list(actor: PayoutViewer, surveyId: string, page: number): Promise<PayoutListReply> {
     const p = pageOf(page);
-    const memberIds = await this.scope(this.viewer(auth), surveyId);
+    const memberIds = await this.scope(actor, surveyId);
     const { rows, total, totals } = await this.repo.list(surveyId, p, memberIds);
     const payouts = await Promise.all(rows.map(async (r) => summaryOf(r, await this.repo.lines(r.id, memberIds))));
     return { payouts, totals: { draft: totals.get(PayoutStatus.draft) ?? 0, paid: totals.get(PayoutStatus.paid) ?? 0 }, ...pagingReply(p, total) };
   }
 
-  async detail(auth: AuthContext, id: string): Promise<PayoutDetail> {
-    const viewer = this.viewer(auth);
-    const payout = await this.repo.find(id, viewer.organizationId);
+  async detail(actor: PayoutViewer, id: string): Promise<PayoutDetail> {
+    const payout = await this.repo.find(id, actor);
     if (!payout) throw notFound(PayoutMsg.payoutNotFound);
-    const memberIds = await this.scope(viewer, payout.survey_id).catch(() => {
+    const memberIds = await this.scope(actor, payout.survey_id).catch(() => {
       throw notFound(PayoutMsg.payoutNotFound);
     });
     const detail = await this.detailOf(payout, memberIds);
@@ -132,41 +153,38 @@ export class PayoutsService {
   }
 
   /** For the download: the organization's payout and its survey's title. */
-  async forDownload(auth: AuthContext, id: string) {
-    const payout = await this.repo.find(id, auth.organizationId ?? '');
+  async forDownload(office: OfficeActor, id: string, format: string, actor: AuditActor) {
+    const payout = await this.repo.find(id, office);
     if (!payout) throw notFound(PayoutMsg.payoutNotFound);
     // Its responses are released and may be in a newer payout: a file from it could pay them twice.
     if (payout.status === PayoutStatus.cancelled) throw conflict(PayoutMsg.cancelledNoDownload);
+    await recordAudit(this.app.db.kysely, actor, { organizationId: payout.organization_id, action: AuditAction.downloadPayout, surveyId: payout.survey_id, target: { type: 'payout', id: payout.id }, after: { format } });
     const [detail, survey] = await Promise.all([this.detailOf(payout), this.repo.surveyTitle(payout.survey_id)]);
     return { detail, title: survey?.title ?? '' };
   }
 
-  private viewer(auth: AuthContext): Viewer {
-    return auth.user.role === Role.organization ? { organizationId: auth.organizationId ?? '', supervisorUserId: null } : { organizationId: null, supervisorUserId: auth.user.id };
-  }
-
-  /** undefined: every line (the organization, once its survey is checked); else the supervisor's field users. */
-  private async scope(viewer: Viewer, surveyId: string): Promise<string[] | undefined> {
-    if (viewer.organizationId !== null) {
-      if (!(await this.repo.surveyOfOrganization(surveyId, viewer.organizationId))) throw notFound(ApiMsg.surveyNotFound);
+  /** undefined: every line (an office user, once the survey is in their scope); else the supervisor's field users. */
+  private async scope(actor: PayoutViewer, surveyId: string): Promise<string[] | undefined> {
+    if (actor.role === Role.organization) {
+      if (!(await this.repo.surveyOfOffice(surveyId, actor))) throw notFound(ApiMsg.surveyNotFound);
       return undefined;
     }
-    const supervisorIds = await this.repo.supervisorRows(surveyId, viewer.supervisorUserId ?? '');
+    const supervisorIds = await this.repo.supervisorRows(surveyId, actor.userId);
     if (supervisorIds.length === 0) throw notFound(ApiMsg.surveyNotFound);
     return this.repo.fieldUsersOf(supervisorIds);
   }
 
   private async detailOf(payout: PayoutsTable, memberIds?: string[]): Promise<PayoutDetail> {
     const lines = await this.repo.lines(payout.id, memberIds);
-    return { ...summaryOf(payout, lines), lines: lines.map(lineOf) };
+    return { ...summaryOf(payout, lines), lines: lines.map((l) => lineOf(l, Number(payout.created_at))) };
   }
 
   private async mailPaid(detail: PayoutDetail): Promise<void> {
     // After the commit: the payment stands whatever the mail does, so a failure is logged, never answered.
     for (const line of detail.lines) {
-      const n = line.responseCount;
-      const text = `You have been paid ${naira(line.amount)} for ${n} ${n === 1 ? 'response' : 'responses'}. Transfer reference: ${detail.reference ?? ''}`;
-      await this.app.mailer.send({ to: line.email, subject: 'Survey Bird: you have been paid', text }).catch((err: Error) => this.app.log.error({ err: err.message, payoutId: detail._id }, 'paid mail failed'));
+      const account = await this.app.db.kysely.selectFrom('users').select('language').where('email', '=', line.email).executeTakeFirst();
+      const words = mailWords(account?.language);
+      await this.app.mailer.send({ to: line.email, subject: words.paidSubject, text: words.paidText(naira(line.amount), line.responseCount, detail.reference ?? '') }).catch((err: Error) => this.app.log.error({ err: err.message, payoutId: detail._id }, 'paid mail failed'));
     }
   }
 }
@@ -176,10 +194,15 @@ function requestHashOf(surveyId: string, fieldUserIds: string[] | undefined): st
   return hash('sha256', JSON.stringify({ survey_id: surveyId, fieldUserIds: fieldUserIds ? [...fieldUserIds].sort() : null }), 'hex');
 }
 
-function lineOf(l: PayoutLinesTable) {
+/** A bank change this close before a payout is the classic payroll fraud: the line says so. */
+export const RECENT_BANK_CHANGE_MS = 24 * 3_600_000;
+
+function lineOf(l: PayoutLinesTable, createdAt: number) {
+  const changedAt = l.bank_changed_at === null || l.bank_changed_at === undefined ? null : Number(l.bank_changed_at);
+  const recent = changedAt !== null && createdAt - changedAt < RECENT_BANK_CHANGE_MS;
   return {
     fieldUserId: l.member_id, fullName: l.full_name, email: l.email, bank: l.bank, bankCode: bankCodeOf(l.bank),
-    accountNumber: l.account_number, accountName: l.account_name, amount: Number(l.amount), responseCount: Number(l.response_count),
+    accountNumber: l.account_number, accountName: l.account_name, ...(recent ? { recentBankChange: iso(changedAt) } : {}), amount: Number(l.amount), responseCount: Number(l.response_count),
   };
 }
 

@@ -40,7 +40,7 @@ describe('a closed survey', () => {
     for (const clientId of backDated) {
       const res = await respond(member.token!, body(survey.id, clientId));
       expect(res.statusCode, clientId).toBe(403);
-      expect(res.json()).toEqual({ msg: Msg.surveyClosed });
+      expect(res.json()).toMatchObject({ msg: Msg.surveyClosed });
     }
     const batch = await sync(member.token!, backDated.map((clientId) => body(survey.id, clientId)));
     expect(batch.json().results.map((r: { status: number }) => r.status)).toEqual([403, 403, 403, 403]);

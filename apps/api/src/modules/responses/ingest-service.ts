@@ -1,10 +1,11 @@
 import { hash } from 'node:crypto';
-import { type Answer, answerIssues, answerOf, type Answers, ApiMsg, isAnswered, Limits, Msg, normaliseAnswer, PhotoMsg, QuestionType, type RespondBody, type RespondReply, ResponseStatus, RuleMsg, type StoredQuestion, SyncItem, type SyncResult } from '@survey-bird/contracts';
+import { type Answer, answerIssues, type AnswerPath, formState, type FormNode, answerOf, placedAnswers, putAnswer, TYPED_QUESTION_TYPES, isChoiceList, type Answers, type EncryptedAnswers, ApiMsg, isAnswered, Limits, Msg, normaliseAnswer, PhotoMsg, QuestionType, type RespondBody, type RespondReply, ResponseStatus, RuleMsg, type StoredQuestion, SyncItem, type SyncResult } from '@survey-bird/contracts';
 import { uuidv7 } from '@survey-bird/contracts/ids';
 import type { Db } from '../../db/database.js';
 import { RowCache } from '../../db/row-cache.js';
 import { HttpError, badRequest, forbidden, notFound } from '../../http/errors.js';
 import { storedMetaOf } from '../flags/meta.js';
+import { audioOfResponse } from '../audio/ingest.js';
 import { DEFAULT_MAX_OFFLINE_AGE_DAYS, outsideWindow, uuidv7Time } from './capture-window.js';
 import { placeholdersKey, takePlaceholders } from './pending-photos.js';
 import { RevisionsRepository, type ReviseOutcome } from './revisions-repository.js';
@@ -56,18 +57,49 @@ const LATEST_ZONE_MS = 14 * 3_600_000;
  * queues, so what the phone accepts offline is never refused here for a rule it could check.
  */
 export function answersProblem(survey: IngestForm, answers: Answers, now = Date.now(), inDataset: DatasetCheck = NO_DATASET): string | null {
+  const checked = checkedAnswers(survey, answers, now, inDataset);
+  return 'problem' in checked ? checked.problem : null;
+}
+
+/**
+ * The answers to store, or the problem that refuses them. A form using the XLSForm model is
+ * checked by the contracts' form engine in its server mode (relevance, constraints, requirements,
+ * repeat counts, choice filters, calculations recomputed: the stored answers carry them); the
+ * clock-made values (now(), today()) are the phone's, so they never refuse.
+ */
+export function checkedAnswers(survey: IngestForm, answers: Answers, now: number, inDataset: DatasetCheck): { problem: string } | { answers: Answers } {
   // Before any per-key work: more keys than questions cannot all be answers (400,000 keys stalled the server).
-  if (hasMoreKeysThan(answers, survey.questions.size)) return ApiMsg.tooManyAnswers;
-  const first = answerIssues(survey, answers, new Date(now + LATEST_ZONE_MS)).next();
-  if (!first.done) return first.value.refusal;
+  if (hasMoreKeysThan(answers, survey.questions.size)) return { problem: ApiMsg.tooManyAnswers };
+  if (survey.model) {
+    const state = formState(survey.model, answers, { mode: 'server', now, today: new Date(now + LATEST_ZONE_MS) });
+    if (state.issues.length > 0) return { problem: state.issues[0]!.refusal };
+    // A large select's list is a dataset apart: checked here, at the response's level and in every repeat instance.
+    for (const placed of placedAnswers(survey.model, state.answers, isLargeSelect)) {
+      const answer = placed.value as Answer;
+      if (isAnswered(answer) && optionProblem(survey, placed.node.q as StoredQuestion, answer, inDataset) !== null) return { problem: `${issuePlace(placed.path)}: ${RuleMsg.notAnOption}` };
+    }
+    return { answers: state.answers as Answers };
+  }
+  const first = answerIssues(survey, answers, new Date(now + LATEST_ZONE_MS), 'server').next();
+  if (!first.done) return { problem: first.value.refusal };
   // Every answer left is to a shown question of the right shape: its choices must be its version's options.
   for (const q of survey.ordered) {
     const answer = answerOf(answers, q.text);
     if (!isAnswered(answer)) continue;
     const message = optionProblem(survey, q, answer!, inDataset);
-    if (message !== null) return `"${q.text}": ${message}`;
+    if (message !== null) return { problem: `"${q.text}": ${message}` };
   }
-  return null;
+  return { answers };
+}
+
+const isLargeSelect = (n: FormNode) => n.q.type === QuestionType.largeSelect;
+const TYPED: readonly string[] = TYPED_QUESTION_TYPES;
+const isTyped = (n: FormNode) => TYPED.includes(n.q.type);
+
+/** How a refusal names an answer: `"Age"`, or `"Age" in Member 2` inside a repeat (as the form engine's issues do). */
+function issuePlace(path: AnswerPath): string {
+  const step = path.at[path.at.length - 1];
+  return step ? `"${path.question}" in ${step.repeat} ${step.index + 1}` : `"${path.question}"`;
 }
 
 /** Whether a large select's answer is in the dataset of the version it was filled against (looked up before the rules run). */
@@ -82,7 +114,7 @@ const NO_DATASET: DatasetCheck = () => false;
  */
 function optionProblem(survey: IngestForm, q: StoredQuestion, answer: Answer, inDataset: DatasetCheck): string | null {
   const options = survey.options.get(q.id);
-  if (options !== undefined) return (Array.isArray(answer) ? answer.every((a) => options.has(a)) : options.has(answer)) ? null : RuleMsg.notAnOption;
+  if (options !== undefined) return (typeof answer === 'string' ? options.has(answer) : isChoiceList(answer) && answer.every((a) => options.has(a))) ? null : RuleMsg.notAnOption;
   if (q.type === QuestionType.largeSelect && typeof answer === 'string' && !inDataset(q, answer)) return RuleMsg.notAnOption;
   return null;
 }
@@ -92,12 +124,20 @@ function optionProblem(survey: IngestForm, q: StoredQuestion, answer: Answer, in
  * the request's own parsed answers in place (copying 30 answers per response cost more than the rules).
  */
 export function normaliseAnswers(survey: IngestForm, answers: Answers): Answers {
+  // The XLSForm model: typed answers at the response's level and inside every repeat instance.
+  if (survey.model) {
+    for (const placed of placedAnswers(survey.model, answers, isTyped)) {
+      const normal = normaliseAnswer(placed.node.q.type, placed.value as Answer);
+      if (normal !== placed.value) putAnswer(placed.holder, placed.path.question, normal);
+    }
+    return answers;
+  }
   for (const q of survey.typed) {
     const value = answerOf(answers, q.text);
     if (value === undefined) continue;
     const normal = normaliseAnswer(q.type, value);
     // An own property already: assigning to it never touches the prototype, even for `__proto__`.
-    if (normal !== value) answers[q.text] = normal as Answer;
+    if (normal !== value) answers[q.text] = normal;
   }
   return answers;
 }
@@ -212,8 +252,10 @@ export class IngestService {
     const asked = new Map<string, { surveyId: string; version: number; question: string; values: Set<string> }>();
     for (const { surveyId, version, form, answers } of items) {
       if (!form?.hasLargeSelect) continue;
-      for (const q of form.ordered) {
-        const value = q.type === QuestionType.largeSelect ? answerOf(answers, q.text) : undefined;
+      const values = form.model
+        ? [...placedAnswers(form.model, answers, isLargeSelect)].map((p) => ({ q: p.node.q, value: p.value }))
+        : form.ordered.filter((q) => q.type === QuestionType.largeSelect).map((q) => ({ q, value: answerOf(answers, q.text) }));
+      for (const { q, value } of values) {
         if (typeof value !== 'string' || !isAnswered(value)) continue;
         const key = datasetKey(surveyId, version, q.text);
         const entry = asked.get(key) ?? { surveyId, version, question: q.text, values: new Set<string>() };
@@ -249,12 +291,16 @@ export class IngestService {
     if (refusedAsClosed(survey, member, body, now, this.maxOfflineAgeMs)) return { clientId, error: forbidden(Msg.surveyClosed) };
     if (!form) return { clientId, error: badRequest(ApiMsg.unknownSurveyVersion) };
     if (body.photos?.length && body.revisionOf !== undefined) return { clientId, error: badRequest(PhotoMsg.withRevision) };
+    const sealed = sealedAnswers(survey, body);
+    if ('problem' in sealed) return { clientId, error: badRequest(sealed.problem) };
     const placed = takePlaceholders(form, body.answers, body.photos);
     if ('problem' in placed) return { clientId, error: badRequest(placed.problem) };
     const version = body.version ?? 1;
-    const problem = answersProblem(form, body.answers, now, (q, value) => found.get(datasetKey(survey.id, version, q.text))?.has(value) === true);
-    if (problem) return { clientId, error: badRequest(problem) };
-    const answers = normaliseAnswers(form, body.answers);
+    const checked = sealed.envelope ? { answers: body.answers } : checkedAnswers(form, body.answers, now, (q, value) => found.get(datasetKey(survey.id, version, q.text))?.has(value) === true);
+    if ('problem' in checked) return { clientId, error: badRequest(checked.problem) };
+    const answers = sealed.envelope ? checked.answers : normaliseAnswers(form, checked.answers);
+    // A fix is a revision of a response already stored: its audio, if any, came with the original.
+    const audio = body.revisionOf === undefined ? audioOfResponse(survey.audioAudit, member.id, clientId, body.audio) : { column: null, meta: undefined };
     return {
       clientId,
       ...(body.revisionOf !== undefined ? { revisionOf: body.revisionOf } : {}),
@@ -267,7 +313,7 @@ export class IngestService {
         member_id: member.id,
         user_id: userId,
         answers: JSON.stringify(answers),
-        body_hash: bodyHashOf(survey.id, answers, placeholdersKey(body.photos)),
+        body_hash: bodyHashOf(survey.id, answers, sealed.envelope ? JSON.stringify([placeholdersKey(body.photos) ?? null, sealed.envelope]) : placeholdersKey(body.photos)),
         search_text: searchTextOf(member.fullName, member.email, answers, form.unsearched),
         rate: member.rate,
         // A phone's clock may run ahead: a capture is never stored after its receipt (meta keeps the phone's time).
@@ -275,11 +321,32 @@ export class IngestService {
         created_at: now,
         status: survey.payAfterReview ? ResponseStatus.pending : ResponseStatus.approved,
         version: body.version ?? 1,
-        meta: storedMetaOf(body, now, withSkew),
+        meta: storedMetaOf(body, now, withSkew, audio.meta),
         pending_photos: placed.pending,
+        audio: audio.column,
+        encrypted: sealed.envelope ? JSON.stringify(sealed.envelope) : null,
       },
     };
   }
+}
+
+/**
+ * End-to-end encryption: a survey with a public key takes its answers only sealed (`encrypted`,
+ * with `answers` holding nothing but photo placeholders), so the server never holds them in clear.
+ * The server cannot read the envelope, so the answers' rules are not checked here: the phone's
+ * form engine, which refuses to queue what breaks them, is the gate. What the server still checks
+ * is everything outside the answers: the caller, the survey, its window, the version, the
+ * envelope's shape and size, the photo placeholders. A sealed response to a survey whose key was
+ * removed since the phone cached it is still stored sealed: refusing it would lose it.
+ */
+function sealedAnswers(survey: IngestSurvey, body: RespondBody): { problem: string } | { envelope: EncryptedAnswers | null } {
+  if (body.encrypted) {
+    if (body.backcheckOf !== undefined) return { problem: ApiMsg.encryptedBackcheck };
+    const clear = Object.keys(body.answers).filter((key) => !body.photos?.some((p) => p.question === key));
+    return clear.length > 0 ? { problem: ApiMsg.encryptedWithAnswers } : { envelope: body.encrypted };
+  }
+  if (survey.encryptionKey !== null && body.backcheckOf === undefined) return { problem: ApiMsg.encryptionRequired };
+  return { envelope: null };
 }
 
 /** Stored now or earlier with the same body by the same person: 200; anything else under that key: 409. */

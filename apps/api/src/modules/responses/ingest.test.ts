@@ -47,7 +47,7 @@ describe('POST /survey/respond', () => {
     const res = await respond(sent);
     expect(res.statusCode).toBe(200);
     const reply = res.json();
-    expect(reply).toEqual({ msg: Msg.responseSent, _id: expect.any(String), clientId: sent.clientId });
+    expect(reply).toMatchObject({ msg: Msg.responseSent, _id: expect.any(String), clientId: sent.clientId });
     const [row] = await rowsOf(sent.clientId);
     expect(row).toMatchObject({ id: reply._id, survey_id: survey.id, organization_id: org.id, member_id: member.id, user_id: member.userId, rate: 150, paid_at: null, captured_at: Date.parse('2026-11-20T09:30:00.000Z') });
     expect(Number(row!.created_at)).toBeGreaterThanOrEqual(before);
@@ -61,7 +61,7 @@ describe('POST /survey/respond', () => {
     const replies = [await respond(sent), await respond(sent), await respond({ ...sent, answers: { 'Outlet type': 'Kiosk', 'Name of outlet': 'Mama Put' } })];
     expect(replies.map((r) => r.statusCode)).toEqual([200, 200, 200]);
     expect(new Set(replies.map((r) => r.json()._id)).size).toBe(1);
-    expect(replies[2]!.json()).toEqual({ msg: Msg.responseSent, _id: replies[0]!.json()._id, clientId: sent.clientId });
+    expect(replies[2]!.json()).toMatchObject({ msg: Msg.responseSent, _id: replies[0]!.json()._id, clientId: sent.clientId });
     expect(await rowsOf(sent.clientId)).toHaveLength(1);
   });
 
@@ -70,7 +70,7 @@ describe('POST /survey/respond', () => {
     expect((await respond(sent)).statusCode).toBe(200);
     const res = await respond({ ...sent, answers: { ...answers, 'Outlet type': 'Supermarket' } });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ msg: ApiMsg.responseConflict });
+    expect(res.json()).toMatchObject({ msg: ApiMsg.responseConflict });
     const rows = await rowsOf(sent.clientId);
     expect(rows).toHaveLength(1);
     expect(JSON.parse(rows[0]!.answers)['Outlet type']).toBe('Kiosk');
@@ -82,7 +82,7 @@ describe('POST /survey/respond', () => {
     expect((await respond(sent)).statusCode).toBe(200);
     const res = await respond(sent, other.token);
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ msg: ApiMsg.responseConflict });
+    expect(res.json()).toMatchObject({ msg: ApiMsg.responseConflict });
   });
 
   it('keeps one row when 50 identical posts race', async () => {
@@ -105,7 +105,7 @@ describe('POST /survey/respond', () => {
   it('asks for every compulsory question by the presence of its key only', async () => {
     const missing = await respond(body({ answers: { 'Name of outlet': 'Mama Put' } }));
     expect(missing.statusCode).toBe(400);
-    expect(missing.json()).toEqual({ msg: Msg.fillCompulsory });
+    expect(missing.json()).toMatchObject({ msg: Msg.fillCompulsory });
     const empty = await respond(body({ answers: { 'Name of outlet': '', 'Outlet type': '' } }));
     expect(empty.statusCode).toBe(200);
   });
@@ -113,16 +113,16 @@ describe('POST /survey/respond', () => {
   it('refuses answers to questions the survey does not have, and answers of the wrong shape', async () => {
     const unknown = await respond(body({ answers: { ...answers, 'Favourite colour': 'blue' } }));
     expect(unknown.statusCode).toBe(400);
-    expect(unknown.json()).toEqual({ msg: '"Favourite colour" is not a question of this survey' });
+    expect(unknown.json()).toMatchObject({ msg: '"Favourite colour" is not a question of this survey' });
     const notList = await respond(body({ answers: { ...answers, 'Brands stocked': 'Alpha' } }));
     expect(notList.statusCode).toBe(400);
-    expect(notList.json()).toEqual({ msg: 'The answer to "Brands stocked" must be a list of choices' });
+    expect(notList.json()).toMatchObject({ msg: 'The answer to "Brands stocked" must be a list of choices' });
     const list = await respond(body({ answers: { ...answers, 'Outlet type': ['Kiosk'] } }));
     expect(list.statusCode).toBe(400);
-    expect(list.json()).toEqual({ msg: 'The answer to "Outlet type" must be text, not a list' });
+    expect(list.json()).toMatchObject({ msg: 'The answer to "Outlet type" must be text, not a list' });
     const object = await respond(body({ answers: { ...answers, Location: { lat: 1 } } }));
     expect(object.statusCode).toBe(400);
-    expect(object.json()).toEqual({ msg: 'An answer must be text or a list of texts' });
+    expect(object.json()).toMatchObject({ msg: 'An answer must be text or a list of texts' });
     const checkbox = await respond(body({ answers: { ...answers, 'Brands stocked': ['Alpha', 'Gamma'] } }));
     expect(checkbox.statusCode).toBe(200);
   });
@@ -133,18 +133,18 @@ describe('POST /survey/respond', () => {
     const outsider = await addMember(t.app, otherSurvey.id, otherOrg.id);
     const notMember = await respond(body(), outsider.token);
     expect(notMember.statusCode).toBe(404);
-    expect(notMember.json()).toEqual({ msg: ApiMsg.surveyNotFound });
+    expect(notMember.json()).toMatchObject({ msg: ApiMsg.surveyNotFound });
     const foreign = await respond(body({ survey_id: otherSurvey.id, organization_id: otherOrg.id }));
     expect(foreign.statusCode).toBe(404);
-    expect(foreign.json()).toEqual({ msg: ApiMsg.surveyNotFound });
+    expect(foreign.json()).toMatchObject({ msg: ApiMsg.surveyNotFound });
     const missing = await respond(body({ survey_id: randomUUID() }));
-    expect(missing.json()).toEqual({ msg: ApiMsg.surveyNotFound });
+    expect(missing.json()).toMatchObject({ msg: ApiMsg.surveyNotFound });
   });
 
   it('refuses an organization_id that is not the survey\'s', async () => {
     const res = await respond(body({ organization_id: randomUUID() }));
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ msg: ApiMsg.organizationMismatch });
+    expect(res.json()).toMatchObject({ msg: ApiMsg.organizationMismatch });
   });
 
   it('ignores who and what the body claims about the submitter and the pay', async () => {
@@ -166,7 +166,7 @@ describe('POST /survey/respond', () => {
   it('refuses a malformed clientId and answers too long', async () => {
     const bad = await respond(body({ clientId: 'not-a-uuid' }));
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ msg: 'clientId must be a UUID' });
+    expect(bad.json()).toMatchObject({ msg: 'clientId must be a UUID' });
     const long = await respond(body({ answers: { ...answers, 'Name of outlet': 'x'.repeat(Limits.maxAnswerLength + 1) } }));
     expect(long.statusCode).toBe(400);
     // The form shows this same message before queueing (Msg.answerTooLong, from Limits.maxAnswerLength).
@@ -248,7 +248,7 @@ describe('POST /sync/responses', () => {
     expect((await sync([])).statusCode).toBe(400);
     const tooMany = await sync(Array.from({ length: Limits.maxBatch + 1 }, () => body()));
     expect(tooMany.statusCode).toBe(400);
-    expect(tooMany.json()).toEqual({ msg: `At most ${Limits.maxBatch} responses per batch` });
+    expect(tooMany.json()).toMatchObject({ msg: `At most ${Limits.maxBatch} responses per batch` });
   });
 
   it('stores a full batch of 100 in one go', async () => {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { IMAGE_QUESTION_TYPES, PhotoMsg, PENDING_PHOTO_ANSWER, type Answers, type PhotoPlaceholder } from '@survey-bird/contracts';
+import { UPLOAD_QUESTION_TYPES, locatePathKey, PhotoMsg, PENDING_PHOTO_ANSWER, putAnswer, resolvePathKey, type Answers, type PhotoPlaceholder, type StoredQuestion } from '@survey-bird/contracts';
 import type { Database } from '../../db/schema.js';
 import { requeueChecks } from '../flags/repository.js';
 import type { IngestForm } from './survey-cache.js';
@@ -13,18 +13,31 @@ import type { IngestForm } from './survey-cache.js';
  */
 export type PendingPhotos = Record<string, Omit<PhotoPlaceholder, 'question'>>;
 
+/**
+ * The question a photo's key names: its text at the response's level, or inside a repeat instance
+ * `Member#2/Photo` (the phone's pathKey), read against the form's repeats.
+ */
+export function photoQuestionOf(form: Pick<IngestForm, 'questions' | 'model'>, key: string): StoredQuestion | undefined {
+  const top = form.questions.get(key);
+  if (top && (!form.model || form.model.byId.get(top.id)?.repeat == null)) return top;
+  return (form.model && resolvePathKey(form.model, key)?.node.q) as StoredQuestion | undefined;
+}
+
 /** Checks the placeholders against the form and marks their answers pending; the problem, or the column's JSON (null: none). */
 export function takePlaceholders(form: IngestForm, answers: Answers, photos: PhotoPlaceholder[] | undefined): { problem: string } | { pending: string | null } {
   if (!photos || photos.length === 0) return { pending: null };
   const pending: PendingPhotos = Object.create(null) as PendingPhotos;
   for (const { question, clientId, size, sha256 } of photos) {
-    const q = form.questions.get(question);
+    const q = photoQuestionOf(form, question);
     if (!q) return { problem: `"${question}" is not a question of this survey` };
-    if (!IMAGE_QUESTION_TYPES.includes(q.type)) return { problem: `"${question}" does not take a photo` };
+    if (!UPLOAD_QUESTION_TYPES.includes(q.type)) return { problem: `"${question}" does not take a photo` };
     if (Object.hasOwn(pending, question)) return { problem: `"${question}" has two photo placeholders` };
+    // Inside a repeat: the instance the key names must be in the answers.
+    const place = locatePathKey(answers, question);
+    if (!place) return { problem: `"${question}" names a repeat instance the response does not have` };
     pending[question] = { clientId, size, sha256 };
     // An own property defined, never assigned: a question called `__proto__` stays an answer.
-    Object.defineProperty(answers, question, { value: PENDING_PHOTO_ANSWER, enumerable: true, writable: true, configurable: true });
+    putAnswer(place.holder, place.question, PENDING_PHOTO_ANSWER);
   }
   return { pending: JSON.stringify(pending) };
 }
@@ -75,7 +88,8 @@ export class PendingPhotosRepository {
       .where('user_id', '=', key.userId)
       .executeTakeFirst();
     if (!row || Object.hasOwn(parse(row.pending_photos), key.question)) return false;
-    const answer: unknown = (JSON.parse(row.answers) as Answers)[key.question];
+    const place = locatePathKey(JSON.parse(row.answers) as Answers, key.question);
+    const answer: unknown = place && Object.hasOwn(place.holder, place.question) ? place.holder[place.question] : undefined;
     return typeof answer === 'string' && answer !== PENDING_PHOTO_ANSWER && answer !== '';
   }
 
@@ -92,7 +106,9 @@ export class PendingPhotosRepository {
       if (!Object.hasOwn(pending, key.question)) return;
       delete pending[key.question];
       const answers = JSON.parse(row.answers) as Answers;
-      Object.defineProperty(answers, key.question, { value: reference, enumerable: true, writable: true, configurable: true });
+      // A photo of a repeat instance (`Member#2/Photo`) goes into that instance.
+      const place = locatePathKey(answers, key.question);
+      if (place) putAnswer(place.holder, place.question, reference);
       const attached = await this.db.transaction().execute(async (trx) => {
         const result = await trx
           .updateTable('responses')

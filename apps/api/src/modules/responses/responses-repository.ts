@@ -28,6 +28,10 @@ export interface IngestSurveyRow {
   closedAt: number | null;
   /** When the survey was created (epoch ms): no response to it can be made before it. */
   createdAt: number;
+  /** surveys.audio_audit (JSON), null when off. */
+  audioAudit: string | null;
+  /** surveys.encryption_key: answers arrive sealed to it; null: in clear. */
+  encryptionKey: string | null;
 }
 
 /** The row that holds a (survey_id, client_id) key after the write: ours, or the one received earlier. */
@@ -37,7 +41,7 @@ export interface StoredRef {
   bodyHash: string;
 }
 
-export type ResponseInsert = Required<Pick<NewResponse, 'id' | 'client_id' | 'survey_id' | 'organization_id' | 'member_id' | 'user_id' | 'answers' | 'body_hash' | 'search_text' | 'rate' | 'captured_at' | 'created_at'>> & { status: string; version: number; meta: string | null; pending_photos: string | null };
+export type ResponseInsert = Required<Pick<NewResponse, 'id' | 'client_id' | 'survey_id' | 'organization_id' | 'member_id' | 'user_id' | 'answers' | 'body_hash' | 'search_text' | 'rate' | 'captured_at' | 'created_at'>> & { status: string; version: number; meta: string | null; pending_photos: string | null; audio?: string | null; encrypted?: string | null };
 
 export const keyOf = (surveyId: string, clientId: string) => `${surveyId}\u0000${clientId}`;
 
@@ -59,8 +63,8 @@ export interface ResponsesRepository {
   insert(rows: ResponseInsert[]): Promise<Map<string, StoredRef>>;
 }
 
-function surveyRowOf(s: { id: string; organization_id: string; questions: string; pay_after_review: number; version: number; closed_at: number | string | null; created_at: number | string }): IngestSurveyRow {
-  return { id: s.id, organizationId: s.organization_id, questions: s.questions, payAfterReview: Number(s.pay_after_review) === 1, version: Number(s.version), closedAt: s.closed_at === null ? null : Number(s.closed_at), createdAt: Number(s.created_at) };
+function surveyRowOf(s: { id: string; organization_id: string; questions: string; pay_after_review: number; version: number; closed_at: number | string | null; created_at: number | string; audio_audit?: string | null; encryption_key?: string | null }): IngestSurveyRow {
+  return { id: s.id, organizationId: s.organization_id, questions: s.questions, payAfterReview: Number(s.pay_after_review) === 1, version: Number(s.version), closedAt: s.closed_at === null ? null : Number(s.closed_at), createdAt: Number(s.created_at), audioAudit: s.audio_audit ?? null, encryptionKey: s.encryption_key ?? null };
 }
 
 function memberOf(m: { id: string; organization_id: string; full_name: string; email: string; rate: number; withdrawn_at: number | string | null; created_at: number | string }): IngestMember {
@@ -71,7 +75,7 @@ export function responsesRepository(db: Db): ResponsesRepository {
   return db.sqlite ? new SqliteResponsesRepository(db.sqlite) : new KyselyResponsesRepository(db.kysely);
 }
 
-const COLUMNS = ['id', 'client_id', 'survey_id', 'organization_id', 'member_id', 'user_id', 'answers', 'body_hash', 'search_text', 'rate', 'captured_at', 'created_at', 'status', 'version', 'meta', 'pending_photos'] as const;
+const COLUMNS = ['id', 'client_id', 'survey_id', 'organization_id', 'member_id', 'user_id', 'answers', 'body_hash', 'search_text', 'rate', 'captured_at', 'created_at', 'status', 'version', 'meta', 'pending_photos', 'audio', 'encrypted'] as const;
 
 /** A group this large is written at once rather than at the end of the turn (a batch, or a burst). */
 const GROUP_ROWS = 32;
@@ -92,7 +96,7 @@ interface Waiting {
  */
 class SqliteResponsesRepository implements ResponsesRepository {
   private readonly memberStmt: Statement<[string, string, string], { id: string; organization_id: string; full_name: string; email: string; rate: number; withdrawn_at: number | null; created_at: number }>;
-  private readonly surveyStmt: Statement<[string], { id: string; organization_id: string; questions: string; pay_after_review: number; version: number; closed_at: number | null; created_at: number }>;
+  private readonly surveyStmt: Statement<[string], { id: string; organization_id: string; questions: string; pay_after_review: number; version: number; closed_at: number | null; created_at: number; audio_audit: string | null; encryption_key: string | null }>;
   private readonly versionStmt: Statement<[string, number], { questions: string }>;
   private readonly insertStmt: Statement<unknown[]>;
   private readonly existingStmt: Statement<[string, string], { id: string; user_id: string; body_hash: string }>;
@@ -103,7 +107,7 @@ class SqliteResponsesRepository implements ResponsesRepository {
 
   constructor(private readonly sqlite: NonNullable<Db['sqlite']>) {
     this.memberStmt = sqlite.prepare('select id, organization_id, full_name, email, rate, withdrawn_at, created_at from members where survey_id = ? and user_id = ? and role = ?');
-    this.surveyStmt = sqlite.prepare('select id, organization_id, questions, pay_after_review, version, closed_at, created_at from surveys where id = ?');
+    this.surveyStmt = sqlite.prepare('select id, organization_id, questions, pay_after_review, version, closed_at, created_at, audio_audit, encryption_key from surveys where id = ?');
     this.versionStmt = sqlite.prepare('select questions from survey_versions where survey_id = ? and version = ?');
     // Positional parameters and run(): binding by name and building RETURNING rows cost about a
     // quarter of the insert (in-process, batches of 50: 32 -> 24 µs per row).
@@ -125,7 +129,7 @@ class SqliteResponsesRepository implements ResponsesRepository {
     // it resets the statement after the first row and better-sqlite3 drops the error of that reset,
     // SQLITE_FULL on a full disk included). `changes` counts this statement's row, not its triggers'.
     const { changes } = this.insertStmt.run( // in COLUMNS order
-      row.id, row.client_id, row.survey_id, row.organization_id, row.member_id, row.user_id, row.answers, row.body_hash, row.search_text, row.rate, row.captured_at, row.created_at, row.status, row.version, row.meta, row.pending_photos,
+      row.id, row.client_id, row.survey_id, row.organization_id, row.member_id, row.user_id, row.answers, row.body_hash, row.search_text, row.rate, row.captured_at, row.created_at, row.status, row.version, row.meta, row.pending_photos, row.audio ?? null, row.encrypted ?? null,
     );
     if (changes > 0) return { id: row.id, userId: row.user_id, bodyHash: row.body_hash };
     const existing = this.existingStmt.get(row.survey_id, row.client_id);
@@ -213,7 +217,7 @@ class KyselyResponsesRepository implements ResponsesRepository {
   }
 
   async survey(surveyId: string): Promise<IngestSurveyRow | undefined> {
-    const s = await this.db.selectFrom('surveys').select(['id', 'organization_id', 'questions', 'pay_after_review', 'version', 'closed_at', 'created_at']).where('id', '=', surveyId).executeTakeFirst();
+    const s = await this.db.selectFrom('surveys').select(['id', 'organization_id', 'questions', 'pay_after_review', 'version', 'closed_at', 'created_at', 'audio_audit', 'encryption_key']).where('id', '=', surveyId).executeTakeFirst();
     return s && surveyRowOf(s);
   }
 

@@ -1,4 +1,4 @@
-import type { Answers } from '@survey-bird/contracts';
+import { isRepeatAnswer, type Answer, type Answers } from '@survey-bird/contracts';
 
 const NONE: ReadonlySet<string> = new Set();
 
@@ -19,8 +19,20 @@ const PLUS_234 = /\+234(\d{10})(?!\d)/g;
  * would match every search for "http" or "upload"). Originals and fixes alike.
  */
 export function searchTextOf(fullName: string, email: string, answers: Answers, unsearched: ReadonlySet<string> = NONE): string {
-  const searched = unsearched.size === 0 ? Object.values(answers) : Object.entries(answers).flatMap(([question, answer]) => (unsearched.has(question) ? [] : [answer]));
-  return withLocalPhones([fullName, email, ...searched.flat()].join(SEPARATOR).toLowerCase());
+  const texts = [fullName, email];
+  searchedTexts(answers, unsearched, texts);
+  return withLocalPhones(texts.join(SEPARATOR).toLowerCase());
+}
+
+/** Every answer's texts in form order, a repeat's instances' in turn (a roster member's name is found too). */
+function searchedTexts(answers: Readonly<Record<string, Answer>>, unsearched: ReadonlySet<string>, out: string[]): void {
+  for (const question of Object.keys(answers)) {
+    if (unsearched.has(question)) continue;
+    const answer = answers[question]!;
+    if (typeof answer === 'string') out.push(answer);
+    else if (isRepeatAnswer(answer)) for (const instance of answer) searchedTexts(instance, unsearched, out);
+    else out.push(...(answer));
+  }
 }
 
 /** The text, then the local form 0XXXXXXXXXX of each distinct +234 number in it (none: unchanged). */

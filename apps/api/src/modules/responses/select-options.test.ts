@@ -17,7 +17,7 @@ const questions = (married: string[], wards: string[]) => [
   { id: 'brands', text: 'Brands stocked', type: QuestionType.checkbox, compulsory: false, options: ['Alpha', 'Beta', 'Gamma'] },
   { id: 'ward', text: 'Ward', type: QuestionType.largeSelect, compulsory: false, options: wards },
 ];
-const notAnOption = (question: string) => ({ msg: `"${question}": ${RuleMsg.notAnOption}` });
+const notAnOption = (question: string) => ({ msg: `"${question}": ${RuleMsg.notAnOption}`, code: 'rule.notAnOption' });
 
 beforeAll(async () => {
   t = await buildTestApp();

@@ -1,4 +1,5 @@
-import { IMAGE_QUESTION_TYPES, OPTION_QUESTION_TYPES, QuestionType, StoredQuestion, TYPED_QUESTION_TYPES, withQuestionIds, type StoredQuestion as Question } from '@survey-bird/contracts';
+import { type CompiledForm, UPLOAD_QUESTION_TYPES, modelOf, OPTION_QUESTION_TYPES, QuestionType, StoredQuestion, TYPED_QUESTION_TYPES, withQuestionIds, type StoredQuestion as Question , type SurveyAudioAudit } from '@survey-bird/contracts';
+import { readAudioAudit } from '../audio/settings.js';
 import { z } from 'zod';
 import type { IngestSurveyRow, ResponsesRepository } from './responses-repository.js';
 
@@ -19,6 +20,8 @@ export interface IngestForm {
   hasLargeSelect: boolean;
   /** The texts of the photo and file questions, whose answers stay out of the search text. */
   unsearched: Set<string>;
+  /** The compiled form when it uses the XLSForm model (groups, repeats, expressions): the form engine checks it. */
+  model: CompiledForm | null;
 }
 
 /** The survey as ingest sees it: its latest version's form, settings, and whether it is closed. */
@@ -33,6 +36,10 @@ export interface IngestSurvey extends IngestForm {
   closedAt: number | null;
   /** When it was created (epoch ms). */
   createdAt: number;
+  /** The audio audit; null when off. */
+  audioAudit: SurveyAudioAudit | null;
+  /** End-to-end encryption's public key: answers arrive sealed to it and are stored unread; null: in clear. */
+  encryptionKey: string | null;
 }
 
 // Questions stored before ids have none: they get theirs by position, as the survey reply does.
@@ -91,7 +98,8 @@ export class SurveyCache {
   }
 }
 
-function formOf(json: string): IngestForm {
+/** A form's questions (JSON) parsed for checking answers; a back-check form is checked the same way. */
+export function formOf(json: string): IngestForm {
   const questions = withQuestionIds(Questions.parse(JSON.parse(json)));
   return {
     questions: new Map(questions.map((q) => [q.text, q])),
@@ -99,9 +107,11 @@ function formOf(json: string): IngestForm {
     compulsory: questions.filter((q) => q.compulsory),
     hasShowIf: questions.some((q) => q.showIf !== undefined),
     typed: questions.filter((q) => TYPED_QUESTION_TYPES.includes(q.type)),
-    options: new Map(questions.filter((q) => OPTION_QUESTION_TYPES.includes(q.type)).map((q) => [q.id, new Set(q.options)])),
+    // With choices, an answer stores the choice's name (labels repeat across filter groups).
+    options: new Map(questions.filter((q) => OPTION_QUESTION_TYPES.includes(q.type)).map((q) => [q.id, new Set(q.choices ? q.choices.map((c) => c.name) : q.options)])),
     hasLargeSelect: questions.some((q) => q.type === QuestionType.largeSelect),
-    unsearched: new Set(questions.filter((q) => IMAGE_QUESTION_TYPES.includes(q.type) || q.type === QuestionType.files).map((q) => q.text)),
+    unsearched: new Set(questions.filter((q) => UPLOAD_QUESTION_TYPES.includes(q.type) || q.type === QuestionType.files).map((q) => q.text)),
+    model: modelOf(questions),
   };
 }
 
@@ -114,5 +124,7 @@ function parse(row: IngestSurveyRow): IngestSurvey {
     version: row.version,
     closedAt: row.closedAt,
     createdAt: row.createdAt,
+    audioAudit: readAudioAudit(row.audioAudit),
+    encryptionKey: row.encryptionKey,
   };
 }

@@ -45,7 +45,7 @@ describe('pay after review', () => {
     expect(await statusOf(first.json()._id)).toBe(ResponseStatus.pending);
 
     const off = await call(t.app, org.token, { method: 'PATCH', url: `/api/v1/survey/${id}/settings`, payload: { payAfterReview: false } });
-    expect(off.json()).toEqual({ msg: 'Settings saved', payAfterReview: false, closed: false, minDurationSeconds: null, maxAccuracyMeters: null, photoQuality: 'standard' });
+    expect(off.json()).toEqual({ msg: 'Settings saved', payAfterReview: false, closed: false, minDurationSeconds: null, maxAccuracyMeters: null, photoQuality: 'standard', personalQuestionIds: expect.any(Array), retentionDays: null, audioAudit: null, payGate: { approved: false, audioReviewed: false, backcheck: false }, backcheck: { percent: 10, minPerWeek: 0, includeFlagged: false, threshold: 20, autoReturn: false, stableQuestionIds: [] }, encryptionKey: null });
     const second = await send('5b0c2f9e-8a41-4c6e-9f3a-000000000002');
     expect(await statusOf(second.json()._id)).toBe(ResponseStatus.approved);
 

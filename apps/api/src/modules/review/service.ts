@@ -1,11 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiMsg, Limits, type ResponseDetailReply, ResponseStatus, ReviewBody, type ReviewResult } from '@survey-bird/contracts';
+import { ApiMsg, AuditAction, Limits, type EncryptedAnswers, type ResponseDetailReply, ResponseStatus, ReviewBody, type ReviewResult } from '@survey-bird/contracts';
+import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import type { AuthContext } from '../../plugins/auth.js';
+import type { Database } from '../../db/schema.js';
+import { audioAuditOf } from '../audio/repository.js';
+import { heldReasonsOf } from '../payouts/holds.js';
 import { notFound } from '../../http/errors.js';
 import type { FlagsService } from '../flags/service.js';
-import { shownAnswers, type InsightService } from '../insight/service.js';
-import { ReviewRepository, type Reviewer, type ReviewTarget } from './repository.js';
+import { visibleAnswers, type InsightService } from '../insight/service.js';
+import { hidesPersonal } from '../privacy/personal-keys.js';
+import { recordAudits, type AuditActor } from '../audit/record.js';
+import { ReviewRepository, type ReviewingActor, type ReviewTarget } from './repository.js';
 
 type Review = z.output<typeof ReviewBody>;
 
@@ -26,15 +31,19 @@ export const ReviewMsg = {
 export class ReviewService {
   private readonly repo: ReviewRepository;
 
+  private readonly db: Kysely<Database>;
+
   constructor(app: FastifyInstance, private readonly flags: FlagsService, private readonly insight: InsightService) {
+    this.db = app.db.kysely;
     this.repo = new ReviewRepository(app.db.kysely);
   }
 
-  async reviewer(auth: AuthContext): Promise<Reviewer> {
-    return { userId: auth.user.id, role: auth.user.role, organizationId: auth.organizationId, name: await this.repo.reviewerName(auth.user.id) };
+  /** The name a verdict or a dismissal is recorded under: the account's full name, else its e-mail. */
+  nameOf(actor: ReviewingActor): Promise<string> {
+    return this.repo.reviewerName(actor.userId);
   }
 
-  async review(reviewer: Reviewer, body: Review, now = Date.now()): Promise<ReviewResult[]> {
+  async review(reviewer: ReviewingActor, body: Review, actor: AuditActor, now = Date.now()): Promise<ReviewResult[]> {
     let ids = body.responseIds ? [...new Set(body.responseIds)] : [];
     if (body.survey_id !== undefined) {
       if (!(await this.repo.canSeeSurvey(reviewer, body.survey_id))) throw notFound(ApiMsg.surveyNotFound);
@@ -52,8 +61,13 @@ export class ReviewService {
       else if (target!.status === to) results.set(id, { _id: id, status: 200, msg: ReviewMsg.done[to], reviewStatus: to });
       else byFrom.set(target!.status, [...(byFrom.get(target!.status) ?? []), id]);
     }
+    // Read once, and only when something changes: the name is what the audit row keeps.
+    const named = { ...reviewer, name: byFrom.size ? await this.nameOf(reviewer) : reviewer.email };
     for (const [from, group] of byFrom) {
-      const changed = new Set(await this.repo.transition(reviewer, from, to, group, comment, now));
+      const changed = new Set(await this.repo.transition(named, from, to, group, comment, now, (rows, trx) => recordAudits(trx, actor, rows.map((r) => ({
+        organizationId: r.organization_id, action: AuditAction.reviewVerdict, surveyId: r.survey_id, target: { type: 'response', id: r.id },
+        before: { status: from }, after: { status: to, ...(comment === null ? {} : { comment }) },
+      })), now)));
       for (const id of group) results.set(id, changed.has(id) ? { _id: id, status: 200, msg: ReviewMsg.done[to], reviewStatus: to } : { _id: id, status: 409, msg: ReviewMsg.changedMeanwhile });
     }
     // What lost a race is answered with the reason it lost, read again.
@@ -65,17 +79,26 @@ export class ReviewService {
     return ids.map((id) => results.get(id)!);
   }
 
-  async detail(reviewer: Reviewer, id: string): Promise<ResponseDetailReply> {
+  /** The response when the reviewer may see it (its organization's office, or its field user's supervisor). */
+  visibleResponse(reviewer: ReviewingActor, id: string) {
+    return this.repo.visibleResponse(reviewer, id);
+  }
+
+  async detail(reviewer: ReviewingActor, id: string): Promise<ResponseDetailReply> {
     const row = await this.repo.detail(reviewer, id);
     if (!row) throw notFound(ReviewMsg.responseNotFound);
     const answerColumns = this.insight.answerColumns(row.survey_id);
-    const [audit, stored, flagState, meta, columns] = await Promise.all([this.repo.audit(row.id), this.repo.revisions(row.id), this.flags.stateOf([row.id]), answerColumns.then((c) => this.flags.metaOf(row, row.id, c)), answerColumns]);
+    const [audit, stored, flagState, meta, columns, hidden, audioAudit, held] = await Promise.all([
+      this.repo.audit(row.id), this.repo.revisions(row.id), this.flags.stateOf([row.id]), answerColumns.then((c) => this.flags.metaOf(row, row.id, c)), answerColumns,
+      hidesPersonal(reviewer) ? this.insight.personalKeysById(row.survey_id) : null,
+      audioAuditOf(this.db, row), heldReasonsOf(this.db, row),
+    ]);
     const fieldUser = { fullName: row.full_name, email: row.email };
     const status = row.status as ResponseStatus;
     const revision = Number(row.revision);
     type Answers = ResponseDetailReply['answers'];
     // Keyed as the table and the export head them: a question renamed since shows its answer under its new name.
-    const answersOf = (json: string) => shownAnswers<Answers[string]>(columns, Number(row.version), json);
+    const answersOf = (json: string) => visibleAnswers<Answers[string]>(columns, Number(row.version), json, hidden);
     // A response never fixed is its own revision 1; a fixed one has every revision stored, and
     // each before the latest was superseded while returned (only a returned response is fixed).
     const revisions = stored.length === 0
@@ -93,7 +116,14 @@ export class ReviewService {
       audit: audit.map((a) => ({ by: a.actor_name, role: a.actor_role, at: new Date(Number(a.created_at)).toISOString(), from: a.from_status as ResponseStatus, to: a.to_status as ResponseStatus, comment: a.comment })),
       revision,
       revisions,
-      meta,
+      // A hidden photo's hashes are a fingerprint of it: gone with it.
+      meta: hidden ? { ...meta, photos: meta.photos.filter((p) => !hidden.has(p.question)) } : meta,
+      erasedAt: row.erased_at === null || row.erased_at === undefined ? null : new Date(Number(row.erased_at)).toISOString(),
+      hiddenPersonal: hidden !== null && hidden.size > 0,
+      // The server cannot mask inside an envelope: a reader kept from personal answers does not get it.
+      encrypted: row.encrypted && !hidden ? (JSON.parse(row.encrypted) as EncryptedAnswers) : null,
+      audioAudit,
+      held,
       ...flagState.get(row.id)!,
     };
   }

@@ -100,7 +100,7 @@ describe('GET /survey/large-dataset', () => {
     for (const token of [other.token, outsider]) {
       const res = await byId('yaba', token);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ msg: ApiMsg.notFound });
+      expect(res.json()).toMatchObject({ msg: ApiMsg.notFound });
     }
     const byTitle = await search({ organization_id: org.id, title: 'Polling units', question: 'Unit', searchQuery: 'yaba' }, other.token);
     expect(byTitle.statusCode).toBe(404);
@@ -116,7 +116,7 @@ describe('GET /survey/large-dataset', () => {
   it('asks for survey_id or title, and for the question', async () => {
     const res = await search({ organization_id: org.id, question: 'Unit' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ msg: 'Provide survey_id or title' });
+    expect(res.json()).toMatchObject({ msg: 'Provide survey_id or title' });
     expect((await search({ organization_id: org.id, survey_id: surveyId })).statusCode).toBe(400);
   });
 

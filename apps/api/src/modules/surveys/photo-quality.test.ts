@@ -46,7 +46,7 @@ describe('photo quality', () => {
     const sup = await addMember(t.app, survey._id, org.id, { role: Role.supervisor });
     const res = await settings(survey._id, { photoQuality: 'high' });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ msg: 'Settings saved', payAfterReview: false, closed: false, minDurationSeconds: null, maxAccuracyMeters: null, photoQuality: 'high' });
+    expect(res.json()).toEqual({ msg: 'Settings saved', payAfterReview: false, closed: false, minDurationSeconds: null, maxAccuracyMeters: null, photoQuality: 'high', personalQuestionIds: expect.any(Array), retentionDays: null, audioAudit: null, payGate: { approved: false, audioReviewed: false, backcheck: false }, backcheck: { percent: 10, minPerWeek: 0, includeFlagged: false, threshold: 20, autoReturn: false, stableQuestionIds: [] }, encryptionKey: null });
     expect(await stored(survey._id)).toBe('high');
 
     // The field user's list is what the phone caches for offline use.
@@ -71,15 +71,15 @@ describe('photo quality', () => {
     for (const bad of ['HIGH', 'low', '', 2000, null, true, ['high']]) {
       const res = await settings(survey._id, { photoQuality: bad });
       expect(res.statusCode, `${JSON.stringify(bad)}: ${res.body}`).toBe(400);
-      expect(res.json()).toEqual({ msg: 'photoQuality must be "standard" or "high"' });
+      expect(res.json()).toMatchObject({ msg: 'photoQuality must be "standard" or "high"' });
       const created = await create({ title: 'Bad quality', photoQuality: bad });
       expect(created.statusCode).toBe(400);
-      expect(created.json()).toEqual({ msg: 'photoQuality must be "standard" or "high"' });
+      expect(created.json()).toMatchObject({ msg: 'photoQuality must be "standard" or "high"' });
     }
     expect(await stored(survey._id)).toBe('high');
     const empty = await settings(survey._id, {});
     expect(empty.statusCode).toBe(400);
-    expect(empty.json().msg).toBe('Send payAfterReview, closed, minDurationSeconds, maxAccuracyMeters or photoQuality');
+    expect(empty.json().msg).toBe('Send payAfterReview, closed, minDurationSeconds, maxAccuracyMeters, photoQuality, personalQuestionIds, retentionDays, audioAudit, payGate, backcheck or encryptionKey');
   });
 
   it('only the owning organization changes it: another gets 404, its supervisor and field user 403', async () => {
@@ -88,7 +88,7 @@ describe('photo quality', () => {
     const fu = await addMember(t.app, survey._id, org.id, {});
     const intruder = await settings(survey._id, { photoQuality: 'high' }, other.token);
     expect(intruder.statusCode).toBe(404);
-    expect(intruder.json()).toEqual({ msg: ApiMsg.surveyNotFound });
+    expect(intruder.json()).toMatchObject({ msg: ApiMsg.surveyNotFound });
     expect((await settings(survey._id, { photoQuality: 'high' }, sup.token!)).statusCode).toBe(403);
     expect((await settings(survey._id, { photoQuality: 'high' }, fu.token!)).statusCode).toBe(403);
     expect(await stored(survey._id)).toBe('standard');

@@ -1,16 +1,15 @@
 import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import { Role } from '@survey-bird/contracts';
+import { Role, withQuestionIds, type AudioAuditSettings, type PayGate, type StoredQuestion } from '@survey-bird/contracts';
+import { audioAuditJson, payGateJson } from '../audio/settings.js';
+import { inOffice } from '../../db/actor-scope.js';
 import type { Database, SurveyRow } from '../../db/schema.js';
 import { contains } from '../../db/sql.js';
 import { likePattern, type Page } from '../../http/paging.js';
+import type { FieldUserActor, OfficeActor, SupervisorActor } from '../../plugins/auth.js';
+import { markPersonal } from '../privacy/personal-keys.js';
 
-/** Who is asking, reduced to what scopes a survey query. */
-export interface Caller {
-  role: string;
-  userId: string;
-  email: string;
-  organizationId: string | null;
-}
+/** Who may list surveys and read large-select options: office users and the survey's members. */
+export type SurveyReader = OfficeActor | SupervisorActor | FieldUserActor;
 
 export interface Dataset {
   question: string;
@@ -26,9 +25,9 @@ const TOP = '\uffff';
  * The surveys a caller may see: an organization its own; a field user or supervisor those where
  * they hold a member row of their role (by account, or by e-mail before the row was linked).
  */
-export function surveyScope(caller: Caller) {
+export function surveyScope(caller: SurveyReader) {
   return (eb: ExpressionBuilder<Database, 'surveys'>) => {
-    if (caller.role === Role.organization) return eb('surveys.organization_id', '=', caller.organizationId ?? '');
+    if (caller.role === Role.organization) return inOffice(caller, 'surveys.organization_id', 'surveys.id');
     return eb.exists(
       eb.selectFrom('members')
         .select('members.id')
@@ -51,30 +50,77 @@ export class SurveysRepository {
    * Pay after review, closed, the quality-flag thresholds and the photo quality, on the caller's own survey only; the row after, or undefined.
    * Closing again keeps the first close time (responses made before it stay welcome).
    */
-  async setSettings(surveyId: string, organizationId: string, settings: { payAfterReview?: boolean | undefined; closed?: boolean | undefined; minDurationSeconds?: number | null | undefined; maxAccuracyMeters?: number | null | undefined; photoQuality?: string | undefined }, now: number): Promise<SurveyRow | undefined> {
-    return this.db.transaction().execute(async (trx) => {
-      let update = trx.updateTable('surveys').where('id', '=', surveyId).where('organization_id', '=', organizationId);
+  async setSettings(surveyId: string, actor: OfficeActor, settings: { payAfterReview?: boolean | undefined; closed?: boolean | undefined; minDurationSeconds?: number | null | undefined; maxAccuracyMeters?: number | null | undefined; photoQuality?: string | undefined; retentionDays?: number | null | undefined; personalQuestionIds?: string[] | undefined; audioAudit?: AudioAuditSettings | null | undefined; payGate?: Partial<PayGate> | undefined; encryptionKey?: string | null | undefined }, now: number, audit?: (before: SurveyRow, after: SurveyRow, trx: Kysely<Database>) => Promise<void>, db: Kysely<Database> = this.db): Promise<SurveyRow | undefined> {
+    const inside = async (trx: Kysely<Database>) => {
+      const before = await trx.selectFrom('surveys').selectAll().where('id', '=', surveyId).where(inOffice(actor, 'organization_id', 'id')).executeTakeFirst();
+      if (!before) return undefined;
+      let update = trx.updateTable('surveys').where('id', '=', surveyId).where(inOffice(actor, 'organization_id', 'id'));
       if (settings.payAfterReview !== undefined) update = update.set({ pay_after_review: settings.payAfterReview ? 1 : 0 });
       if (settings.closed !== undefined) update = update.set({ closed_at: settings.closed ? sql<number>`coalesce(closed_at, ${now})` : null });
       if (settings.minDurationSeconds !== undefined) update = update.set({ min_duration_s: settings.minDurationSeconds });
       if (settings.maxAccuracyMeters !== undefined) update = update.set({ max_accuracy_m: settings.maxAccuracyMeters });
       if (settings.photoQuality !== undefined) update = update.set({ photo_quality: settings.photoQuality });
+      // A changed retention is warned about afresh.
+      if (settings.retentionDays !== undefined) update = update.set({ retention_days: settings.retentionDays, retention_warned_at: null });
+      if (settings.personalQuestionIds !== undefined) {
+        // Every version is marked alike: answers of any version are masked, erased and kept by one rule.
+        const ids = new Set(settings.personalQuestionIds);
+        update = update.set({ questions: markPersonal(before.questions, ids) });
+        const versions = await trx.selectFrom('survey_versions').select(['version', 'questions']).where('survey_id', '=', surveyId).execute();
+        for (const v of versions) await trx.updateTable('survey_versions').set({ questions: markPersonal(v.questions, ids) }).where('survey_id', '=', surveyId).where('version', '=', v.version).execute();
+      }
+      if (settings.audioAudit !== undefined) update = update.set({ audio_audit: audioAuditJson(settings.audioAudit, before.audio_audit) });
+      if (settings.payGate !== undefined) update = update.set({ pay_gate: payGateJson(settings.payGate, before.pay_gate) });
+      if (settings.encryptionKey !== undefined) update = update.set({ encryption_key: settings.encryptionKey });
       const res = await update.executeTakeFirst();
       if (Number(res.numUpdatedRows) === 0) return undefined;
-      return trx.selectFrom('surveys').selectAll().where('id', '=', surveyId).executeTakeFirst();
-    });
+      const after = await trx.selectFrom('surveys').selectAll().where('id', '=', surveyId).executeTakeFirstOrThrow();
+      await audit?.(before, after, trx);
+      return after;
+    };
+    return db.isTransaction ? inside(db) : db.transaction().execute(inside);
+  }
+
+  /** Every question id any version of the survey has had (its own questions when it has no versions). */
+  async versionQuestionIds(surveyId: string, current: string): Promise<string[]> {
+    const versions = await this.db.selectFrom('survey_versions').select('questions').where('survey_id', '=', surveyId).execute();
+    return [current, ...versions.map((v) => v.questions)].flatMap((json) => withQuestionIds(JSON.parse(json) as StoredQuestion[]).map((q) => q.id));
+  }
+
+  /** Which of `ids` are not field users of the survey (withdrawn ones included: they may come back). */
+  async notFieldUsers(surveyId: string, ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('members').select('id').where('survey_id', '=', surveyId).where('role', '=', Role.fieldUser).where('id', 'in', [...ids]).execute();
+    const found = new Set(rows.map((r) => r.id));
+    return ids.filter((id) => !found.has(id));
+  }
+
+  /** The field user's member ids on these surveys (their own rows only). */
+  async memberIdsOf(userId: string, surveyIds: readonly string[]): Promise<Set<string>> {
+    if (surveyIds.length === 0) return new Set();
+    const rows = await this.db.selectFrom('members').select('id').where('user_id', '=', userId).where('survey_id', 'in', [...surveyIds]).execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Of these surveys, those on which the account's membership is a back-checker's (not withdrawn). */
+  async backcheckerSurveyIds(userId: string, surveyIds: readonly string[]): Promise<Set<string>> {
+    if (surveyIds.length === 0) return new Set();
+    const rows = await this.db.selectFrom('backcheckers as b').innerJoin('members as m', 'm.id', 'b.member_id').select('b.survey_id')
+      .where('m.user_id', '=', userId).where('m.withdrawn_at', 'is', null).where('b.survey_id', 'in', [...surveyIds]).execute();
+    return new Set(rows.map((r) => r.survey_id));
   }
 
   /** The caller's own survey, or undefined. */
-  findOwn(surveyId: string, organizationId: string): Promise<SurveyRow | undefined> {
-    return this.db.selectFrom('surveys').selectAll().where('id', '=', surveyId).where('organization_id', '=', organizationId).executeTakeFirst();
+  findOwn(surveyId: string, actor: OfficeActor, db: Kysely<Database> = this.db): Promise<SurveyRow | undefined> {
+    return db.selectFrom('surveys').selectAll().where('id', '=', surveyId).where(inOffice(actor, 'organization_id', 'id')).executeTakeFirst();
   }
 
   /** The survey, its first version and the option lists of its large selects, in one transaction. */
-  async create(survey: SurveyRow, datasets: Dataset[]): Promise<void> {
+  async create(survey: SurveyRow, datasets: Dataset[], alsoInTransaction?: (trx: Kysely<Database>) => Promise<void>): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('surveys').values(survey).execute();
-      await trx.insertInto('survey_versions').values({ survey_id: survey.id, version: 1, title: survey.title, description: survey.description, questions: survey.questions, created_at: survey.created_at }).execute();
+      await alsoInTransaction?.(trx);
+      await trx.insertInto('survey_versions').values({ survey_id: survey.id, version: 1, title: survey.title, description: survey.description, questions: survey.questions, created_at: survey.created_at, form_settings: survey.form_settings ?? null }).execute();
       await insertDatasets(trx, survey.id, datasets);
     });
   }
@@ -85,26 +131,27 @@ export class SurveysRepository {
    * version row is added, and each large select's option list is replaced. Undefined when the
    * survey is not the caller's.
    */
-  async publishVersion(surveyId: string, organizationId: string, next: Pick<SurveyRow, 'title' | 'description' | 'expected_response_count' | 'questions'>, datasets: Dataset[], now: number): Promise<SurveyRow | undefined> {
+  async publishVersion(surveyId: string, actor: OfficeActor, next: Pick<SurveyRow, 'title' | 'description' | 'expected_response_count' | 'questions' | 'form_settings'>, datasets: Dataset[], now: number, audit?: (before: SurveyRow, after: SurveyRow, trx: Kysely<Database>) => Promise<void>): Promise<SurveyRow | undefined> {
     return this.db.transaction().execute(async (trx) => {
-      const current = await trx.selectFrom('surveys').selectAll().where('id', '=', surveyId).where('organization_id', '=', organizationId).executeTakeFirst();
+      const current = await trx.selectFrom('surveys').selectAll().where('id', '=', surveyId).where(inOffice(actor, 'organization_id', 'id')).executeTakeFirst();
       if (!current) return undefined;
       // A survey published by an older instance (rolling deploy) has no row for its version yet.
       await trx
         .insertInto('survey_versions')
-        .values({ survey_id: surveyId, version: Number(current.version), title: current.title, description: current.description, questions: current.questions, created_at: Number(current.created_at) })
+        .values({ survey_id: surveyId, version: Number(current.version), title: current.title, description: current.description, questions: current.questions, created_at: Number(current.created_at), form_settings: current.form_settings ?? null })
         .onConflict((oc) => oc.columns(['survey_id', 'version']).doNothing())
         .execute();
       const res = await trx
         .updateTable('surveys')
         .set({ ...next, version: sql<number>`version + 1` })
         .where('id', '=', surveyId)
-        .where('organization_id', '=', organizationId)
+        .where(inOffice(actor, 'organization_id', 'id'))
         .executeTakeFirst();
       if (Number(res.numUpdatedRows) === 0) return undefined;
       const row = await trx.selectFrom('surveys').selectAll().where('id', '=', surveyId).executeTakeFirstOrThrow();
-      await trx.insertInto('survey_versions').values({ survey_id: surveyId, version: Number(row.version), title: row.title, description: row.description, questions: row.questions, created_at: now }).execute();
+      await trx.insertInto('survey_versions').values({ survey_id: surveyId, version: Number(row.version), title: row.title, description: row.description, questions: row.questions, created_at: now, form_settings: row.form_settings ?? null }).execute();
       await insertDatasets(trx, surveyId, await replacedDatasets(trx, surveyId, Number(current.version), datasets));
+      await audit?.(current, row, trx);
       return row;
     });
   }
@@ -120,7 +167,7 @@ export class SurveysRepository {
   }
 
   /** Newest first, the search matching the title. */
-  async list(caller: Caller, page: Page, search: string) {
+  async list(caller: SurveyReader, page: Page, search: string) {
     let q = this.db.selectFrom('surveys').where(surveyScope(caller));
     if (search) q = q.where(contains('surveys.title', search));
     const [rows, total] = await Promise.all([
@@ -131,7 +178,7 @@ export class SurveysRepository {
   }
 
   /** By id, or by organization and title (the newest of that title); undefined when not the caller's. */
-  findAccessible(caller: Caller, by: { surveyId?: string | undefined; organizationId?: string | undefined; title?: string | undefined }): Promise<SurveyRow | undefined> {
+  findAccessible(caller: SurveyReader, by: { surveyId?: string | undefined; organizationId?: string | undefined; title?: string | undefined }): Promise<SurveyRow | undefined> {
     let q = this.db.selectFrom('surveys').selectAll('surveys').where(surveyScope(caller));
     if (by.organizationId !== undefined) q = q.where('surveys.organization_id', '=', by.organizationId);
     if (by.surveyId !== undefined) q = q.where('surveys.id', '=', by.surveyId);

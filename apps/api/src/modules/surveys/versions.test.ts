@@ -48,10 +48,22 @@ describe('PUT /survey/:id publishes the next version', () => {
 
     const versions = await call(t.app, org.token, { method: 'GET', url: `/api/v1/survey/${survey._id}/versions` });
     expect(versions.statusCode).toBe(200);
-    expect(versions.json()).toMatchObject({ page: 1, totalCount: 3, hasNextPage: false });
+    expect(versions.json()).toMatchObject({ page: 1, totalCount: 3, hasNextPage: false, expectedResponseCount: null });
     expect(versions.json().versions.map((v: { version: number; title: string; questions: unknown[] }) => [v.version, v.title, v.questions.length])).toEqual([[3, 'Outlets (fixed)', 2], [2, 'Outlets (fixed)', 3], [1, 'Outlets v', 3]]);
     const listed = (await call(t.app, org.token, { method: 'GET', url: '/api/v1/survey/organization?searchQuery=Outlets (fixed)' })).json();
     expect(listed.survey[0]).toMatchObject({ _id: survey._id, version: 3, closed: false, closedAt: null });
+  });
+
+  it('a survey stored without its version row lists its current form as that version, and editing it publishes the next', async () => {
+    const survey = await publish('Older outlets');
+    await t.app.db.kysely.deleteFrom('survey_versions').where('survey_id', '=', survey._id).execute();
+    const listed = (await call(t.app, org.token, { method: 'GET', url: `/api/v1/survey/${survey._id}/versions` })).json();
+    expect(listed).toMatchObject({ totalCount: 1, versions: [{ version: 1, title: 'Older outlets' }] });
+    expect(listed.versions[0].questions.length).toBeGreaterThan(0);
+    expect((await call(t.app, org.token, { method: 'GET', url: `/api/v1/survey/${survey._id}/versions?page=2` })).json().versions).toEqual([]);
+    expect((await put(survey._id, { title: 'Older outlets', questions: v2 })).json().survey.version).toBe(2);
+    const after = (await call(t.app, org.token, { method: 'GET', url: `/api/v1/survey/${survey._id}/versions` })).json();
+    expect(after.versions.map((v: { version: number }) => v.version)).toEqual([2, 1]);
   });
 
   it("another organization's survey is not found; supervisors and field users are refused", async () => {
@@ -60,7 +72,7 @@ describe('PUT /survey/:id publishes the next version', () => {
     const fu = await fieldUser(survey._id);
     const body = { title: 'Hijacked', questions: v2 };
     expect((await put(survey._id, body, other.token)).statusCode).toBe(404);
-    expect((await put(survey._id, body, other.token)).json()).toEqual({ msg: ApiMsg.surveyNotFound });
+    expect((await put(survey._id, body, other.token)).json()).toMatchObject({ msg: ApiMsg.surveyNotFound });
     expect((await put(survey._id, body, sup.token!)).statusCode).toBe(403);
     expect((await put(survey._id, body, fu.token!)).statusCode).toBe(403);
     expect((await call(t.app, other.token, { method: 'GET', url: `/api/v1/survey/${survey._id}/versions` })).statusCode).toBe(404);
@@ -73,7 +85,7 @@ describe('PUT /survey/:id publishes the next version', () => {
     const survey = await publish('Validated');
     const res = await put(survey._id, { title: 'Validated', questions: [] });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ msg: 'Add at least one question' });
+    expect(res.json()).toMatchObject({ msg: 'Add at least one question' });
   });
 });
 
@@ -201,16 +213,16 @@ describe('closing a survey', () => {
 
     const closed = await settings(survey._id, { closed: true });
     expect(closed.statusCode).toBe(200);
-    expect(closed.json()).toEqual({ msg: 'Settings saved', payAfterReview: false, closed: true, minDurationSeconds: null, maxAccuracyMeters: null, photoQuality: 'standard' });
+    expect(closed.json()).toEqual({ msg: 'Settings saved', payAfterReview: false, closed: true, minDurationSeconds: null, maxAccuracyMeters: null, photoQuality: 'standard', personalQuestionIds: expect.any(Array), retentionDays: null, audioAudit: null, payGate: { approved: false, audioReviewed: false, backcheck: false }, backcheck: { percent: 10, minPerWeek: 0, includeFlagged: false, threshold: 20, autoReturn: false, stableQuestionIds: [] }, encryptionKey: null });
     const seen = (await call(t.app, fu.token!, { method: 'GET', url: '/api/v1/survey/field-user' })).json().survey.find((s: { _id: string }) => s._id === survey._id);
     expect(seen).toMatchObject({ closed: true });
     expect(typeof seen.closedAt).toBe('string');
 
     const fresh = await respond(fu.token!, body);
     expect(fresh.statusCode).toBe(403);
-    expect(fresh.json()).toEqual({ msg: Msg.surveyClosed });
+    expect(fresh.json()).toMatchObject({ msg: Msg.surveyClosed });
     const after = await respond(fu.token!, { ...body, clientId: uuidv7(Date.now() + CLOSE_CLOCK_SKEW_MS + 60_000) });
-    expect(after.json()).toEqual({ msg: Msg.surveyClosed });
+    expect(after.json()).toMatchObject({ msg: Msg.surveyClosed });
     const v4 = await respond(fu.token!, { ...body, clientId: '3b241101-e2bb-4255-8caf-4136c566a962' });
     expect(v4.statusCode).toBe(403);
 
@@ -223,7 +235,7 @@ describe('closing a survey', () => {
     const first = await t.app.db.kysely.selectFrom('surveys').select('closed_at').where('id', '=', survey._id).executeTakeFirstOrThrow();
     await settings(survey._id, { closed: true });
     expect(await t.app.db.kysely.selectFrom('surveys').select('closed_at').where('id', '=', survey._id).executeTakeFirstOrThrow()).toEqual(first);
-    expect((await settings(survey._id, { closed: false })).json()).toEqual({ msg: 'Settings saved', payAfterReview: false, closed: false, minDurationSeconds: null, maxAccuracyMeters: null, photoQuality: 'standard' });
+    expect((await settings(survey._id, { closed: false })).json()).toEqual({ msg: 'Settings saved', payAfterReview: false, closed: false, minDurationSeconds: null, maxAccuracyMeters: null, photoQuality: 'standard', personalQuestionIds: expect.any(Array), retentionDays: null, audioAudit: null, payGate: { approved: false, audioReviewed: false, backcheck: false }, backcheck: { percent: 10, minPerWeek: 0, includeFlagged: false, threshold: 20, autoReturn: false, stableQuestionIds: [] }, encryptionKey: null });
     expect((await respond(fu.token!, body)).statusCode).toBe(200);
   });
 
@@ -231,6 +243,6 @@ describe('closing a survey', () => {
     const survey = await publish('Empty settings');
     const res = await settings(survey._id, {});
     expect(res.statusCode).toBe(400);
-    expect(res.json().msg).toMatch(/payAfterReview, closed, minDurationSeconds, maxAccuracyMeters or photoQuality/);
+    expect(res.json().msg).toMatch(/payAfterReview, closed, minDurationSeconds, maxAccuracyMeters, photoQuality, personalQuestionIds, retentionDays, audioAudit, payGate, backcheck or encryptionKey/);
   });
 });

@@ -20,9 +20,12 @@ const TIME_LIMIT_MS = 60_000;
  */
 const queue = new ImportQueue({ concurrency: 1, queue: 10 });
 
-function spawn(workerData: { bytes: Uint8Array; fileName: string }): Worker {
+/** What a thread is asked: read an upload into a draft, or write a survey's sheets as an .xlsx. */
+export type XlsformTask = { task: 'import'; bytes: Uint8Array; fileName: string } | { task: 'export'; sheets: Record<string, string[][]> };
+
+function spawn(workerData: XlsformTask): Worker {
   const self = import.meta.url;
-  const options = { workerData, transferList: [workerData.bytes.buffer as ArrayBuffer], resourceLimits: LIMITS };
+  const options = { workerData, transferList: workerData.task === 'import' ? [workerData.bytes.buffer as ArrayBuffer] : [], resourceLimits: LIMITS };
   if (!self.endsWith('.ts')) return new Worker(new URL('./xlsform-worker.js', self), options);
   // From source (tests, `tsx watch`): as export-thread.ts, the thread compiles its TypeScript through tsx.
   const tsx = pathToFileURL(createRequire(self).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
@@ -30,18 +33,29 @@ function spawn(workerData: { bytes: Uint8Array; fileName: string }): Worker {
   return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`, { ...options, eval: true, execArgv: [...process.execArgv, '--conditions=source'] });
 }
 
-type Answer = { json: string } | { status: number; msg: string } | { failed: string };
+type Answer = { json: string } | { xlsx: Uint8Array } | { status: number; msg: string } | { failed: string };
 
 /** Reads the XLSForm in a thread of its own, behind the import queue: the reply's JSON (an XlsformImportReply). */
-export function importXlsform(bytes: Buffer, fileName: string, log: (message: string) => void): Promise<string> {
-  return queue.run(() => readInThread(bytes, fileName, log));
+export async function importXlsform(bytes: Buffer, fileName: string, log: (message: string) => void): Promise<string> {
+  // A copy of its own to hand over: a small Buffer shares its memory with others (Node's pool).
+  const answer = await queue.run(() => runInThread({ task: 'import', bytes: new Uint8Array(bytes), fileName }, log));
+  if (!('json' in answer)) throw new HttpError(415, ApiMsg.xlsformNotXlsx);
+  return answer.json;
 }
 
-function readInThread(bytes: Buffer, fileName: string, log: (message: string) => void): Promise<string> {
-  // A copy of its own to hand over: a small Buffer shares its memory with others (Node's pool).
-  const copy = new Uint8Array(bytes);
-  const worker = spawn({ bytes: copy, fileName });
-  return new Promise<string>((resolve, reject) => {
+/**
+ * Writes a survey's XLSForm sheets as an .xlsx in the same kind of thread and queue: a form with a
+ * 100,000-choice list is seconds of exceljs, which the request thread must never spend.
+ */
+export async function writeXlsform(sheets: Record<string, string[][]>, log: (message: string) => void): Promise<Buffer> {
+  const answer = await queue.run(() => runInThread({ task: 'export', sheets }, log));
+  if (!('xlsx' in answer)) throw new Error('The XLSForm thread answered without a workbook');
+  return Buffer.from(answer.xlsx);
+}
+
+function runInThread(task: XlsformTask, log: (message: string) => void): Promise<Answer> {
+  const worker = spawn(task);
+  return new Promise<Answer>((resolve, reject) => {
     let settled = false;
     const settle = (fn: () => void) => {
       if (settled) return;
@@ -53,15 +67,15 @@ function readInThread(bytes: Buffer, fileName: string, log: (message: string) =>
     const tooComplex = () => new HttpError(413, ApiMsg.xlsformTooComplex);
     const timer = setTimeout(() => settle(() => reject(tooComplex())), TIME_LIMIT_MS);
     worker.on('message', (answer: Answer) => {
-      if ('json' in answer) settle(() => resolve(answer.json));
+      if ('json' in answer || 'xlsx' in answer) settle(() => resolve(answer));
       else if ('status' in answer) settle(() => reject(new HttpError(answer.status, answer.msg)));
       else {
-        log(`XLSForm import failed: ${answer.failed}`);
-        settle(() => reject(new HttpError(415, ApiMsg.xlsformNotXlsx)));
+        log(`XLSForm ${task.task} failed: ${answer.failed}`);
+        settle(() => reject(task.task === 'import' ? new HttpError(415, ApiMsg.xlsformNotXlsx) : new Error(answer.failed)));
       }
     });
     worker.on('error', (err: Error & { code?: string }) => {
-      log(`XLSForm import thread stopped: ${err.code ?? err.message}`);
+      log(`XLSForm ${task.task} thread stopped: ${err.code ?? err.message}`);
       settle(() => reject(tooComplex()));
     });
     worker.on('exit', () => settle(() => reject(tooComplex())));

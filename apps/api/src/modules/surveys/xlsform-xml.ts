@@ -60,7 +60,10 @@ async function relationships(zip: XlsxZip, owner: string): Promise<Map<string, {
     if (tag.name !== 'Relationship') return;
     const target = String(tag.attributes.Target ?? '');
     const resolved = target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join(dir, target));
-    out.set(String(tag.attributes.Id ?? ''), { type: String(tag.attributes.Type ?? ''), target: resolved });
+    // A relationship without an Id can be named by no sheet.
+    const relationship = tag.attributes.Id;
+    if (relationship === undefined) return;
+    out.set(String(relationship), { type: String(tag.attributes.Type ?? ''), target: resolved });
   });
   return out;
 }
@@ -153,10 +156,11 @@ async function worksheet(zip: XlsxZip, path: string, strings: string[]): Promise
 }
 
 /**
- * The survey, choices and settings sheets of a workbook, read part by part from the zip: the
- * workbook's sheet list, its relationships, the shared strings, then only those three sheets.
+ * The survey, choices and settings sheets of a workbook (or, `firstOnly`, its first sheet: a bulk
+ * invitation file), read part by part from the zip: the workbook's sheet list, its relationships,
+ * the shared strings, then only those sheets.
  */
-export async function readSheets(zip: XlsxZip): Promise<Sheet[]> {
+export async function readSheets(zip: XlsxZip, firstOnly = false): Promise<Sheet[]> {
   const root = await relationships(zip, '');
   const workbookPath = [...root.values()].find((r) => r.type.endsWith('/officeDocument'))?.target ?? 'xl/workbook.xml';
   if (!zip.has(workbookPath)) throw notXlsx();
@@ -164,14 +168,17 @@ export async function readSheets(zip: XlsxZip): Promise<Sheet[]> {
   await parse(zip, workbookPath, (tag) => {
     if (tag.name !== 'sheet') return;
     const id = Object.entries(tag.attributes).find(([k]) => local(k) === 'id' && k !== 'sheetId')?.[1];
-    named.push({ name: String(tag.attributes.name ?? ''), id: String(id ?? '') });
+    // A sheet without a relationship id has no part to read.
+    if (id !== undefined) named.push({ name: String(tag.attributes.name ?? ''), id: String(id) });
   });
   const rels = await relationships(zip, workbookPath);
-  const wanted = named.filter((s) => SHEETS.has(s.name.trim().toLowerCase()) && rels.has(s.id));
+  const wanted = (firstOnly ? named.slice(0, 1) : named.filter((s) => SHEETS.has(s.name.trim().toLowerCase()))).filter((s) => rels.has(s.id));
   const stringsPath = [...rels.values()].find((r) => r.type.endsWith('/sharedStrings'))?.target;
   zip.checkDeclared([...(stringsPath ? [stringsPath] : []), ...wanted.map((s) => rels.get(s.id)!.target)]);
   const strings = await sharedStrings(zip, stringsPath);
   const sheets: Sheet[] = [];
   for (const s of wanted) sheets.push({ name: s.name, rows: await worksheet(zip, rels.get(s.id)!.target, strings) });
+  // Other sheets are never inflated, only named, so the report lists them.
+  for (const s of named) if (!wanted.includes(s)) sheets.push({ name: s.name, rows: [], skipped: true });
   return sheets;
 }

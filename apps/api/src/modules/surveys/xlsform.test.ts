@@ -25,104 +25,103 @@ function multipart(data: Buffer, filename = 'form.xlsx') {
 const importForm = (data: Buffer, token = org.token, filename?: string) => call(t.app, token, { method: 'POST', url: '/api/v1/survey/import-xlsform', ...multipart(data, filename) });
 
 describe('POST /survey/import-xlsform', () => {
-  it('imports the household survey: types, required, English labels, constraints, relevance, groups flattened', async () => {
+  it('imports the household survey: types, required, English labels, constraints, relevance, the group an entry its members name', async () => {
     const res = await importForm(await householdSurvey());
     expect(res.statusCode, res.body).toBe(200);
-    const { draft, unsupported } = res.json();
+    const { draft, unsupported } = res.json() as XlsformImportReply;
     expect(draft.title).toBe('Household survey 2026');
-    // The one thing reshaped: the group, named, its questions now the survey's own.
-    expect(unsupported).toEqual([{ sheet: 'survey', row: 5, column: 'type', severity: 'note', reason: 'The group "Children" was flattened: its questions were imported as questions of the survey, each with the group\'s condition' }]);
-    expect(draft.questions.map((q: { id: string; type: string; compulsory: boolean }) => [q.id, q.type, q.compulsory])).toEqual([
-      ['hh_head', QuestionType.text, true],
-      ['hh_size', QuestionType.number, true],
-      ['has_children', QuestionType.select, true],
-      ['children_count', QuestionType.number, true],
-      ['vaccines', QuestionType.checkbox, false],
-      ['water', QuestionType.select, true],
-      ['water_other', QuestionType.text, false],
-      ['income', QuestionType.decimal, false],
-      ['visit_date', QuestionType.date, true],
-      ['visit_time', QuestionType.time, false],
-      ['gps', QuestionType.liveLocation, false],
-      ['house_photo', QuestionType.image, false],
-      ['thanks', QuestionType.note, false],
-      ['card', QuestionType.barcode, false],
+    expect(unsupported).toEqual([]);
+    expect(draft.questions.map((q) => [q.id, q.type, q.compulsory, q.parent ?? null])).toEqual([
+      ['hh_head', QuestionType.text, true, null],
+      ['hh_size', QuestionType.number, true, null],
+      ['has_children', QuestionType.select, true, null],
+      ['children', 'group', false, null],
+      ['children_count', QuestionType.number, true, 'children'],
+      ['vaccines', QuestionType.checkbox, false, 'children'],
+      ['water', QuestionType.select, true, null],
+      ['water_other', QuestionType.text, false, null],
+      ['income', QuestionType.decimal, false, null],
+      ['visit_date', QuestionType.date, true, null],
+      ['visit_time', QuestionType.time, false, null],
+      ['gps', QuestionType.liveLocation, false, null],
+      ['house_photo', QuestionType.image, false, null],
+      ['thanks', QuestionType.note, false, null],
+      ['card', QuestionType.barcode, false, null],
     ]);
-    const q = (id: string) => draft.questions.find((x: { id: string }) => x.id === id);
+    const q = (id: string) => draft.questions.find((x) => x.id === id)!;
     expect(q('hh_head')).toMatchObject({ text: 'Name of the household head', constraint: { maxLength: 60, message: 'At most 60 letters' } });
     expect(q('hh_size').constraint).toEqual({ min: 1, max: 30, message: 'Between 1 and 30' });
     // `. > 0 and . < 15` on a whole number is exactly 1..14.
     expect(q('children_count').constraint).toEqual({ min: 1, max: 14 });
     expect(q('visit_date').constraint).toEqual({ notInFuture: true, message: 'Not in the future' });
     expect(q('has_children').options).toEqual(['Yes', 'No']);
-    // The group's relevance is applied to each member; choice names become the labels answers hold.
-    expect(q('children_count').showIf).toEqual({ combine: 'all', conditions: [{ question: 'has_children', op: 'equals', value: 'Yes' }] });
-    expect(q('vaccines').showIf).toEqual({ combine: 'all', conditions: [{ question: 'has_children', op: 'equals', value: 'Yes' }, { question: 'children_count', op: 'greaterThan', value: 1 }] });
-    expect(q('water_other').showIf).toEqual({ combine: 'all', conditions: [{ question: 'water', op: 'equals', value: 'Other' }] });
-    expect(q('income').showIf).toEqual({ combine: 'any', conditions: [{ question: 'hh_size', op: 'greaterThan', value: 2 }, { question: 'vaccines', op: 'includes', value: 'BCG' }] });
-    expect(q('card').showIf).toEqual({ combine: 'all', conditions: [{ question: 'has_children', op: 'notEquals', value: 'No' }] });
+    expect(q('has_children').choices).toEqual([{ name: 'yes', label: 'Yes' }, { name: 'no', label: 'No' }]);
+    // The group's relevance is the group's own; a condition on a list with names stays an expression on the names.
+    expect(q('children').relevantExpr).toBe("${has_children} = 'yes'");
+    expect(q('vaccines').showIf).toEqual({ combine: 'all', conditions: [{ question: 'children_count', op: 'greaterThan', value: 1 }] });
+    expect(q('water_other').relevantExpr).toBe("${water} = 'other'");
+    expect(q('income').relevantExpr).toBe("${hh_size} > 2 or selected(${vaccines}, 'bcg')");
+    expect(q('card').relevantExpr).toBe("${has_children} != 'no'");
+    expect(draft.languages).toEqual([{ code: 'en', label: 'English' }]);
     // The draft publishes as it is.
-    expect(CreateSurveyBody.safeParse(draft).success).toBe(true);
+    expect(CreateSurveyBody.safeParse(draft).error?.issues ?? []).toEqual([]);
     // Nothing was published.
     expect(await t.app.db.kysely.selectFrom('surveys').select('id').where('organization_id', '=', org.id).execute()).toEqual([]);
   });
 
-  it('imports the market price form: a 300-choice list becomes a large dataset; a decimal\'s strict bounds are reported', async () => {
+  it("imports the market price form: a 300-choice list becomes a large dataset; a decimal's strict bounds stay an expression", async () => {
     const res = await importForm(await marketPriceForm(), org.token, 'Market prices.xlsx');
     expect(res.statusCode, res.body).toBe(200);
-    const { draft, unsupported } = res.json();
+    const { draft, unsupported } = res.json() as XlsformImportReply;
     expect(draft.title).toBe('Market prices');
-    const commodity = draft.questions.find((x: { id: string }) => x.id === 'commodity');
-    expect(commodity.type).toBe(QuestionType.largeSelect);
-    expect(commodity.options).toHaveLength(300);
-    expect(commodity.options.slice(0, 2)).toEqual(['Commodity 001', 'Commodity 002']);
-    expect(draft.questions.find((x: { id: string }) => x.id === 'units')).toMatchObject({ type: QuestionType.checkbox, options: ['Kilogram', 'Bag'] });
-    expect(draft.questions.find((x: { id: string }) => x.id === 'price').constraint).toEqual({ min: 0, max: 1000000 });
-    expect(draft.questions.find((x: { id: string }) => x.id === 'trader').constraint).toEqual({ minLength: 2 });
-    expect(unsupported).toEqual([{ sheet: 'survey', row: 5, column: 'constraint', severity: 'changed', reason: expect.stringContaining('a decimal\'s limits are included') }]);
-    expect(CreateSurveyBody.safeParse(draft).success).toBe(true);
+    const q = (id: string) => draft.questions.find((x) => x.id === id)!;
+    expect(q('commodity').type).toBe(QuestionType.largeSelect);
+    expect(q('commodity').options).toHaveLength(300);
+    expect(q('commodity').options.slice(0, 2)).toEqual(['Commodity 001', 'Commodity 002']);
+    expect(q('units')).toMatchObject({ type: QuestionType.checkbox, options: ['Kilogram', 'Bag'] });
+    expect(q('price').constraintExpr).toBe('. > 0 and . < 1000000');
+    expect(q('trader').constraint).toEqual({ minLength: 2 });
+    expect(unsupported).toEqual([]);
+    expect(CreateSurveyBody.safeParse(draft).error?.issues ?? []).toEqual([]);
   });
 
-  it('lists every row and cell of the unsupported form it did not carry over', async () => {
+  it('lists every row and cell of the unsupported form it did not carry over, and carries the rest', async () => {
     const res = await importForm(await unsupportedForm());
     expect(res.statusCode, res.body).toBe(200);
-    const { draft, unsupported } = res.json();
-    expect(draft.questions.map((q: { id: string }) => q.id)).toEqual(['name', 'age', 'state', 'lga2', 'later', 'final']);
-    const where = unsupported.map((u: { sheet: string; row: number; column: string }) => `${u.sheet}:${u.row}:${u.column}`);
-    expect(where.sort()).toEqual([
-      'choices:2:media::image', 'choices:4:state', 'choices:5:state',
-      'survey:2:type', 'survey:3:type',
-      'survey:4:appearance', 'survey:4:constraint', 'survey:4:default', 'survey:4:hint', 'survey:4:label::Hausa (ha)', 'survey:4:required_message',
-      'survey:5:type',
-      'survey:6:constraint', 'survey:6:relevant',
-      'survey:7:type', 'survey:8:type',
-      'survey:10:type', 'survey:11:type',
-      'survey:13:choice_filter',
-      'survey:14:type', 'survey:15:type',
-      'survey:16:relevant',
-      'survey:18:type',
-    ].sort());
-    // Every reason names what went wrong.
+    const { draft, unsupported } = res.json() as XlsformImportReply;
+    expect(draft.questions.map((q) => q.id)).toEqual(['start', 'deviceid', 'name', 'double', 'age', 'members', 'member_name', 'score', 'state', 'lga2', 'route', 'voice', 'later', 'final']);
+    expect(unsupported.map((u) => `${u.severity} ${u.sheet}:${u.row}:${u.column}`)).toEqual([
+      'dropped survey:11:type', 'dropped survey:18:type',
+      'changed choices:2:media::image',
+    ]);
     for (const u of unsupported) expect(u.reason.length).toBeGreaterThan(10);
-    expect(unsupported.find((u: { row: number }) => u.row === 7).reason).toMatch(/Repeats are not supported/);
+    const q = (id: string) => draft.questions.find((x) => x.id === id)!;
+    expect(q('name')).toMatchObject({ hint: 'Full name', requiredMessage: 'Please answer', constraintExpr: 'regex(., "^[A-Z]")', appearance: 'multiline', default: 'Ada', translations: { ha: { text: 'Sunanka' } } });
+    expect(q('double').calculation).toBe('${age} * 2');
+    expect(q('age')).toMatchObject({ relevantExpr: "${name} = 'x' and ${name} != 'y' or ${name} = 'z'", constraintExpr: '. >= 0 or . = -1' });
+    expect(q('lga2')).toMatchObject({ choiceFilter: 'state=${state}', choices: [{ name: 'ikeja', label: 'Ikeja', columns: { state: 'lagos' } }, { name: 'nassarawa', label: 'Nassarawa', columns: { state: 'kano' } }] });
+    expect(q('later').relevantExpr).toBe('${final} > 3');
+    expect(draft.languages).toEqual([{ code: 'default', label: 'Default' }, { code: 'ha', label: 'Hausa' }]);
   });
 
-  it('orders the report by what it cost: dropped questions, then changed ones, then notes (translations, flattened groups)', async () => {
-    const res = await importForm(await unsupportedForm());
+  it('orders the report by what it cost: dropped questions, then changed ones, then notes', async () => {
+    const res = await importForm(await workbook({
+      survey: [
+        ['type', 'name', 'label', 'audio', 'comments'],
+        ['text', 'a', 'A', '', 'fine'],
+        ['background-audio', 'b', 'B', '', ''],
+        ['text', 'c', 'C', 'c.mp3', ''],
+      ],
+    }));
     const { unsupported } = res.json() as XlsformImportReply;
-    const rank = { dropped: 0, changed: 1, note: 2 };
-    const ranks = unsupported.map((u) => rank[u.severity]);
-    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
-    // Lost questions lead; the Hausa translation, which loses nothing in English, comes last.
-    expect(unsupported[0]).toMatchObject({ sheet: 'survey', row: 2, severity: 'dropped' });
-    expect(unsupported.at(-1)).toMatchObject({ row: 4, column: 'label::Hausa (ha)', severity: 'note' });
-    expect(unsupported.filter((u) => u.severity === 'dropped').map((u) => `${u.sheet}:${u.row}`)).toEqual(['survey:2', 'survey:3', 'survey:5', 'survey:7', 'survey:8', 'survey:10', 'survey:11', 'survey:14', 'survey:15', 'survey:18']);
+    expect(unsupported.map((u) => [u.severity, u.row, u.column])).toEqual([['dropped', 3, 'type'], ['changed', 4, 'audio'], ['note', 1, 'comments']]);
   });
 
-  it('names every flattened group, with or without a condition, and a group never closed', async () => {
+  it('names a group without a label, a group never closed, an end that closes nothing', async () => {
     const res = await importForm(await workbook({
       survey: [
         ['type', 'name', 'label'],
+        ['end group', '', ''],
         ['begin group', 'respondent', 'About the respondent'],
         ['text', 'name', 'Name'],
         ['end group', '', ''],
@@ -131,15 +130,17 @@ describe('POST /survey/import-xlsform', () => {
       ],
     }));
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().unsupported).toEqual([
-      { sheet: 'survey', row: 2, column: 'type', severity: 'note', reason: 'The group "About the respondent" was flattened: its questions were imported as questions of the survey' },
-      { sheet: 'survey', row: 5, column: 'type', severity: 'note', reason: 'The group "house" was flattened: its questions were imported as questions of the survey' },
-      { sheet: 'survey', row: 5, column: 'type', severity: 'note', reason: 'This group is never closed with "end group"; its questions were imported' },
+    const { draft, unsupported } = res.json() as XlsformImportReply;
+    expect(draft.questions.map((q) => [q.id, q.text, q.parent ?? null])).toEqual([['respondent', 'About the respondent', null], ['name', 'Name', 'respondent'], ['house', 'house', null], ['rooms', 'Rooms', 'house']]);
+    expect(unsupported).toEqual([
+      { sheet: 'survey', row: 2, column: 'type', severity: 'note', reason: '"end group" closes nothing; it was ignored' },
+      { sheet: 'survey', row: 6, column: 'label', severity: 'note', reason: 'The group "house" has no label; its name is its title' },
+      { sheet: 'survey', row: 6, column: 'type', severity: 'note', reason: 'The group "house" is never closed; it ends with the form' },
     ]);
   });
 
   it('answers a file that is no .xlsx with 415 and what to do, an old binary .xls with "Save the form as .xlsx"', async () => {
-    const notXlsx = { msg: ApiMsg.xlsformNotXlsx };
+    const notXlsx = { msg: ApiMsg.xlsformNotXlsx, code: 'xlsformNotXlsx' };
     expect(ApiMsg.xlsformNotXlsx).toBe('Upload an XLSForm saved as .xlsx');
     const pdf = await importForm(Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n'), org.token, 'form.pdf');
     expect([pdf.statusCode, pdf.json()]).toEqual([415, notXlsx]);
@@ -165,18 +166,18 @@ describe('POST /survey/import-xlsform', () => {
     expect(random.statusCode).toBe(415);
     const noSurvey = await importForm(await workbook({ Sheet1: [['a', 'b'], [1, 2]] }));
     expect(noSurvey.statusCode).toBe(400);
-    expect(noSurvey.json()).toEqual({ msg: 'The workbook has no "survey" sheet; is it an XLSForm?' });
+    expect(noSurvey.json()).toMatchObject({ msg: 'The workbook has no "survey" sheet; is it an XLSForm?' });
     const noType = await importForm(await workbook({ survey: [['name', 'label'], ['a', 'A']] }));
-    expect(noType.json()).toEqual({ msg: 'The "survey" sheet needs a "type" and a "name" column in its first row' });
+    expect(noType.json()).toMatchObject({ msg: 'The "survey" sheet needs a "type" and a "name" column in its first row' });
     const json = await call(t.app, org.token, { method: 'POST', url: '/api/v1/survey/import-xlsform', payload: { file: 'x' } });
     expect(json.statusCode).toBe(400);
-    expect(json.json()).toEqual({ msg: ApiMsg.xlsformMissing });
+    expect(json.json()).toMatchObject({ msg: ApiMsg.xlsformMissing });
   });
 
   it('refuses an 11 MB upload with 413 and says why', async () => {
     const res = await importForm(Buffer.alloc(11 * 1024 * 1024, 0x41));
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ msg: ApiMsg.xlsformTooLarge });
+    expect(res.json()).toMatchObject({ msg: ApiMsg.xlsformTooLarge });
     expect(Limits.maxXlsformBytes).toBe(10 * 1024 * 1024);
   });
 

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { ApiMsg, Role } from '@survey-bird/contracts';
+import { ApiMsg, type OfficeRole, Role } from '@survey-bird/contracts';
 import type { Database } from '../../db/schema.js';
 import { conflict } from '../../http/errors.js';
 import { invitationToken } from '../accounts/links.js';
 import { InvitationsRepository } from './invitations-repository.js';
+import { mailWords } from '../mail/texts.js';
 
 /** The roles an invitation can give: an organization's owner, or a member of one survey. */
 export type InvitedRole = typeof Role.organization | typeof Role.fieldUser | typeof Role.supervisor;
@@ -47,9 +48,12 @@ export async function claimAccount(db: Kysely<Database>, email: string, role: In
   return null;
 }
 
-const MEMBER_WORDS: Record<Exclude<InvitedRole, typeof Role.organization>, string> = {
-  [Role.fieldUser]: 'a field user',
-  [Role.supervisor]: 'a supervisor',
+const OFFICE_WORDS: Record<OfficeRole, string> = {
+  owner: 'an owner',
+  admin: 'an admin',
+  analyst: 'an analyst',
+  finance: 'a finance officer',
+  reviewer: 'a reviewer',
 };
 
 /** The invitation's registration link, with the token that proves the mailbox (accounts/links.ts). */
@@ -62,19 +66,27 @@ export function registrationLink(app: FastifyInstance, email: string): string {
  * It names the inviting organization in the subject and the text (and the survey for a member), so
  * the invitee can tell who invites them before opening a link.
  */
-export async function mailInvitation(app: FastifyInstance, invite: { email: string; role: InvitedRole; hasAccount: boolean; organization: string; survey?: string }): Promise<void> {
+export async function mailInvitation(app: FastifyInstance, invite: { email: string; role: InvitedRole; hasAccount: boolean; organization: string; survey?: string; officeRole?: OfficeRole }): Promise<void> {
   const { publicUrl } = app.config;
   const email = encodeURIComponent(invite.email);
   const link = invite.hasAccount ? `${publicUrl}/login?email=${email}` : registrationLink(app, invite.email);
   const action = invite.hasAccount ? 'Sign in with your existing account to get started' : 'Create your account to get started';
-  const owner = invite.role === Role.organization;
-  const survey = invite.survey === undefined ? '' : ` of the survey "${invite.survey}"`;
+  // The first owner (added by the master admin) runs the organization; other office users join it.
+  const owner = invite.role === Role.organization && invite.officeRole === undefined;
+  if (invite.role === Role.fieldUser || invite.role === Role.supervisor) {
+    // A field user's or supervisor's invitation reads in their account's language (English before they have one).
+    const language = await app.db.kysely.selectFrom('users').select('language').where('email', '=', invite.email).executeTakeFirst();
+    const words = mailWords(language?.language);
+    await app.mailer.send({ to: invite.email, subject: words.memberInviteSubject(invite.organization), text: words.memberInviteText({ ...invite, role: invite.role, link }), link });
+    return;
+  }
   await app.mailer.send({
     to: invite.email,
     subject: owner ? `You are invited to run ${invite.organization} on Survey Bird` : `${invite.organization} invites you to Survey Bird`,
-    text: invite.role === Role.organization
-      ? `You have been invited to Survey Bird as the owner of the organization "${invite.organization}". ${action}:\n\n${link}`
-      : `${invite.organization} has invited you to Survey Bird as ${MEMBER_WORDS[invite.role]}${survey}. ${action}:\n\n${link}`,
+    // Office invitations stay in English: the office's screens are translated into one language so far.
+    text: invite.officeRole !== undefined
+      ? `${invite.organization} has invited you to Survey Bird as ${OFFICE_WORDS[invite.officeRole]} of its office. ${action}:\n\n${link}`
+      : `You have been invited to Survey Bird as the owner of the organization "${invite.organization}". ${action}:\n\n${link}`,
     link,
   });
 }

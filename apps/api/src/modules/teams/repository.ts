@@ -1,8 +1,13 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { PayoutStatus, ResponseStatus, Role } from '@survey-bird/contracts';
 import type { Database, NewMember } from '../../db/schema.js';
+import { inOffice } from '../../db/actor-scope.js';
+import type { OfficeActor } from '../../plugins/auth.js';
 import { contains } from '../../db/sql.js';
 import type { Page } from '../../http/paging.js';
+
+/** Work a caller adds to a repository's transaction (an audit event), committed or rolled back with it. */
+export type InTransaction = (trx: Kysely<Database>) => Promise<void>;
 
 type Members = ExpressionBuilder<Database & { m: Database['members'] }, 'm'>;
 
@@ -47,9 +52,16 @@ function memberSearch(eb: Members, search: string) {
 export class TeamsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** The survey of the organization with its name, for a mail sent after a change (no caller to scope by). */
   surveyOfOrganization(surveyId: string, organizationId: string) {
     return this.db.selectFrom('surveys as v').innerJoin('organizations as o', 'o.id', 'v.organization_id')
       .select(['v.id', 'v.title', 'v.organization_id', 'o.name as organization_name']).where('v.id', '=', surveyId).where('v.organization_id', '=', organizationId).executeTakeFirst();
+  }
+
+  /** The survey when it is in the office user's scope, with its organization's name. */
+  surveyOfOffice(surveyId: string, actor: OfficeActor) {
+    return this.db.selectFrom('surveys as v').innerJoin('organizations as o', 'o.id', 'v.organization_id')
+      .select(['v.id', 'v.title', 'v.organization_id', 'o.name as organization_name']).where('v.id', '=', surveyId).where(inOffice(actor, 'v.organization_id', 'v.id')).executeTakeFirst();
   }
 
   findInvitation(surveyId: string, email: string) {
@@ -61,12 +73,12 @@ export class TeamsRepository {
   }
 
   findMember(surveyId: string, memberId: string) {
-    return this.db.selectFrom('members').select(['id', 'role']).where('survey_id', '=', surveyId).where('id', '=', memberId).where('withdrawn_at', 'is', null).executeTakeFirst();
+    return this.db.selectFrom('members').select(['id', 'role', 'email', 'supervisor_id']).where('survey_id', '=', surveyId).where('id', '=', memberId).where('withdrawn_at', 'is', null).executeTakeFirst();
   }
 
   /** Active or withdrawn: withdrawing twice answers the same. */
   anyMember(surveyId: string, memberId: string) {
-    return this.db.selectFrom('members').select(['id', 'role', 'withdrawn_at']).where('survey_id', '=', surveyId).where('id', '=', memberId).executeTakeFirst();
+    return this.db.selectFrom('members').select(['id', 'role', 'email', 'withdrawn_at']).where('survey_id', '=', surveyId).where('id', '=', memberId).executeTakeFirst();
   }
 
   /**
@@ -74,19 +86,25 @@ export class TeamsRepository {
    * a supervisor's field users') are set aside in `dormant_supervisor_id`, not dropped: reads see no
    * supervisor, and the re-invitation puts them back (restoreDormantAssignments).
    */
-  async withdraw(surveyId: string, memberId: string, now: number): Promise<void> {
+  async withdraw(surveyId: string, memberId: string, now: number, alsoInTransaction?: InTransaction): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('members').set((eb) => ({ withdrawn_at: now, dormant_supervisor_id: eb.fn.coalesce('supervisor_id', 'dormant_supervisor_id'), supervisor_id: null }))
-        .where('survey_id', '=', surveyId).where('id', '=', memberId).where('withdrawn_at', 'is', null).execute();
-      await trx.updateTable('members').set((eb) => ({ dormant_supervisor_id: eb.ref('supervisor_id'), supervisor_id: null }))
-        .where('survey_id', '=', surveyId).where('supervisor_id', '=', memberId).execute();
+      await alsoInTransaction?.(trx);
+      await new TeamsRepository(trx).withdrawInTransaction(surveyId, memberId, now);
     });
+  }
+
+  /** The withdrawal's two updates, for a caller that holds the transaction. */
+  async withdrawInTransaction(surveyId: string, memberId: string, now: number): Promise<void> {
+    await this.db.updateTable('members').set((eb) => ({ withdrawn_at: now, dormant_supervisor_id: eb.fn.coalesce('supervisor_id', 'dormant_supervisor_id'), supervisor_id: null }))
+      .where('survey_id', '=', surveyId).where('id', '=', memberId).where('withdrawn_at', 'is', null).execute();
+    await this.db.updateTable('members').set((eb) => ({ dormant_supervisor_id: eb.ref('supervisor_id'), supervisor_id: null }))
+      .where('survey_id', '=', surveyId).where('supervisor_id', '=', memberId).execute();
   }
 
   /** A re-invitation of a withdrawn e-mail revives its row, so earlier responses keep one owner. */
   async reinstate(memberId: string, row: Pick<NewMember, 'role' | 'user_id' | 'full_name' | 'phone_number' | 'bank' | 'account_number' | 'account_name' | 'rate' | 'created_at'>): Promise<void> {
     const { role, user_id, full_name, phone_number, bank, account_number, account_name, rate, created_at } = row;
-    await this.db.updateTable('members').set({ role, user_id, full_name, phone_number, bank, account_number, account_name, rate, created_at, withdrawn_at: null }).where('id', '=', memberId).execute();
+    await this.db.updateTable('members').set({ role, user_id, full_name, phone_number, bank, account_number, account_name, rate, created_at, withdrawn_at: null, deactivated_at: null }).where('id', '=', memberId).execute();
   }
 
   /**
@@ -102,7 +120,11 @@ export class TeamsRepository {
   }
 
   /** The organization's choice replaces any assignment a withdrawal set aside. */
-  async setSupervisor(fieldUserId: string, supervisorId: string): Promise<void> {
+  async setSupervisor(fieldUserId: string, supervisorId: string, alsoInTransaction?: InTransaction): Promise<void> {
+    if (alsoInTransaction) return this.db.transaction().execute(async (trx) => {
+      await alsoInTransaction(trx);
+      await new TeamsRepository(trx).setSupervisor(fieldUserId, supervisorId);
+    });
     await this.db.updateTable('members').set({ supervisor_id: supervisorId, dormant_supervisor_id: null }).where('id', '=', fieldUserId).execute();
   }
 

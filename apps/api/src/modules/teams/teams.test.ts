@@ -76,7 +76,7 @@ describe('GET /field-user/:surveyId', () => {
     for (const [url, token] of [[`/api/v1/field-user/${surveyId}`, intruder.token], ['/api/v1/field-user/no-such-survey', org.token]] as const) {
       const res = await get(url, token);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ msg: ApiMsg.notFound });
+      expect(res.json()).toMatchObject({ msg: ApiMsg.notFound });
     }
   });
 
@@ -138,7 +138,7 @@ describe('GET /supervisor/:surveyId', () => {
     expect((await get(`/api/v1/supervisor/${surveyId}?searchQuery=zzz`, org.token)).json()).toEqual({ supervisors: [], page: 1, totalCount: 0, hasNextPage: false, hasPreviousPage: false });
     const other = await get(`/api/v1/supervisor/${surveyId}`, intruder.token);
     expect(other.statusCode).toBe(404);
-    expect(other.json()).toEqual({ msg: ApiMsg.notFound });
+    expect(other.json()).toMatchObject({ msg: ApiMsg.notFound });
   });
 });
 
@@ -164,10 +164,10 @@ describe('POST /supervisor/assign', () => {
   it('400s swapped roles', async () => {
     const swapped = await assign({ supervisorId: ada.id, fieldUserId: bayo.id, survey_id: surveyId });
     expect(swapped.statusCode).toBe(400);
-    expect(swapped.json()).toEqual({ msg: 'supervisorId is not a supervisor of this survey' });
+    expect(swapped.json()).toMatchObject({ msg: 'supervisorId is not a supervisor of this survey' });
     const notFieldUser = await assign({ supervisorId: supOne.id, fieldUserId: supTwo.id, survey_id: surveyId });
     expect(notFieldUser.statusCode).toBe(400);
-    expect(notFieldUser.json()).toEqual({ msg: 'fieldUserId is not a field user of this survey' });
+    expect(notFieldUser.json()).toMatchObject({ msg: 'fieldUserId is not a field user of this survey' });
   });
 
   it("404s members of another survey and another organization's survey, changing nothing", async () => {
@@ -179,7 +179,7 @@ describe('POST /supervisor/assign', () => {
     expect(viaOther.statusCode).toBe(404);
     const stolen = await assign({ supervisorId: supTwo.id, fieldUserId: ada.id, survey_id: surveyId }, intruder.token);
     expect(stolen.statusCode).toBe(404);
-    expect(stolen.json()).toEqual({ msg: ApiMsg.notFound });
+    expect(stolen.json()).toMatchObject({ msg: ApiMsg.notFound });
     const row = await t.app.db.kysely.selectFrom('members').select('supervisor_id').where('id', '=', ada.id).executeTakeFirstOrThrow();
     expect(row.supervisor_id).toBe(supOne.id);
   });
@@ -213,7 +213,7 @@ describe('GET /supervisor/field-user/:surveyId', () => {
     const stranger = await addMember(t.app, otherSurvey.id, other.id, { role: Role.supervisor });
     const res = await get(`/api/v1/supervisor/field-user/${surveyId}`, stranger.token);
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ msg: ApiMsg.notFound });
+    expect(res.json()).toMatchObject({ msg: ApiMsg.notFound });
     expect((await get(`/api/v1/supervisor/field-user/${surveyId}`, org.token)).statusCode).toBe(403);
   });
 });

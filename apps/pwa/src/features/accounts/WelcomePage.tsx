@@ -1,8 +1,8 @@
 import { Role } from '@survey-bird/contracts';
 import { Link } from '@tanstack/react-router';
-import { SALES_EMAIL } from '../../config';
-import { homeFor, paths } from '../../routes/paths';
-import { Header } from '../../ui/Header';
+import { SALES_EMAIL } from '../../lib/config';
+import { homeFor, paths } from '../../lib/paths';
+import { Header } from '../../shell/Header';
 import { Redirect } from '../../ui/Redirect';
 import { PageLoading } from '../../ui/Spinner';
 import { useSession } from './session';

@@ -1,5 +1,5 @@
-import { homeFor } from '../../routes/paths';
-import { activeAccount } from './account-storage';
+import { homeFor } from '../../lib/paths';
+import { activeAccount } from '../../session/account-storage';
 import { loadCurrentUser } from './session';
 
 /**

@@ -1,8 +1,8 @@
-import { Msg } from '@survey-bird/contracts';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { PasswordField } from '../../ui/PasswordField';
 import { Spinner } from '../../ui/Spinner';
-import { toast } from '../../ui/toast-store';
+import { toast } from '../../lib/toast-store';
+import { t, useT } from '../../lib/i18n';
 
 /** A form's outcome before sending: the message to show, or the request to make. */
 export type Prepared = string | (() => Promise<void>);
@@ -23,7 +23,7 @@ export function useNewPasswordForm() {
     if (busy) return;
     const prepared = prepare();
     if (typeof prepared === 'string') return toast.error(prepared);
-    if (confirm !== password) return toast.error(Msg.passwordsDontMatch);
+    if (confirm !== password) return toast.error(t('msg.passwordsDontMatch'));
     setBusy(true);
     try {
       await prepared();
@@ -41,11 +41,12 @@ type NewPasswordForm = ReturnType<typeof useNewPasswordForm>;
 
 /** The two password fields and the submit button; `before` holds the fields above them (the e-mail). */
 export function NewPasswordFields({ form, label, names, button, busyLabel, before }: { form: NewPasswordForm; label: string; names: [string, string]; button: string; busyLabel: string; before?: ReactNode }) {
+  useT();
   return (
     <>
       {before}
       <PasswordField label={label} name={names[0]} autoComplete="new-password" value={form.password} onChange={form.setPassword} visible={form.visible} onToggle={form.toggle} />
-      <PasswordField label="Confirm password" name={names[1]} autoComplete="new-password" value={form.confirm} onChange={form.setConfirm} visible={form.visible} />
+      <PasswordField label={t('reset.confirmPassword')} name={names[1]} autoComplete="new-password" value={form.confirm} onChange={form.setConfirm} visible={form.visible} />
       <button type="submit" className="btn btn--primary btn--block" disabled={form.busy}>
         {form.busy && <Spinner label={busyLabel} />} {button}
       </button>

@@ -10,7 +10,7 @@ vi.mock('../../api', async () => {
 vi.mock('../../api/failures', () => ({ handleFailure }));
 
 const { ApiError } = await import('../../api/client');
-const { setAccounts } = await import('./account-storage');
+const { setAccounts } = await import('../../session/account-storage');
 const { loadCurrentUser, session } = await import('./session');
 
 const user = (role: string): CurrentUser => ({ email: 'ada@field.ng', role, fullName: 'Ada' }) as unknown as CurrentUser;

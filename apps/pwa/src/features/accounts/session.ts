@@ -1,11 +1,12 @@
-import { StorageKey } from '../../storage-keys';
-import { Role, type CurrentUser } from '@survey-bird/contracts';
+import { StorageKey } from '../../session/storage-keys';
+import { Role, type CurrentUser, type RouteName } from '@survey-bird/contracts';
 import { useEffect } from 'react';
-import { api, ApiError } from '../../api';
+import { api, ApiError, officeMay } from '../../api';
 import { handleFailure } from '../../api/failures';
-import { afterNextPaint } from '../../ui/idle';
-import { createStore, useStore } from '../../ui/store';
-import { activeAccount, subscribeAccounts, useAccounts } from './account-storage';
+import { afterNextPaint } from '../../lib/idle';
+import { createStore, useStore } from '../../lib/store';
+import { adoptAccountLanguage, markSent } from '../../lib/i18n';
+import { activeAccount, subscribeAccounts, useAccounts } from '../../session/account-storage';
 
 /**
  * The user behind the active account, loaded from GET /user once per token and kept in memory.
@@ -40,6 +41,12 @@ function rememberedUser(token: string): CurrentUser | null {
   }
 }
 
+/** The account's language: the server's, unless this phone chose one offline that the server has not heard yet. */
+function syncLanguage(token: string, user: CurrentUser): void {
+  const unsent = adoptAccountLanguage(user.email, user.language);
+  if (unsent) void api.call('setLanguage', { token, body: { language: unsent }, handleErrors: false }).then(() => markSent(user.email), () => undefined);
+}
+
 function syncToken(): void {
   const token = activeAccount()?.token;
   if (session.get().token !== token) session.set({ token, user: null, status: 'idle' });
@@ -63,6 +70,7 @@ export function loadCurrentUser(force = false): Promise<CurrentUser | null> {
   const promise = (early ? afterNextPaint().then(call) : call())
     .then(({ user: loaded }) => {
       rememberUser(token, loaded);
+      syncLanguage(token, loaded);
       const same = early !== null && JSON.stringify(early) === JSON.stringify(loaded);
       // The same user again: no new object, so the screens do not render a second time.
       if (session.get().token === token && !same) session.set({ token, user: loaded, status: 'ready' });
@@ -95,4 +103,10 @@ export function useSession(): Session & { hasAccount: boolean } {
   }, [token]);
   const fresh = current.token === token ? current : { token, user: null, status: 'idle' as const };
   return { ...fresh, hasAccount: token !== undefined };
+}
+
+/** Whether the signed-in office user's role may call the route (true for every other account). */
+export function useOfficeMay(route: RouteName): boolean {
+  const { user } = useSession();
+  return officeMay(user?.officeRole, route);
 }

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { msgId, t as translate, useT } from '../../lib/i18n';
 
 interface Props {
   id: string;
@@ -19,6 +20,7 @@ const Detector = (globalThis as { BarcodeDetector?: DetectorClass }).BarcodeDete
  * browser has it. Loaded only when a form has a barcode question.
  */
 export function BarcodeQuestion({ id, value, invalid, onAnswer }: Props) {
+  const t = useT();
   const [scanning, setScanning] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const video = useRef<HTMLVideoElement>(null);
@@ -44,7 +46,7 @@ export function BarcodeQuestion({ id, value, invalid, onAnswer }: Props) {
           await new Promise((r) => setTimeout(r, 250));
         }
       } catch {
-        if (alive) setError('The camera is not available: type the code instead.');
+        if (alive) setError(translate(msgId('barcode.noCamera')));
         setScanning(false);
       }
     })();
@@ -56,13 +58,13 @@ export function BarcodeQuestion({ id, value, invalid, onAnswer }: Props) {
 
   return (
     <div className="capture">
-      <input id={id} type="text" className="q__control" {...invalid} value={value} autoComplete="off" placeholder="Type the code" onChange={(e) => onAnswer(e.currentTarget.value)} />
+      <input id={id} type="text" className="q__control" {...invalid} value={value} autoComplete="off" placeholder={t('barcode.type')} onChange={(e) => onAnswer(e.currentTarget.value)} />
       {Detector && (
         <>
           <div className={scanning ? 'camera' : 'camera camera--hidden'}>
             <video ref={video} className="camera__video" muted playsInline />
           </div>
-          <button type="button" className="btn btn--ghost capture__btn" onClick={() => { setError(null); setScanning((s) => !s); }}>{scanning ? 'Stop scanning' : 'Scan with the camera'}</button>
+          <button type="button" className="btn btn--ghost capture__btn" onClick={() => { setError(null); setScanning((s) => !s); }}>{scanning ? t('barcode.stop') : t('barcode.scan')}</button>
         </>
       )}
       {error && <p className="capture__error">{error}</p>}

@@ -1,5 +1,6 @@
 import { Limits } from '@survey-bird/contracts';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useT } from '../../lib/i18n';
 
 interface Props {
   id: string;
@@ -16,6 +17,7 @@ interface Props {
  * answer: leaving the box puts back the chosen option's text.
  */
 export function DatasetCombobox({ id, labelId, value, onAnswer, search }: Props) {
+  const t = useT();
   const listId = useId();
   const [query, setQuery] = useState(value ?? '');
   const [open, setOpen] = useState(false);
@@ -89,7 +91,7 @@ export function DatasetCombobox({ id, labelId, value, onAnswer, search }: Props)
         aria-autocomplete="list"
         aria-activedescendant={open && active >= 0 ? optionId(active) : undefined}
         autoComplete="off"
-        placeholder="Type to search the list"
+        placeholder={t('combo.search')}
         value={query}
         onChange={(e) => {
           setQuery(e.currentTarget.value);
@@ -121,8 +123,8 @@ export function DatasetCombobox({ id, labelId, value, onAnswer, search }: Props)
             {option}
           </li>
         ))}
-        {!searching && options.length === 0 && <li className="combo__empty" role="presentation">No matching option</li>}
-        {options.length >= Limits.datasetSearchLimit && <li className="combo__more" role="presentation">Type more to narrow the list</li>}
+        {!searching && options.length === 0 && <li className="combo__empty" role="presentation">{t('combo.none')}</li>}
+        {options.length >= Limits.datasetSearchLimit && <li className="combo__more" role="presentation">{t('combo.more')}</li>}
       </ul>
     </div>
   );

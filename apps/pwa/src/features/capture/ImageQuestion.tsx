@@ -1,4 +1,5 @@
 import { PhotoPreview } from './PhotoPreview';
+import { useT } from '../../lib/i18n';
 
 interface Props {
   id: string;
@@ -12,6 +13,7 @@ interface Props {
 
 /** An image answer: a picture chosen from the phone (or, with capture, taken with its camera). */
 export function ImageQuestion({ id, label, photo, processing, onPhoto, capture = false }: Props) {
+  const t = useT();
   return (
     <div className="capture">
       {photo && <PhotoPreview photo={photo} label={label} onRemove={() => onPhoto(null)} disabled={processing} />}
@@ -28,7 +30,7 @@ export function ImageQuestion({ id, label, photo, processing, onPhoto, capture =
             e.currentTarget.value = '';
           }}
         />
-        <span className="file-pick__text">{processing ? 'Processing photo…' : photo ? 'Choose another photo' : capture ? 'Take or choose a photo' : 'Choose a photo'}</span>
+        <span className="file-pick__text">{processing ? t('photo.processing') : photo ? t('photo.chooseAnother') : capture ? t('photo.takeOrChoose') : t('photo.choose')}</span>
       </label>
     </div>
   );

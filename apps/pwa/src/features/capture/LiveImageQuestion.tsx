@@ -2,6 +2,7 @@ import { PHOTO_FILE_NAME, PHOTO_MIME } from '@survey-bird/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { ImageQuestion } from './ImageQuestion';
 import { PhotoPreview } from './PhotoPreview';
+import { useT } from '../../lib/i18n';
 
 interface Props {
   id: string;
@@ -35,6 +36,7 @@ async function snapshot(video: HTMLVideoElement): Promise<File | null> {
  * (spec section 8) and the phone's own camera picker takes over.
  */
 export function LiveImageQuestion({ id, label, photo, processing, onPhoto }: Props) {
+  const t = useT();
   const [camera, setCamera] = useState<Camera>('closed');
   const video = useRef<HTMLVideoElement>(null);
   const stream = useRef<MediaStream | null>(null);
@@ -81,17 +83,17 @@ export function LiveImageQuestion({ id, label, photo, processing, onPhoto }: Pro
     <div className="capture">
       {photo && !live && <PhotoPreview photo={photo} label={label} onRemove={() => onPhoto(null)} disabled={processing} />}
       <div className={`camera${live ? '' : ' camera--hidden'}`}>
-        <video ref={video} className="camera__video" playsInline muted aria-label={`Camera preview for ${label}`} />
-        {camera === 'opening' && <span className="camera__status">Opening camera…</span>}
+        <video ref={video} className="camera__video" playsInline muted aria-label={t('camera.previewFor', { question: label })} />
+        {camera === 'opening' && <span className="camera__status">{t('camera.opening')}</span>}
       </div>
       {live ? (
         <div className="capture__row">
-          <button id={id} type="button" className="btn btn--primary capture__btn" onClick={() => void take()} disabled={camera !== 'open'}>Take picture</button>
-          <button type="button" className="btn btn--ghost capture__btn" onClick={close}>Cancel</button>
+          <button id={id} type="button" className="btn btn--primary capture__btn" onClick={() => void take()} disabled={camera !== 'open'}>{t('camera.take')}</button>
+          <button type="button" className="btn btn--ghost capture__btn" onClick={close}>{t('common.cancel')}</button>
         </div>
       ) : (
         <button id={id} type="button" className="btn btn--ghost capture__btn" onClick={() => void open()} disabled={processing}>
-          {processing ? 'Processing photo…' : photo ? 'Retake picture' : 'Open camera'}
+          {processing ? t('photo.processing') : photo ? t('camera.retake') : t('camera.open')}
         </button>
       )}
     </div>

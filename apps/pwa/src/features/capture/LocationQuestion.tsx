@@ -1,25 +1,26 @@
-import { Msg } from '@survey-bird/contracts';
 import { useState } from 'react';
-import { formatLocation, locationFixes } from '../field-user/form-logic';
+import { formatLocation, locationFixes } from './form-logic';
+import { t, useT } from '../../lib/i18n';
 
 type State = { kind: 'idle' } | { kind: 'locating' } | { kind: 'error'; text: string };
 
 const geolocation = (): Geolocation | undefined => (typeof navigator !== 'undefined' && 'geolocation' in navigator ? navigator.geolocation : undefined);
 
 function errorText(err: GeolocationPositionError): string {
-  if (err.code === err.PERMISSION_DENIED) return 'Location permission was refused. Allow it in the browser settings and try again.';
-  if (err.code === err.TIMEOUT) return 'No position yet. Move to open sky and try again.';
-  return 'The position is not available right now. Try again.';
+  if (err.code === err.PERMISSION_DENIED) return t('location.refused');
+  if (err.code === err.TIMEOUT) return t('location.timeout');
+  return t('location.unavailable');
 }
 
 /** A live location answer: 'lat, lng (±accuracy m)' from the phone's GPS (high accuracy, no cached fix). */
 export function LocationQuestion({ id, value, onAnswer }: { id: string; value: string | undefined; onAnswer: (text: string) => void }) {
+  useT();
   const [state, setState] = useState<State>({ kind: 'idle' });
   const supported = geolocation() !== undefined;
 
   const capture = () => {
     const geo = geolocation();
-    if (!geo) return setState({ kind: 'error', text: Msg.geolocationUnsupported });
+    if (!geo) return setState({ kind: 'error', text: t('msg.geolocationUnsupported') });
     setState({ kind: 'locating' });
     geo.getCurrentPosition(
       (pos) => {
@@ -36,10 +37,10 @@ export function LocationQuestion({ id, value, onAnswer }: { id: string; value: s
   return (
     <div className="capture">
       <output id={id} className={`location${value ? ' location--set' : ''}`} aria-live="polite">
-        {value ?? (supported ? 'No location captured yet' : Msg.geolocationUnsupported)}
+        {value ?? (supported ? t('location.none') : t('msg.geolocationUnsupported'))}
       </output>
       <button type="button" className="btn btn--ghost capture__btn" onClick={capture} disabled={state.kind === 'locating'} aria-describedby={id}>
-        {state.kind === 'locating' ? 'Locating…' : value ? 'Capture again' : 'Capture location'}
+        {state.kind === 'locating' ? t('location.locating') : value ? t('location.again') : t('location.capture')}
       </button>
       {state.kind === 'error' && <p className="capture__error" role="alert">{state.text}</p>}
     </div>

@@ -1,6 +1,9 @@
-import { Limits, QuestionType, type Answer, type StoredQuestion } from '@survey-bird/contracts';
+import { isChoiceList, Limits, QuestionType, type Answer, type StoredQuestion } from '@survey-bird/contracts';
 import { lazy, Suspense, useId } from 'react';
-import { PLAIN_TYPES, toggleOption } from '../field-user/form-logic';
+import { PLAIN_TYPES, toggleOption } from './form-logic';
+import type { QuestionView } from './form-view';
+import { useT } from '../../lib/i18n';
+import { ruleText } from './rule-text';
 import './capture.css';
 
 // Each kind of question downloads with the first survey that asks it (the service worker keeps them for offline use).
@@ -11,10 +14,16 @@ const LocationQuestion = lazy(() => import('./LocationQuestion'));
 // The typed questions (numbers, dates, times, phone, e-mail, barcode, signature): one lazy input,
 // which loads the signature pad and the barcode scanner only for such a question.
 const TypedInput = lazy(() => import('./TypedInput'));
+// Lines and areas, rankings, and recordings, videos and documents: each with the first form that asks one.
+const GeoQuestion = lazy(() => import('./GeoQuestion'));
+const RankQuestion = lazy(() => import('./RankQuestion'));
+const MediaQuestion = lazy(() => import('./MediaQuestion'));
 
 
 export interface QuestionFieldProps {
   question: StoredQuestion;
+  /** What the form state decided for it: its label in the chosen language, required, read-only, filtered choices. */
+  view?: QuestionView | undefined;
   number: number;
   value: Answer | undefined;
   photo: Blob | undefined;
@@ -37,21 +46,30 @@ const COUNTER_FROM = Math.floor(Limits.maxAnswerLength * 0.9);
 
 /** One question of the form (spec section 8, screen 8): its text, a red asterisk when compulsory, and its input. */
 export function QuestionField(props: QuestionFieldProps) {
-  const { question, number, value, photo, sentPhoto, processing, problem, onAnswer, onPhoto, searchDataset } = props;
+  const { question, view, number, value, photo, sentPhoto, processing, problem, onAnswer, onPhoto, searchDataset } = props;
+  const t = useT();
   const id = useId();
   const labelId = `${id}-label`;
   const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const hint = view?.hint;
   const invalid = problem ? { 'aria-invalid': true, 'aria-describedby': errorId } : {};
   const { text, type } = question;
-  const labelled = !PLAIN_TYPES.includes(type) || type === QuestionType.text || type === QuestionType.select || type === QuestionType.image || type === QuestionType.files;
+  const label = view?.label ?? text;
+  const required = view?.required ?? question.compulsory;
+  const readOnly = view?.readOnly ?? false;
+  const choices = view?.choices ?? question.options.map((o) => ({ value: o, label: o }));
+  const labelled = (!PLAIN_TYPES.includes(type) && type !== QuestionType.rank) || type === QuestionType.text || type === QuestionType.select || type === QuestionType.image || type === QuestionType.files;
 
   let input;
   switch (type) {
     case QuestionType.select:
       input = (
-        <select id={id} className="q__control" {...invalid} value={str(value)} onChange={(e) => onAnswer(e.currentTarget.value)}>
-          <option value="" disabled>Choose an option</option>
-          {question.options.map((o) => <option key={o} value={o}>{o}</option>)}
+        <select id={id} className="q__control" {...invalid} value={str(value)} disabled={readOnly} onChange={(e) => onAnswer(e.currentTarget.value)}>
+          <option value="" disabled>{t('form.chooseOption')}</option>
+          {/* A chosen value the filter no longer offers stays visible until it is changed. */}
+          {str(value) !== '' && !choices.some((c) => c.value === value) && <option value={str(value)}>{str(value)}</option>}
+          {choices.map((c) => <option key={c.value} value={c.value}>{c.label}</option>)}
         </select>
       );
       break;
@@ -61,10 +79,10 @@ export function QuestionField(props: QuestionFieldProps) {
     case QuestionType.checkbox:
       input = (
         <div className="q__checks">
-          {question.options.map((o) => (
-            <label key={o} className="q__check">
-              <input type="checkbox" {...invalid} checked={Array.isArray(value) && value.includes(o)} onChange={(e) => onAnswer(toggleOption(question.options, value, o, e.currentTarget.checked))} />
-              <span>{o}</span>
+          {choices.map((c) => (
+            <label key={c.value} className="q__check">
+              <input type="checkbox" {...invalid} disabled={readOnly} checked={isChoiceList(value) && value.includes(c.value)} onChange={(e) => onAnswer(toggleOption(choices.map((x) => x.value), value, c.value, e.currentTarget.checked))} />
+              <span>{c.label}</span>
             </label>
           ))}
         </div>
@@ -83,7 +101,7 @@ export function QuestionField(props: QuestionFieldProps) {
       input = (
         <>
           <input id={id} type="file" className="q__control" disabled />
-          <p className="q__hint">File uploads are not available yet.</p>
+          <p className="q__hint">{t('form.filesUnavailable')}</p>
         </>
       );
       break;
@@ -91,38 +109,67 @@ export function QuestionField(props: QuestionFieldProps) {
       const length = str(value).length;
       input = (
         <>
-          <input id={id} type="text" className="q__control" {...invalid} maxLength={Limits.maxAnswerLength} value={str(value)} autoComplete="off" onChange={(e) => onAnswer(e.currentTarget.value)} />
-          {length >= COUNTER_FROM && <p className="q__hint" aria-live="polite">{length} / {Limits.maxAnswerLength} characters</p>}
+          <input id={id} type="text" className="q__control" {...invalid} readOnly={readOnly} maxLength={Limits.maxAnswerLength} value={str(value)} autoComplete="off" onChange={(e) => onAnswer(e.currentTarget.value)} />
+          {length >= COUNTER_FROM && <p className="q__hint" aria-live="polite">{t('form.characters', { length, max: Limits.maxAnswerLength })}</p>}
         </>
       );
       break;
     }
+    case QuestionType.geotrace:
+    case QuestionType.geoshape:
+      input = <GeoQuestion id={id} shape={type === QuestionType.geoshape} value={str(value)} readOnly={readOnly} onAnswer={onAnswer} />;
+      break;
+    case QuestionType.rank:
+      input = <RankQuestion id={id} choices={choices} value={isChoiceList(value) ? value : undefined} readOnly={readOnly} onAnswer={onAnswer} />;
+      break;
+    case QuestionType.audio:
+    case QuestionType.video:
+    case QuestionType.file:
+      input = <MediaQuestion id={id} type={type} label={text} file={photo} processing={processing} onFile={onPhoto} />;
+      break;
+    case QuestionType.acknowledge:
+      input = (
+        <label className="q__check">
+          <input type="checkbox" {...invalid} disabled={readOnly} checked={value === 'OK'} onChange={(e) => onAnswer(e.currentTarget.checked ? 'OK' : '')} />
+          <span>OK</span>
+        </label>
+      );
+      break;
     default:
-      input = <TypedInput {...props} id={id} invalid={invalid} />;
+      input = <TypedInput {...props} id={id} invalid={invalid} readOnly={readOnly} />;
   }
 
   const title = (
     <>
-      <span className="q__number">{number}.</span> {text}
-      {question.compulsory && (
+      {type !== QuestionType.note && <><span className="q__number">{number}.</span> </>}{label}
+      {required && (
         <>
           <span className="q__required" aria-hidden="true">*</span>
-          <span className="visually-hidden"> (compulsory)</span>
+          <span className="visually-hidden"> {t('form.compulsoryMark')}</span>
         </>
       )}
     </>
   );
+  const described = [hint ? hintId : null, problem ? errorId : null].filter(Boolean).join(' ');
   return (
-    <div className={problem ? 'q q--invalid' : 'q'} role="group" aria-labelledby={labelId} aria-describedby={problem ? errorId : undefined}>
+    <div className={problem ? 'q q--invalid' : type === QuestionType.note ? 'q q--note' : 'q'} role="group" aria-labelledby={labelId} aria-describedby={described || undefined}>
       {labelled ? <label id={labelId} htmlFor={id} className="q__text">{title}</label> : <p id={labelId} className="q__text">{title}</p>}
-      {sentPhoto && !photo && (
+      {hint && <p id={hintId} className="q__hint">{hint}</p>}
+      {sentPhoto && !photo && (type === QuestionType.audio || type === QuestionType.video || type === QuestionType.file) && <p className="q__hint">{type === QuestionType.file ? t('form.sentFileStays') : type === QuestionType.audio ? t('form.sentRecordingStays') : t('form.sentVideoStays')}</p>}
+      {sentPhoto && !photo && type !== QuestionType.audio && type !== QuestionType.video && type !== QuestionType.file && (
         <figure className="photo photo--sent">
-          <img className="photo__img" src={sentPhoto} alt={`Photo sent for ${text}`} loading="lazy" />
-          <figcaption className="photo__caption">The photo you sent stays; choose another only to replace it.</figcaption>
+          <img className="photo__img" src={sentPhoto} alt={t('form.photoSentFor', { question: text })} loading="lazy" />
+          <figcaption className="photo__caption">{t('form.photoSentStays')}</figcaption>
         </figure>
       )}
-      <Suspense fallback={<div className="q__loading">Loading…</div>}>{input}</Suspense>
-      {problem && <p id={errorId} className="q__error">{problem}</p>}
+      <Suspense fallback={<div className="q__loading">{t('common.loading')}</div>}>{input}</Suspense>
+      {view?.guidanceHint && (
+        <details className="q__guidance">
+          <summary>{t('form.moreGuidance')}</summary>
+          <p>{view.guidanceHint}</p>
+        </details>
+      )}
+      {problem && <p id={errorId} className="q__error">{ruleText(problem)}</p>}
     </div>
   );
 }

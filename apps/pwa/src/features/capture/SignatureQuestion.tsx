@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { PhotoPreview } from './PhotoPreview';
+import { useT } from '../../lib/i18n';
 
 interface Props {
   id: string;
@@ -14,6 +15,7 @@ interface Props {
  * store, outbox and upload path like a photo. Loaded only when a form has a signature question.
  */
 export function SignatureQuestion({ id, label, photo, processing, onPhoto }: Props) {
+  const t = useT();
   const canvas = useRef<HTMLCanvasElement>(null);
   const drawing = useRef(false);
   const [drawn, setDrawn] = useState(false);
@@ -75,10 +77,10 @@ export function SignatureQuestion({ id, label, photo, processing, onPhoto }: Pro
           const c = canvas.current;
           c?.getContext('2d')?.clearRect(0, 0, c.width, c.height);
           setDrawn(false);
-        }}>Clear</button>
+        }}>{t('signature.clear')}</button>
         <button type="button" className="btn btn--primary capture__btn" disabled={!drawn || processing} onClick={() => {
           canvas.current?.toBlob((blob) => blob && onPhoto(blob), 'image/png');
-        }}>{processing ? 'Saving…' : 'Keep signature'}</button>
+        }}>{processing ? t('signature.saving') : t('signature.keep')}</button>
       </div>
     </div>
   );

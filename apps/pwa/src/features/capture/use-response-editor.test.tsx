@@ -2,7 +2,7 @@ import { Msg, QuestionType, type Survey } from '@survey-bird/contracts';
 import { act, createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { toasts } from '../../ui/toast-store';
+import { toasts } from '../../lib/toast-store';
 import { useResponseEditor, type Entered, type ResponseEditor } from './use-response-editor';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -21,7 +21,7 @@ const settle = () => act(async () => {
 });
 const lastToast = () => toasts.get().at(-1)?.text;
 
-beforeAll(() => import('../field-user/form-rules'));
+beforeAll(() => import('./form-rules'));
 
 describe('useResponseEditor (the form, Fix and Fix and resubmit)', () => {
   let host: HTMLDivElement;

@@ -1,18 +1,24 @@
 import { Limits, RESPONSE_STATUSES, answerOf, type ResponseRow, type ResponseStatus, type RouteName, type Survey } from '@survey-bird/contracts';
-import { useId, useState, type MouseEvent } from 'react';
+import { lazy, type MouseEvent, Suspense, useId, useMemo, useState } from 'react';
 import { formatResponseDate } from '../../ui/format';
 import { ScrollFrame } from '../../ui/ScrollFrame';
+import { HiddenPersonal } from '../privacy/HiddenPersonal';
 import { capturedOrReceived, orderByCaptureWithinBatches } from './capture-order';
-import { formatCell, type Cell } from './cells';
+import { formatCell, tableQuestions, type Cell } from './cells';
 import type { ExportRoute } from './download';
 import { ExportButton } from './ExportButton';
 import { ChevronLeftIcon, ChevronRightIcon, ExternalIcon, ImageIcon, MonitorIcon, RefreshIcon, SearchIcon } from './icons';
 import { useDebounced, useResponses } from './use-insight';
-import { ResponseDetail } from '../review/ResponseDetail';
 import { ReviewBar } from '../review/ReviewBar';
 import { FlagChips } from '../review/FlagChips';
 import { FLAGGED_FILTERS, filterQuery, type FlaggedFilter } from '../review/flag-labels';
 import { StatusChip, STATUS_LABEL } from '../review/StatusChip';
+
+// The detail view (answers, flags, audio, back-check, erase) loads when a response is opened, not with the list.
+const ResponseDetail = lazy(() => import('../review/ResponseDetail').then((m) => ({ default: m.ResponseDetail })));
+
+// The key file's panel loads only for an end-to-end encrypted survey.
+const EncryptedPanel = lazy(() => import('../e2e/EncryptedPanel').then((m) => ({ default: m.EncryptedPanel })));
 
 type ResponsesRoute = Extract<RouteName, 'organizationResponses' | 'supervisorResponses'>;
 
@@ -56,11 +62,16 @@ export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }
   const titleId = useId();
   const now = new Date();
 
-  const rows = orderByCaptureWithinBatches(data?.responses ?? []);
+  const ordered = useMemo(() => orderByCaptureWithinBatches(data?.responses ?? []), [data]);
+  // An encrypted survey's rows as its panel opened them with the survey key (for these rows only).
+  const [opened, setOpened] = useState<{ from: ResponseRow[]; rows: ResponseRow[] } | null>(null);
+  const rows = opened?.from === ordered ? opened.rows : ordered;
+  const encrypted = Boolean(survey.encryptionKey) || ordered.some((r) => r.encrypted);
   const shownPage = data?.page ?? page;
   const from = rows.length ? (shownPage - 1) * Limits.pageSize + 1 : 0;
   const to = from ? from + rows.length - 1 : 0;
-  const questions = survey.questions;
+  // The export's main sheet: answers at the response's level (no group titles, no repeat members: a repeat is its count).
+  const questions = useMemo(() => tableQuestions(survey.questions), [survey.questions]);
 
   return (
     <section className="insight-panel responses" aria-labelledby={titleId}>
@@ -99,6 +110,8 @@ export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }
         onDone={() => setReviewed((n) => n + 1)}
         onClear={() => setSelection({ key: '', ids: new Set() })}
       />
+
+      {encrypted && <Suspense fallback={null}><EncryptedPanel survey={survey} route={route} rows={ordered} onOpened={setOpened} /></Suspense>}
 
       <p className="responses__notice">
         <MonitorIcon size={18} />
@@ -163,7 +176,7 @@ export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }
           </button>
         </div>
       </div>
-      {open && <ResponseDetail id={open} survey={survey} onClose={() => setOpen(null)} onChanged={() => setReviewed((n) => n + 1)} />}
+      {open && <Suspense fallback={null}><ResponseDetail id={open} survey={survey} onClose={() => setOpen(null)} onChanged={() => setReviewed((n) => n + 1)} /></Suspense>}
     </section>
   );
 }
@@ -199,6 +212,8 @@ function CellView({ cell }: { cell: Cell }) {
       return <span className="resp-na">{cell.text}</span>;
     case 'pending':
       return <span className="resp-na resp-pending">{cell.text}</span>;
+    case 'hidden':
+      return <HiddenPersonal />;
     case 'photo':
       return (
         <a className="resp-link" href={cell.href} target="_blank" rel="noopener noreferrer">

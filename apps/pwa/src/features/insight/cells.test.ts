@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exportFileName, formatBytes, formatCell, MISSING } from './cells';
+import { exportFileName, formatBytes, formatCell, MISSING, tableQuestions } from './cells';
 
 const ORIGIN = 'https://app.surveybird.ng';
 const cell = (v: Parameters<typeof formatCell>[0]) => formatCell(v, ORIGIN);
@@ -39,6 +39,14 @@ describe('table cells', () => {
   });
 });
 
+describe('hidden personal answers', () => {
+  it('shows the mask as hidden, whatever the question type, and never as a link or text', () => {
+    expect(formatCell('hidden: personal', 'https://sb.test', 'image')).toEqual({ kind: 'hidden', text: 'hidden: personal' });
+    expect(formatCell('hidden: personal', 'https://sb.test', 'text answer').kind).toBe('hidden');
+    expect(formatCell('hidden personal', 'https://sb.test', 'text answer').kind).toBe('text');
+  });
+});
+
 describe('export file name', () => {
   it("is '{title}_responses.xlsx'", () => {
     expect(exportFileName('Retail outlet audit - Lagos')).toBe('Retail outlet audit - Lagos_responses.xlsx');
@@ -48,6 +56,7 @@ describe('export file name', () => {
   it('replaces characters a file name cannot hold', () => {
     expect(exportFileName('Q1/Q2: "water" points?')).toBe('Q1_Q2_ _water_ points__responses.xlsx');
     expect(exportFileName('  \u0007 ')).toBe('survey_responses.xlsx');
+    expect(exportFileName('Ọjà survey', 'stata.zip')).toBe('Ọjà survey_responses.stata.zip');
   });
 });
 
@@ -76,5 +85,16 @@ describe('issue 17 types', () => {
     expect(formatCell('pending upload', ORIGIN, 'image')).toEqual({ kind: 'pending', text: 'photo uploading' });
     expect(formatCell('pending upload', ORIGIN, 'live images')).toEqual({ kind: 'pending', text: 'photo uploading' });
     expect(formatCell('pending upload', ORIGIN, 'text')).toEqual({ kind: 'text', text: 'pending upload' });
+  });
+});
+
+describe('tableQuestions', () => {
+  it('keeps what the export\'s main sheet keeps: no group titles, no repeat members (nested ones too), the repeat itself', () => {
+    const qs = [
+      { id: 'v', type: 'text answer' }, { id: 'g', type: 'group' }, { id: 'h', type: 'text answer', parent: 'g' },
+      { id: 'm', type: 'repeat', parent: 'g' }, { id: 'n', type: 'text answer', parent: 'm' }, { id: 'p', type: 'repeat', parent: 'm' }, { id: 's', type: 'decimal', parent: 'p' },
+      { id: 't', type: 'calculate' },
+    ];
+    expect(tableQuestions(qs).map((q) => q.id)).toEqual(['v', 'h', 'm', 't']);
   });
 });

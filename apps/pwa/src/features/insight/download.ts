@@ -1,8 +1,8 @@
-import { Msg, type RouteName } from '@survey-bird/contracts';
+import { Msg, type ExportFormat, type RouteName } from '@survey-bird/contracts';
 import table from '../../api/route-table';
 import { ApiError, classifyFailure, fillPath, withQuery, type Failure } from '../../api/client';
 import { handleFailure } from '../../api/failures';
-import { activeAccount } from '../accounts/account-storage';
+import { activeAccount } from '../../session/account-storage';
 import type { ListFilters } from './use-insight';
 
 export type ExportRoute = Extract<RouteName, 'organizationExport' | 'supervisorExport'>;
@@ -13,6 +13,10 @@ export interface ExportRequest {
   searchQuery: string;
   /** The table's status and flag filters, if any. */
   filters?: ListFilters;
+  /** xlsx when left out. */
+  format?: ExportFormat;
+  /** Personal answers as "hidden: personal" (an analyst's export always is). */
+  withoutPersonal?: boolean;
   /** Bytes received so far, and the total when the server announced one. */
   onProgress?: (received: number, total: number | null) => void;
   signal?: AbortSignal;
@@ -23,8 +27,8 @@ export interface ExportRequest {
  * body so the Export button can show bytes received. Failures go through the app's failure
  * handler (toast with the server's msg, or the re-login redirect) like any other call.
  */
-export async function fetchExport({ route, surveyId, searchQuery, filters, onProgress, signal }: ExportRequest): Promise<Blob> {
-  const url = withQuery(fillPath(table[route].path, { surveyId }), { searchQuery: searchQuery || undefined, ...filters });
+export async function fetchExport({ route, surveyId, searchQuery, filters, format, withoutPersonal, onProgress, signal }: ExportRequest): Promise<Blob> {
+  const url = withQuery(fillPath(table[route].path, { surveyId }), { searchQuery: searchQuery || undefined, ...filters, format: format === 'xlsx' ? undefined : format, withoutPersonal: withoutPersonal ? 'true' : undefined });
   const token = activeAccount()?.token;
   const fail = (status: number, msg: string): never => {
     const failure: Failure = { route, status, msg, kind: classifyFailure(route, status, msg), args: { params: { surveyId } } };

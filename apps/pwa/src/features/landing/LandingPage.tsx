@@ -1,12 +1,12 @@
 import { Limits } from '@survey-bird/contracts';
 import { Link } from '@tanstack/react-router';
 import { useState, type CSSProperties } from 'react';
-import { navigateTo } from '../../routes/navigate';
-import { paths } from '../../routes/paths';
-import { Header } from '../../ui/Header';
+import { navigateTo } from '../../lib/navigate';
+import { paths } from '../../lib/paths';
+import { Header } from '../../shell/Header';
 import { CheckIcon, ClockIcon, LayersIcon, OfflineIcon, QuestionsIcon, WalletIcon, ChartIcon } from '../../ui/icons';
 import { LogoMark } from '../../ui/Logo';
-import { useAccounts } from '../accounts/account-storage';
+import { useAccounts } from '../../session/account-storage';
 import { activeAccountHome } from '../accounts/home';
 import { RequestDemoDialog } from './RequestDemoDialog';
 import './landing.css';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { SALES_EMAIL } from '../../config';
+import { SALES_EMAIL } from '../../lib/config';
 import { Modal } from '../../ui/Modal';
 import { TextField } from '../../ui/PasswordField';
 

@@ -24,7 +24,7 @@ afterEach(() => {
 function render(status: PayoutDetail['status']) {
   const host = document.body.appendChild(document.createElement('div'));
   root = createRoot(host);
-  act(() => root!.render(createElement(PayoutDialog, { id: 'p1', surveyTitle: 'Wells', readOnly: false, created: { payout: payout(status), skipped: [] }, onClose: () => undefined, onChanged: () => undefined })));
+  act(() => root!.render(createElement(PayoutDialog, { id: 'p1', surveyTitle: 'Wells', readOnly: false, created: { payout: payout(status), skipped: [], held: [] }, onClose: () => undefined, onChanged: () => undefined })));
   return [...document.querySelectorAll('button')].filter((b) => b.textContent?.startsWith('Download'));
 }
 

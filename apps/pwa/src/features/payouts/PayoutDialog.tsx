@@ -1,11 +1,12 @@
-import { PayoutMsg, type PayoutDetail, type SkippedFieldUser } from '@survey-bird/contracts';
+import { PayoutMsg, type HeldBucket, type PayoutDetail, type SkippedFieldUser } from '@survey-bird/contracts';
+import { HeldSummary } from './HeldSummary';
 import { useEffect, useId, useState } from 'react';
 import { api } from '../../api';
-import { confirmDialog } from '../../ui/dialog-store';
+import { confirmDialog } from '../../lib/dialog-store';
 import { countOf, formatNaira, formatResponseDate } from '../../ui/format';
 import { Modal } from '../../ui/Modal';
 import { PageLoading } from '../../ui/Spinner';
-import { toast } from '../../ui/toast-store';
+import { toast } from '../../lib/toast-store';
 import { downloadPayout, PAYOUT_STATUS_LABEL, type PayoutFile } from './payout-calls';
 import { PayoutLines } from './PayoutLines';
 
@@ -14,7 +15,7 @@ interface PayoutDialogProps {
   surveyTitle: string;
   readOnly: boolean;
   /** Just created: what it will pay and who was skipped; the person confirms it or cancels it. */
-  created?: { payout: PayoutDetail; skipped: SkippedFieldUser[] };
+  created?: { payout: PayoutDetail; skipped: SkippedFieldUser[]; held: HeldBucket[] };
   onClose: () => void;
   onChanged: () => void;
 }
@@ -89,6 +90,7 @@ export function PayoutDialog({ id, surveyTitle, readOnly, created, onClose, onCh
               </ul>
             </section>
           )}
+          {created && <HeldSummary held={created.held} title="Held for verification, not included" />}
           {!readOnly && cancelled && <p id={noFileId} className="payout-no-file" role="note">{PayoutMsg.cancelledNoDownload}</p>}
           {!readOnly && (
             <div className="payout-dialog__buttons">

@@ -1,5 +1,5 @@
-import type { CreatePayoutReply, Payout, Survey } from '@survey-bird/contracts';
-import { useRef, useState } from 'react';
+import type { CreatePayoutReply, HeldBucket, Payout, Survey } from '@survey-bird/contracts';
+import { useEffect, useRef, useState } from 'react';
 import { api } from '../../api';
 import { ApiError } from '../../api/client';
 import { formatNaira, formatResponseDate } from '../../ui/format';
@@ -11,6 +11,7 @@ import { Pager } from '../team/ListControls';
 import { serialNumber } from '../team/paging';
 import { usePagedList } from '../team/usePagedList';
 import { PAYOUT_STATUS_LABEL } from './payout-calls';
+import { HeldSummary } from './HeldSummary';
 import { PayoutDialog } from './PayoutDialog';
 import './payouts.css';
 
@@ -45,6 +46,15 @@ function SurveyPayouts({ survey, readOnly }: { survey: Survey; readOnly: boolean
   const key = useRef<string | null>(null);
   const data = list.data;
   const page = data?.page ?? list.page;
+  // What a payout would leave out now (the survey's pay gate), shown before creating one.
+  const [held, setHeld] = useState<HeldBucket[]>([]);
+  const listed = list.data;
+  useEffect(() => {
+    if (readOnly) return;
+    const controller = new AbortController();
+    api.call('payoutHolds', { query: { survey_id: survey._id }, signal: controller.signal, handleErrors: false }).then((r) => setHeld(r.held), () => setHeld([]));
+    return () => controller.abort();
+  }, [survey._id, readOnly, listed]);
 
   async function create() {
     setCreating(true);
@@ -86,6 +96,7 @@ function SurveyPayouts({ survey, readOnly }: { survey: Survey; readOnly: boolean
           </>
         }
       />
+      <HeldSummary held={held} title="Held for verification now" />
       <div className="mgmt-panel">
         <DataTable label="Payouts" columns={columns} rows={data?.payouts} rowKey={(p) => p._id} loading={list.loading}
           empty={<p>No payout yet{readOnly ? '' : ': Create payout pays every field user their approved, unpaid responses'}.</p>} />

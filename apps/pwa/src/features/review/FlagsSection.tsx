@@ -1,11 +1,12 @@
-import { Limits, answerOf, type ResponseDetailReply, type ResponseFlag } from '@survey-bird/contracts';
+import { Limits, answerOf, locatePathKey, type ResponseDetailReply, type ResponseFlag } from '@survey-bird/contracts';
 import { useEffect, useId, useState } from 'react';
 import { api } from '../../api';
 import { formatResponseDate } from '../../ui/format';
-import { toast } from '../../ui/toast-store';
+import { toast } from '../../lib/toast-store';
 import { formatCell } from '../insight/cells';
 import { FLAG_LABEL, isPhotoFlag, matchingPhotos } from './flag-labels';
 import './review.css';
+import { useOfficeMay } from '../accounts/session';
 
 /**
  * The detail view's quality flags: each reason, the two photos side by side for a photo
@@ -27,6 +28,7 @@ export function FlagsSection({ detail, onDismissed }: { detail: ResponseDetailRe
 }
 
 function FlagItem({ detail, flag, onDismissed }: { detail: ResponseDetailReply; flag: ResponseFlag; onDismissed: () => void }) {
+  const mayDismiss = useOfficeMay('dismissFlag');
   const [asking, setAsking] = useState(false);
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
@@ -52,7 +54,7 @@ function FlagItem({ detail, flag, onDismissed }: { detail: ResponseDetailReply; 
       <div className="response-flag__head">
         <span className={`flag-chip${flag.dismissed ? ' flag-chip--dismissed' : ''}`}>{label}</span>
         <span>{flag.reason}</span>
-        {!flag.dismissed && !asking && <button type="button" className="btn btn--ghost btn--sm" onClick={() => setAsking(true)} aria-label={`Dismiss ${label}`}>Dismiss</button>}
+        {mayDismiss && !flag.dismissed && !asking && <button type="button" className="btn btn--ghost btn--sm" onClick={() => setAsking(true)} aria-label={`Dismiss ${label}`}>Dismiss</button>}
       </div>
       {isPhotoFlag(flag.flag) && flag.otherResponseId && <PhotoPair detail={detail} flag={flag} otherId={flag.otherResponseId} />}
       {flag.dismissed && (
@@ -72,8 +74,10 @@ function FlagItem({ detail, flag, onDismissed }: { detail: ResponseDetailReply; 
   );
 }
 
+/** A photo by its key: the question's text, or `Member#2/Photo` inside a repeat instance. */
 const photoHref = (answers: ResponseDetailReply['answers'], question: string) => {
-  const cell = formatCell(answerOf(answers, question));
+  const place = locatePathKey(answers, question);
+  const cell = formatCell(place ? answerOf(place.holder as ResponseDetailReply['answers'], place.question) : undefined);
   return cell.kind === 'photo' ? cell.href : null;
 };
 

@@ -1,14 +1,20 @@
-import type { Answer, ResponseDetailReply, Survey } from '@survey-bird/contracts';
+import { HoldReasonText, type ResponseDetailReply, type Survey } from '@survey-bird/contracts';
 import { useEffect, useState } from 'react';
 import { api } from '../../api';
+import { openedKey } from '../e2e/key-store';
+import { openAnswers } from '../e2e/open-answers';
 import { formatResponseDate } from '../../ui/format';
 import { Modal } from '../../ui/Modal';
 import { PageLoading } from '../../ui/Spinner';
-import { toast } from '../../ui/toast-store';
-import { formatCell } from '../insight/cells';
-import { answerLines } from './answer-lines';
+import { toast } from '../../lib/toast-store';
+import { useOfficeMay } from '../accounts/session';
+import { EraseForm } from '../privacy/EraseForm';
+import '../privacy/privacy.css';
+import { AudioAuditSection } from './AudioAuditSection';
+import { AnswerTree } from './AnswerTree';
 import { FLAG_LABEL } from './flag-labels';
 import { FlagsSection } from './FlagsSection';
+import { BackcheckComparison } from '../backchecks/BackcheckComparison';
 import { ReviewActions } from './ReviewActions';
 import { outcomeText, reviewIds, type Verdict } from './review-calls';
 import { StatusChip, STATUS_LABEL } from './StatusChip';
@@ -20,11 +26,16 @@ import { StatusChip, STATUS_LABEL } from './StatusChip';
  * `onChanged` lets the table reload its rows after a verdict.
  */
 export function ResponseDetail({ id, survey, onClose, onChanged }: { id: string; survey: Survey; onClose: () => void; onChanged: () => void }) {
-  const [detail, setDetail] = useState<ResponseDetailReply | null>(null);
+  const [detail, setDetail] = useState<(ResponseDetailReply & { opened?: boolean }) | null>(null);
   const [version, setVersion] = useState(0);
+  const [erasing, setErasing] = useState(false);
+  const mayErase = useOfficeMay('eraseResponse');
   useEffect(() => {
     const controller = new AbortController();
-    api.call('responseDetail', { params: { id }, signal: controller.signal }).then((d) => setDetail(d), () => undefined);
+    api.call('responseDetail', { params: { id }, signal: controller.signal }).then(async (d) => {
+      const key = openedKey();
+      setDetail(key && d.encrypted ? { ...d, answers: await openAnswers(key, d.answers, d.encrypted).catch(() => d.answers), opened: true } : d);
+    }, () => undefined);
     return () => controller.abort();
   }, [id, version]);
 
@@ -49,22 +60,40 @@ export function ResponseDetail({ id, survey, onClose, onChanged }: { id: string;
             <span>Received {formatResponseDate(detail.createdAt, new Date(), true)}</span>
             {detail.revision !== undefined && <span>Revision {detail.revision}</span>}
           </div>
+          {detail.held.length > 0 && !detail.audioAudit && <p className="form__hint">Held from payouts: {detail.held.map((r) => HoldReasonText[r]).join('; ')}.</p>}
           {detail.comment && <p className="response-detail__comment"><strong>Reviewer's comment:</strong> {detail.comment}</p>}
+          {detail.erasedAt && <p className="erased-note">Personal data erased {formatResponseDate(detail.erasedAt, new Date(), true)}: its personal answers, photos and files are gone.</p>}
+          {detail.hiddenPersonal && <p className="erased-note">Answers marked personal are hidden from your office role.</p>}
+          {detail.encrypted && !detail.opened && <p className="erased-note">The answers are end-to-end encrypted: open the survey key above the responses table to read them in this browser.</p>}
+          {detail.opened && <p className="form__hint">Decrypted in this browser with the survey key.</p>}
           {!locked && <ReviewActions onVerdict={verdict} size="md" />}
           <FlagsSection detail={detail} onDismissed={() => { setVersion((v) => v + 1); onChanged(); }} />
-          <section className="response-detail__section">
-            <h3>Answers</h3>
-            <Answers answers={detail.answers} survey={survey} />
-          </section>
+          {/* The recording beside the answers it should match (stacked on a phone). */}
+          <div className={detail.audioAudit ? 'response-detail__pair' : undefined}>
+            {detail.audioAudit && <AudioAuditSection responseId={detail._id} audit={detail.audioAudit} held={detail.held} locked={locked} onChanged={() => { setVersion((v) => v + 1); onChanged(); }} />}
+            <section className="response-detail__section">
+              <h3>Answers</h3>
+              <AnswerTree answers={detail.answers} survey={survey} />
+            </section>
+          </div>
+          <BackcheckComparison responseId={detail._id} version={version} />
           {detail.revisions && detail.revisions.length > 1 && (
             <section className="response-detail__section">
               <h3>Revisions</h3>
               {detail.revisions.map((r) => (
                 <details key={r.revision} className="response-detail__revision">
                   <summary>Revision {r.revision}, {STATUS_LABEL[r.status]}, submitted {formatResponseDate(r.submittedAt, new Date(), true)}</summary>
-                  <Answers answers={r.answers} survey={survey} />
+                  <AnswerTree answers={r.answers} survey={survey} />
                 </details>
               ))}
+            </section>
+          )}
+          {mayErase && (
+            <section className="response-detail__section">
+              <h3>Personal data</h3>
+              {erasing
+                ? <EraseForm responseId={id} onCancel={() => setErasing(false)} onErased={() => { setErasing(false); setVersion((v) => v + 1); onChanged(); }} />
+                : <button type="button" className="btn btn--danger-outline btn--sm" onClick={() => setErasing(true)}>Erase personal data…</button>}
             </section>
           )}
           <section className="response-detail__section">
@@ -86,27 +115,6 @@ export function ResponseDetail({ id, survey, onClose, onChanged }: { id: string;
         </div>
       )}
     </Modal>
-  );
-}
-
-/** The survey's questions in order, then any answer to a question no longer in it (answer-lines.ts). */
-function Answers({ answers, survey }: { answers: Record<string, Answer>; survey: Survey }) {
-  return (
-    <dl className="response-detail__answers">
-      {answerLines(survey.questions, answers).map(({ question: text, answer, type }) => {
-        const cell = formatCell(answer, undefined, type);
-        return [
-          <dt key={`q-${text}`}>{text}</dt>,
-          <dd key={`a-${text}`}>
-            {cell.kind === 'photo' ? (
-              <a href={cell.href} target="_blank" rel="noopener noreferrer"><img className="response-detail__photo" src={cell.href} alt={`Photo: ${text}`} loading="lazy" /></a>
-            ) : cell.kind === 'link' ? (
-              <a href={cell.href} target="_blank" rel="noopener noreferrer">{cell.text}</a>
-            ) : cell.kind === 'missing' || cell.kind === 'pending' ? <span className="resp-na">{cell.text}</span> : cell.text}
-          </dd>,
-        ];
-      })}
-    </dl>
   );
 }
 

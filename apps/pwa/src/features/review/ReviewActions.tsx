@@ -3,6 +3,7 @@ import { Limits } from '@survey-bird/contracts';
 import { Modal } from '../../ui/Modal';
 import type { Verdict } from './review-calls';
 import './review.css';
+import { useOfficeMay } from '../accounts/session';
 
 const ASK: Record<Exclude<Verdict, 'approved'>, { title: string; label: string; action: string }> = {
   returned: { title: 'Return for fixing', label: 'What needs fixing?', action: 'Return' },
@@ -19,6 +20,8 @@ export function ReviewActions({ onVerdict, disabled, size = 'sm' }: { onVerdict:
   const [busy, setBusy] = useState(false);
   const fieldId = useId();
   const cls = size === 'sm' ? ' btn--sm' : '';
+  // An office role without review (analyst, finance) sees no verdict buttons.
+  const mayReview = useOfficeMay('reviewResponses');
 
   async function run(status: Verdict, text?: string) {
     setBusy(true);
@@ -31,6 +34,7 @@ export function ReviewActions({ onVerdict, disabled, size = 'sm' }: { onVerdict:
     }
   }
 
+  if (!mayReview) return null;
   return (
     <div className="review-actions">
       <button type="button" className={`btn btn--primary${cls}`} disabled={disabled || busy} onClick={() => void run('approved')}>Approve</button>

@@ -1,4 +1,4 @@
-import { toast } from '../../ui/toast-store';
+import { toast } from '../../lib/toast-store';
 import { ReviewActions } from './ReviewActions';
 import { outcomeText, reviewIds, reviewMatching, type Verdict } from './review-calls';
 

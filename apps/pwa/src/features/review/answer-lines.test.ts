@@ -1,7 +1,7 @@
 import type { Survey } from '@survey-bird/contracts';
 import { describe, expect, it } from 'vitest';
 import { formatCell } from '../insight/cells';
-import { answerLines } from './answer-lines';
+import { answerLines, answerTree } from './answer-lines';
 
 // Version 2 of a survey: "Name of outlet" (q1) renamed "Outlet name", "Fridge count" removed.
 const v2: Survey['questions'] = [
@@ -24,5 +24,27 @@ describe('answerLines', () => {
   it('an unanswered question is N/A; an answer named constructor is not inherited', () => {
     const lines = answerLines([...v2, { id: 'q3', text: 'constructor', type: 'text answer', compulsory: false, options: [] }], { 'Outlet name': 'New Shop' });
     expect(lines.map((l) => formatCell(l.answer, 'http://localhost', l.type).text)).toEqual(['New Shop', 'N/A', 'N/A']);
+  });
+});
+
+describe('answerTree', () => {
+  const roster: Survey['questions'] = [
+    { id: 'village', text: 'Village', type: 'text answer', compulsory: true, options: [] },
+    { id: 'hh', text: 'Household', type: 'group', compulsory: false, options: [] },
+    { id: 'head', text: 'Head', type: 'text answer', compulsory: true, options: [], parent: 'hh' },
+    { id: 'members', text: 'Member', type: 'repeat', compulsory: false, options: [] },
+    { id: 'name', text: 'Name', type: 'text answer', compulsory: true, options: [], parent: 'members' },
+    { id: 'photo', text: 'Photo', type: 'image', compulsory: false, options: [], parent: 'members' },
+  ];
+
+  it('puts a group\'s answers under its title and each repeat instance\'s under its number, photos included', () => {
+    const tree = answerTree(roster, { Village: 'Kura', Head: 'Amina', Member: [{ Name: 'Amina' }, { Name: 'Bala', Photo: '/api/v1/files/image/abcdefghijkl' }], Old: 'x' });
+    const show = (nodes: ReturnType<typeof answerTree>): unknown[] => nodes.map((n) => (n.kind === 'line' ? `${n.question}: ${formatCell(n.answer, 'http://localhost', n.type).text}` : n.kind === 'group' ? { [n.title]: show(n.children) } : { [n.title]: n.instances.map(show) }));
+    expect(show(tree)).toEqual([
+      'Village: Kura',
+      { Household: ['Head: Amina'] },
+      { Member: [['Name: Amina', 'Photo: N/A'], ['Name: Bala', 'Photo: View photo']] },
+      'Old: x',
+    ]);
   });
 });

@@ -10,6 +10,8 @@ export const FLAG_LABEL: Record<QualityFlag, string> = {
   [QualityFlag.duplicateAnswers]: 'Same answers',
   [QualityFlag.clockSkew]: 'Phone clock off',
   [QualityFlag.implausibleTime]: 'Unlikely time',
+  [QualityFlag.audioUnavailable]: 'No audio',
+  [QualityFlag.backcheckMismatch]: 'Revisit differs',
 };
 
 /** What a table row shows: "Checking" until the server has set the flags, then the open ones and how many were dismissed. */

@@ -1,7 +1,7 @@
 import { Role, type Survey, type SurveyListReply } from '@survey-bird/contracts';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { chooseActive, createActiveSurveyStore, STORAGE_KEY, surveyListRoute, type ActiveSurveyDeps } from './active-survey-store';
-import { accountKey } from '../../offline/account-key';
+import { accountKey } from '../../session/account-key';
 
 const survey = (n: number): Survey => ({
   _id: `s${n}`,

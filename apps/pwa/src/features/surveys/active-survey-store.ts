@@ -1,7 +1,7 @@
-import { StorageKey } from '../../storage-keys';
+import { StorageKey } from '../../session/storage-keys';
 import { Role, type Survey, type SurveyListReply } from '@survey-bird/contracts';
-import { createStore } from '../../ui/store';
-import type { AccountKey } from '../../offline/account-key';
+import { createStore } from '../../lib/store';
+import type { AccountKey } from '../../session/account-key';
 
 /**
  * The core of the active-survey store, free of the API client and React so it can be tested with

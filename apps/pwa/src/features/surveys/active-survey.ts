@@ -2,12 +2,12 @@ import type { Survey } from '@survey-bird/contracts';
 import { useCallback, useEffect } from 'react';
 import { api, ApiError } from '../../api';
 import { handleFailure } from '../../api/failures';
-import { afterNextPaint } from '../../ui/idle';
-import { useStore } from '../../ui/store';
-import { getAccounts } from '../accounts/account-storage';
+import { afterNextPaint } from '../../lib/idle';
+import { useStore } from '../../lib/store';
+import { getAccounts } from '../../session/account-storage';
 import { useSession } from '../accounts/session';
 import { createActiveSurveyStore, surveyListRoute, type AccountSurveys, type SurveyListRoute } from './active-survey-store';
-import { accountKey } from '../../offline/account-key';
+import { accountKey } from '../../session/account-key';
 
 /**
  * The active survey of each signed-in account (spec section 4): the survey every dashboard, team

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { api } from '../../api';
 import { Modal } from '../../ui/Modal';
 import { Spinner } from '../../ui/Spinner';
-import { toast } from '../../ui/toast-store';
+import { toast } from '../../lib/toast-store';
 import { SearchBox } from './ListControls';
 import { usePagedList } from './usePagedList';
 

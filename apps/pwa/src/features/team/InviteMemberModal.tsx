@@ -3,8 +3,9 @@ import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
 import { Modal } from '../../ui/Modal';
 import { Spinner } from '../../ui/Spinner';
-import { toast } from '../../ui/toast-store';
+import { toast } from '../../lib/toast-store';
 import { checkInvite, EMPTY_INVITE, type InviteForm, type InviteKind } from './invite';
+import { useOrganizationSurveys } from './organization-surveys';
 
 interface InviteMemberModalProps {
   kind: InviteKind;
@@ -17,10 +18,16 @@ interface InviteMemberModalProps {
 
 const TITLES: Record<InviteKind, string> = { fieldUser: 'Invite field user', supervisor: 'Invite supervisor' };
 
-/** Spec section 6: the invite form; client checks in the spec's order, then the server's msg is toasted. */
+/**
+ * Spec section 6: the invite form; client checks in the spec's order, then the server's msg is
+ * toasted. Other surveys may be ticked: the person is then invited to each (one request, one
+ * invitation and mail per survey) and the toast says how many took.
+ */
 export function InviteMemberModal({ kind, surveyId, surveyTitle, open, onClose, onInvited }: InviteMemberModalProps) {
   const [form, setForm] = useState<InviteForm>(EMPTY_INVITE);
   const [busy, setBusy] = useState(false);
+  const [also, setAlso] = useState<string[]>([]);
+  const others = useOrganizationSurveys().filter((s) => s._id !== surveyId);
   const set = (key: keyof InviteForm) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
 
   async function submit(e: FormEvent) {
@@ -28,10 +35,11 @@ export function InviteMemberModal({ kind, surveyId, surveyTitle, open, onClose, 
     if (busy) return;
     setBusy(true);
     try {
-      const reply = kind === 'fieldUser' ? await inviteFieldUser(surveyId, form) : await inviteSupervisor(surveyId, form);
+      const reply = also.length ? await inviteToSurveys(kind, surveyId, also, form) : kind === 'fieldUser' ? await inviteFieldUser(surveyId, form) : await inviteSupervisor(surveyId, form);
       if (!reply) return;
       toast.success(reply.msg);
       setForm(EMPTY_INVITE);
+      setAlso([]);
       onInvited();
       onClose();
     } catch {
@@ -78,6 +86,22 @@ export function InviteMemberModal({ kind, surveyId, surveyTitle, open, onClose, 
             <input id={`${kind}-rate`} type="number" inputMode="numeric" min={0} step={1} value={form.rate} onChange={set('rate')} />
           </div>
         )}
+        {others.length > 0 && (
+          <fieldset className="field office-fieldset invite-form__wide">
+            <legend>Also invite to</legend>
+            {others.map((s) => (
+              <label key={s._id} className="office-choice">
+                <input type="checkbox" checked={also.includes(s._id)} onChange={(e) => setAlso((c) => (e.target.checked ? [...c, s._id] : c.filter((x) => x !== s._id)))} />
+                <span>{s.title}</span>
+              </label>
+            ))}
+          </fieldset>
+        )}
+        {kind === 'fieldUser' && (
+          <label className="field invite-form__wide invite-form__check">
+            <input type="checkbox" checked={form.backchecker === true} onChange={(e) => setForm({ ...form, backchecker: e.target.checked })} /> Also a back-checker (revisits other teams' respondents)
+          </label>
+        )}
         <div className="modal__actions invite-form__wide">
           <button type="button" className="btn btn--ghost" onClick={onClose}>Cancel</button>
           <button type="submit" className="btn btn--primary" disabled={busy}>
@@ -99,4 +123,16 @@ async function inviteSupervisor(surveyId: string | null | undefined, form: Invit
   const checked = checkInvite('supervisor', surveyId, form);
   if (!checked.ok) return void toast.error(checked.msg);
   return api.call('inviteSupervisor', { body: checked.body });
+}
+
+/** The same person to this survey and the ticked ones: a summary of what each survey answered. */
+async function inviteToSurveys(kind: InviteKind, surveyId: string | null | undefined, also: string[], form: InviteForm) {
+  const checked = kind === 'fieldUser' ? checkInvite('fieldUser', surveyId, form) : checkInvite('supervisor', surveyId, form);
+  if (!checked.ok || !surveyId) return void toast.error(checked.ok ? '' : checked.msg);
+  const { survey_id: _first, ...person } = checked.body;
+  const reply = await api.call('inviteToSurveys', { body: { ...person, role: kind === 'fieldUser' ? 'field_user' : 'supervisor', surveyIds: [surveyId, ...also] } });
+  const count = (status: string) => reply.results.filter((r) => r.status === status).length;
+  const refused = reply.results.filter((r) => r.status === 'error');
+  const parts = [`Invited to ${reply.invited} of ${reply.results.length} surveys`, count('existing') ? `already on ${count('existing')}` : '', ...refused.map((r) => `${r.surveyTitle}: ${r.msg}`)].filter(Boolean);
+  return { msg: parts.join('; ') };
 }

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { api } from '../../api';
-import { confirmDialog } from '../../ui/dialog-store';
-import { toast } from '../../ui/toast-store';
+import { confirmDialog } from '../../lib/dialog-store';
+import { toast } from '../../lib/toast-store';
 import { PageLoading } from '../../ui/Spinner';
 import { RefreshIcon, TrashIcon } from './icons';
 import './team.css';

@@ -1,6 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { ChevronLeftIcon, ChevronRightIcon, SearchIcon } from './icons';
 import { showingText } from './paging';
+import { useT } from '../../lib/i18n';
 
 export function SearchBox({ value, onChange, placeholder, label = 'Search' }: { value: string; onChange: (v: string) => void; placeholder: string; label?: string }) {
   const id = useId();
@@ -27,15 +28,16 @@ interface PagerProps {
 
 /** 'Showing 1 - n of total' with previous/next arrows, inactive when there is no such page. */
 export function Pager({ page, count, total, hasPreviousPage, hasNextPage, onPage, label, children }: PagerProps) {
+  const t = useT();
   return (
     <div className="pager">
       {children}
       <span className="pager__text" aria-live="polite">{showingText(page, count, total, label)}</span>
       <div className="pager__arrows">
-        <button type="button" className="icon-btn pager__btn" aria-label="Previous page" disabled={!hasPreviousPage} onClick={() => onPage(page - 1)}>
+        <button type="button" className="icon-btn pager__btn" aria-label={t('pager.previous')} disabled={!hasPreviousPage} onClick={() => onPage(page - 1)}>
           <ChevronLeftIcon />
         </button>
-        <button type="button" className="icon-btn pager__btn" aria-label="Next page" disabled={!hasNextPage} onClick={() => onPage(page + 1)}>
+        <button type="button" className="icon-btn pager__btn" aria-label={t('pager.next')} disabled={!hasNextPage} onClick={() => onPage(page + 1)}>
           <ChevronRightIcon />
         </button>
       </div>

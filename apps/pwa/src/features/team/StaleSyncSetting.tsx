@@ -1,7 +1,8 @@
 import { MAX_STALE_SYNC_DAYS } from '@survey-bird/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
 import { api } from '../../api';
-import { toast } from '../../ui/toast-store';
+import { toast } from '../../lib/toast-store';
+import { useOfficeMay } from '../accounts/session';
 
 /**
  * The organization's "no sync for N days" threshold, set where its effect shows: the field-user
@@ -11,6 +12,7 @@ export function StaleSyncSetting({ days, onSaved }: { days: number; onSaved: () 
   const [value, setValue] = useState(String(days));
   const [busy, setBusy] = useState(false);
   useEffect(() => setValue(String(days)), [days]);
+  const mayChange = useOfficeMay('organizationSettings');
   const n = Number(value);
   const valid = /^\d+$/.test(value) && n >= 1 && n <= MAX_STALE_SYNC_DAYS;
 
@@ -29,6 +31,7 @@ export function StaleSyncSetting({ days, onSaved }: { days: number; onSaved: () 
     }
   }
 
+  if (!mayChange) return null;
   return (
     <form className="stale-sync" onSubmit={(e) => void save(e)}>
       <label>

@@ -9,6 +9,8 @@ export interface InviteForm {
   accountNumber: string;
   accountName: string;
   rate: string;
+  /** A field user who also back-checks other teams' interviews. */
+  backchecker?: boolean;
 }
 
 /** Rate per response defaults to 0 (spec section 9); the bank select starts on its 'Bank' placeholder. */
@@ -37,7 +39,7 @@ export function checkInvite(kind: InviteKind, surveyId: string | null | undefine
     bank: form.bank,
   };
   const parsed = kind === 'fieldUser'
-    ? InviteFieldUserBody.safeParse({ ...common, rate: form.rate.trim() === '' ? 0 : form.rate })
+    ? InviteFieldUserBody.safeParse({ ...common, rate: form.rate.trim() === '' ? 0 : form.rate, ...(form.backchecker ? { backchecker: true } : {}) })
     : InviteSupervisorBody.safeParse(common);
   if (!parsed.success) return { ok: false, msg: parsed.error.issues[0]?.message ?? Msg.unexpectedError };
   return { ok: true, body: parsed.data };

@@ -45,7 +45,7 @@ async function upload(data: Buffer, type = 'image/jpeg'): Promise<string> {
 const storeOf = async (id: string) => (await t.app.db.kysely.selectFrom('files').select('store').where('id', '=', id).executeTakeFirstOrThrow()).store;
 async function expectReadable() {
   for (const [id, bytes] of sent) {
-    const got = await t.app.inject({ method: 'GET', url: `/api/v1/files/image/${id}` });
+    const got = await call(t.app, member.token, { method: 'GET', url: `/api/v1/files/image/${id}` });
     expect(got.statusCode, id).toBe(200);
     expect(got.rawPayload.equals(bytes), id).toBe(true);
   }

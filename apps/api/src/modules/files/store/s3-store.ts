@@ -71,6 +71,25 @@ export class S3Store implements FileStore {
     }
   }
 
+  /** Writes a file that is not a photo (a basemap) under `key`, streamed from its temp file. */
+  async putObject(key: string, tempPath: string): Promise<void> {
+    const { size } = await stat(tempPath);
+    const { PutObjectCommand } = await sdk();
+    await (await this.client()).send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: createReadStream(tempPath), ContentLength: size }));
+  }
+
+  /** Bytes `start` to `end` (inclusive) of the object at `key`; undefined when it is missing. */
+  async openRange(key: string, start: number, end: number): Promise<Readable | undefined> {
+    const { GetObjectCommand, NoSuchKey } = await sdk();
+    try {
+      const res = await (await this.client()).send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=${start}-${end}` }));
+      return res.Body as Readable | undefined;
+    } catch (err) {
+      if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return undefined;
+      throw err;
+    }
+  }
+
   async write(file: StoredFile, bytes: Buffer): Promise<void> {
     const { PutObjectCommand } = await sdk();
     await (await this.client()).send(new PutObjectCommand({ Bucket: this.bucket, Key: file.path, Body: bytes, ContentLength: bytes.length }));

@@ -64,7 +64,7 @@ for (const kind of ['disk', 'postgres', 's3'] as StoreKind[]) {
       expect(row.store).toBe(kind);
       expect(row.size).toBeLessThan(sent.length);
 
-      const got = await t.app.inject({ method: 'GET', url: new URL(reference).pathname });
+      const got = await call(t.app, member.token, { method: 'GET', url: new URL(reference).pathname });
       expect(got.statusCode).toBe(200);
       expect(got.headers['content-type']).toBe('image/jpeg');
       expect(got.headers['cache-control']).toBe('private, max-age=31536000, immutable');
@@ -88,7 +88,7 @@ for (const kind of ['disk', 'postgres', 's3'] as StoreKind[]) {
       const row = await t.app.db.kysely.selectFrom('files').select(['id', 'path']).where('id', '=', id).executeTakeFirstOrThrow();
       const { FileStores } = await import('./index.js');
       await new FileStores(t.config, t.app.db).get(kind).remove(row);
-      const got = await t.app.inject({ method: 'GET', url: `/api/v1/files/image/${id}` });
+      const got = await call(t.app, member.token, { method: 'GET', url: `/api/v1/files/image/${id}` });
       expect(got.statusCode).toBe(404);
     });
   });

@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { ApiMsg, MapLimits, Role, routes, type MapBasemap, type MapFeature, type MapReply, type ResponseStatus, type TeamMapReply } from '@survey-bird/contracts';
+import { notFound } from '../../http/errors.js';
+import type { FieldUserActor, OfficeActor, SupervisorActor } from '../../plugins/auth.js';
+import type { FileStores } from '../files/store/index.js';
+import { BasemapBytes, type StoredBasemap } from './basemap-store.js';
+import { BasemapsRepository } from './basemaps-repository.js';
+import { MapsRepository, type MapFilter, type MapScope } from './repository.js';
+
+const DAY_MS = 86_400_000;
+const basemapUrl = (id: string) => routes.getBasemap.path.replace(':id', id);
+
+export interface MapQueryParsed {
+  status?: ResponseStatus;
+  flag?: string;
+  from?: string;
+  to?: string;
+  fieldUserId?: string;
+  bbox?: { west: number; south: number; east: number; north: number };
+  zoom: number;
+}
+
+/**
+ * The side of a cluster cell in degrees: MapLimits.clusterCellPx screen pixels at `zoom` (a
+ * 256-pixel tile spans 360 / 2^zoom degrees), widened so the bbox holds at most
+ * MapLimits.maxCells cells (a whole-world box at street zoom would otherwise group into millions).
+ */
+export function cellDegrees(zoom: number, bbox: MapQueryParsed['bbox']): number {
+  const cell = (360 / 2 ** zoom) * (MapLimits.clusterCellPx / 256);
+  const width = bbox ? bbox.east - bbox.west : 360;
+  const height = bbox ? bbox.north - bbox.south : 180;
+  return Math.max(cell, Math.sqrt((width * height) / MapLimits.maxCells));
+}
+
+export class MapsService {
+  private readonly repo: MapsRepository;
+  private readonly basemaps: BasemapsRepository;
+  readonly bytes: BasemapBytes;
+
+  constructor(
+    private readonly app: FastifyInstance,
+    stores: FileStores,
+  ) {
+    this.repo = new MapsRepository(app.db);
+    this.basemaps = new BasemapsRepository(app.db.kysely);
+    this.bytes = new BasemapBytes(app.db, app.config.dataDir, stores);
+  }
+
+  /** The caller's scope on a survey, by role; a survey they have no business with is 404 alike. */
+  async scope(actor: OfficeActor | SupervisorActor | FieldUserActor, surveyId: string): Promise<MapScope> {
+    const { insight } = this.app.services;
+    if (actor.role === Role.organization || actor.role === Role.supervisor) {
+      const { scope } = await insight.survey(actor, surveyId);
+      return { surveyId: scope.surveyId, supervisorMemberId: scope.supervisorMemberId, ownMemberId: null };
+    }
+    const own = await this.repo.ownMember(surveyId, actor.userId);
+    if (!own) throw notFound(ApiMsg.surveyNotFound);
+    return { surveyId, supervisorMemberId: null, ownMemberId: own };
+  }
+
+  async map(scope: MapScope, q: MapQueryParsed): Promise<MapReply> {
+    const filter: MapFilter = {
+      status: q.status,
+      flag: q.flag,
+      from: q.from ? Date.parse(q.from) : undefined,
+      to: q.to ? Date.parse(q.to) : undefined,
+      fieldUserId: q.fieldUserId,
+      bbox: q.bbox,
+    };
+    const basemap = await this.basemapOfSurvey(scope.surveyId);
+    const pointOf = (p: { id: string; lat: number; lng: number; status: string; flagged: boolean; fullName: string; capturedAt: number }): MapFeature => ({
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: [p.lng, p.lat] },
+      properties: { kind: 'response', id: p.id, status: p.status as ResponseStatus, flagged: p.flagged, fieldUser: p.fullName, capturedAt: new Date(p.capturedAt).toISOString() },
+    });
+    if (q.zoom >= MapLimits.pointsZoom) {
+      const { points, total, bounds } = await this.repo.points(scope, filter, MapLimits.maxPoints);
+      return { type: 'FeatureCollection', features: points.map(pointOf), clustered: false, total, truncated: total > points.length, cellDegrees: 0, bounds, basemap };
+    }
+    const cell = cellDegrees(q.zoom, q.bbox);
+    const cells = await this.repo.grid(scope, filter, cell);
+    let total = 0;
+    let bounds: [number, number, number, number] | null = null;
+    const features = cells.map((c): MapFeature => {
+      total += c.n;
+      bounds = bounds ? [Math.min(bounds[0], c.bounds[0]), Math.min(bounds[1], c.bounds[1]), Math.max(bounds[2], c.bounds[2]), Math.max(bounds[3], c.bounds[3])] : c.bounds;
+      if (c.n === 1) return pointOf({ id: c.id, lat: c.lat, lng: c.lng, status: c.status, flagged: c.flagged > 0, fullName: c.fullName, capturedAt: c.capturedAt });
+      return { type: 'Feature', geometry: { type: 'Point', coordinates: [c.lng, c.lat] }, properties: { kind: 'cluster', count: c.n, statuses: c.statuses, flagged: c.flagged } };
+    });
+    return { type: 'FeatureCollection', features, clustered: true, total, truncated: false, cellDegrees: cell, bounds, basemap };
+  }
+
+  async teamMap(scope: MapScope, page: number, now = Date.now()): Promise<TeamMapReply> {
+    const org = await this.repo.surveyOrganization(scope.surveyId);
+    if (!org) throw notFound(ApiMsg.surveyNotFound);
+    const limit = MapLimits.teamPage;
+    const { rows, total } = await this.repo.lastPositions(scope, (page - 1) * limit, limit);
+    const staleBefore = now - org.staleSyncDays * DAY_MS;
+    return {
+      fieldUsers: rows.map((r) => ({
+        _id: r.memberId,
+        fullName: r.fullName,
+        position: r.position && { lat: r.position.lat, lng: r.position.lng, at: new Date(r.position.at).toISOString(), responseId: r.position.responseId },
+        stale: r.position === null || r.position.at < staleBefore,
+      })),
+      staleSyncDays: org.staleSyncDays,
+      basemap: await this.basemapOf(org.organizationId),
+      page,
+      totalCount: total,
+      hasNextPage: page * limit < total,
+      hasPreviousPage: page > 1,
+    };
+  }
+
+  private async basemapOfSurvey(surveyId: string): Promise<MapBasemap> {
+    const org = await this.repo.surveyOrganization(surveyId);
+    return this.basemapOf(org?.organizationId ?? null);
+  }
+
+  async basemapOf(organizationId: string | null): Promise<MapBasemap> {
+    const latest = organizationId ? await this.basemaps.latest(organizationId) : undefined;
+    const tiles = this.app.config.mapTiles;
+    return { pmtilesUrl: latest ? basemapUrl(latest.id) : null, tileUrl: tiles?.url ?? null, attribution: tiles?.attribution || null };
+  }
+
+  /** Keeps the checked archive as the organization's basemap; the one it replaces is removed. */
+  async saveBasemap(organizationId: string, tempPath: string, name: string, size: number) {
+    const id = randomBytes(16).toString('hex');
+    const placed = await this.bytes.put(id, tempPath);
+    const stored: StoredBasemap = { id, ...placed };
+    const older = await this.basemaps.replace(organizationId, { id, name, size, store: placed.store, path: placed.path, created_at: Date.now() });
+    for (const b of older) await this.bytes.remove(b).catch((err: unknown) => this.app.log.warn({ err, basemap: b.id }, 'a replaced basemap was not removed'));
+    return { id: stored.id, url: basemapUrl(id), size, name };
+  }
+
+  async basemap(id: string): Promise<{ size: number; open(start: number, end: number): Promise<Readable | undefined> } | undefined> {
+    const row = await this.basemaps.find(id);
+    if (!row) return undefined;
+    return { size: Number(row.size), open: (start, end) => this.bytes.read(row, start, end) };
+  }
+}

@@ -1,0 +1,65 @@
+import type { CopyTeamReply } from '@survey-bird/contracts';
+import { useId, useState } from 'react';
+import { api } from '../../api';
+import { toast } from '../../lib/toast-store';
+import { Modal } from '../../ui/Modal';
+import { Spinner } from '../../ui/Spinner';
+import { useOrganizationSurveys } from './organization-surveys';
+
+/**
+ * Copy another survey's team (its active supervisors and field users, with their rates, bank
+ * details and supervisors) into this survey: a preview first, then one invitation and mail each.
+ * People already on this survey are skipped, so copying again invites only who is new.
+ */
+export function CopyTeamModal({ surveyId, surveyTitle, onClose, onCopied }: { surveyId: string; surveyTitle: string; onClose: () => void; onCopied: () => void }) {
+  const surveys = useOrganizationSurveys().filter((s) => s._id !== surveyId);
+  const [from, setFrom] = useState('');
+  const [plan, setPlan] = useState<CopyTeamReply | null>(null);
+  const [busy, setBusy] = useState(false);
+  const id = useId();
+
+  async function run(dryRun: boolean) {
+    if (busy || !from) return;
+    setBusy(true);
+    try {
+      const reply = await api.call('copyTeam', { body: { fromSurveyId: from, toSurveyId: surveyId, dryRun } });
+      if (dryRun) return setPlan(reply);
+      toast.success(`${reply.msg}: ${reply.invited} invited`);
+      onCopied();
+      onClose();
+    } catch {
+      // Toasted by the API client.
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const count = (status: string) => plan?.rows.filter((r) => r.status === status).length ?? 0;
+  const errors = plan?.rows.filter((r) => r.status === 'error') ?? [];
+  return (
+    <Modal open title={`Copy a team to ${surveyTitle}`} onClose={onClose} className="modal--form">
+      <div className="form">
+        <div className="field">
+          <label htmlFor={`${id}-from`}>Copy the team of</label>
+          <select id={`${id}-from`} value={from} onChange={(e) => { setFrom(e.target.value); setPlan(null); }}>
+            <option value="">Choose a survey</option>
+            {surveys.map((s) => <option key={s._id} value={s._id}>{s.title}</option>)}
+          </select>
+        </div>
+        <p className="form__hint">Supervisors and field users come with their rates, bank details and supervisors; each gets an invitation e-mail. Nobody is invited twice.</p>
+        {plan && (
+          <div role="status">
+            <p className="copy-team__summary"><strong>{count('new')}</strong> to invite · {count('existing')} already on {surveyTitle} · {errors.length} cannot be copied</p>
+            {errors.length > 0 && <ul className="copy-team__errors">{errors.slice(0, 20).map((r) => <li key={r.email}>{r.email}: {r.msg}</li>)}</ul>}
+          </div>
+        )}
+        <div className="modal__actions">
+          <button type="button" className="btn btn--ghost" onClick={onClose}>Cancel</button>
+          {plan && count('new') > 0
+            ? <button type="button" className="btn btn--primary" disabled={busy} onClick={() => void run(false)}>{busy && <Spinner label="Copying" />} Invite {count('new')} {count('new') === 1 ? 'person' : 'people'}</button>
+            : <button type="button" className="btn btn--primary" disabled={busy || !from} onClick={() => void run(true)}>{busy && <Spinner label="Checking" />} Preview</button>}
+        </div>
+      </div>
+    </Modal>
+  );
+}
