@@ -8,6 +8,7 @@ import { repoRoot, startServer, type RunningServer } from './harness/server';
 import { apiLogin, apiPost, createOrganizationUser, createTeamMember, type Env, type TestUser } from './harness/users';
 import { InsightPage } from './pages/InsightPage';
 import { LoginPage } from './pages/LoginPage';
+import { waitForServiceWorker } from './pages/app';
 
 const shots = join(repoRoot, '.e2e/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -79,6 +80,8 @@ describe('back-checks: a back-checker revisits offline, the office sees the comp
     expect(await card.textContent()).not.toMatch(/Zinc|Household size/);
     await shot(page, 'backchecks-phone-list-390');
 
+    // The back-check form's code comes from the precache once offline.
+    await waitForServiceWorker(page);
     await context.setOffline(true);
     await expect.poll(() => page.getByTestId('backchecks-as-of').textContent()).toMatch(/offline/);
     await card.getByRole('button', { name: 'Start back-check' }).click();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openBrowser, PHONE, type Browser } from './harness/browser';
 import { repoRoot } from './harness/server';
 import { apiLogin, apiPost, createOrganizationUser, createTeamMember, type TestUser } from './harness/users';
-import { toast, waitForPath } from './pages/app';
+import { toast, waitForPath, waitForServiceWorker } from './pages/app';
 import { FieldUserFormPage } from './pages/FieldUserFormPage';
 import { Header } from './pages/Header';
 import { LoginPage } from './pages/LoginPage';
@@ -153,6 +153,8 @@ describe('first day in the field', () => {
   it('a refused submit marks every missing question, focuses the first and counts them; limits come from contracts', async () => {
     const { page, context } = phone;
     const form = new FieldUserFormPage(page, env.baseUrl);
+    // Offline from here: the screens opened later (Manage Account, the sign-out question) come from the precache.
+    await waitForServiceWorker(page);
     await context.setOffline(true);
     await form.fillText(Q.notes, 'Stall near the gate');
     await form.submit();
@@ -230,7 +232,7 @@ describe('first day in the field', () => {
     const { page, context } = phone;
     const href = await page.locator('link[rel="manifest"]').getAttribute('href');
     const manifest = (await (await fetch(new URL(href!, env.baseUrl))).json()) as { start_url: string };
-    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 }).toBe(true);
+    await waitForServiceWorker(page);
     await page.goto(new URL(manifest.start_url, env.baseUrl).href);
     await waitForPath(page, '/survey-bird/field-user');
     await context.setOffline(true);

@@ -1,6 +1,7 @@
 import type { Answer, Survey } from '@survey-bird/contracts';
 import { formatCell } from '../insight/cells';
 import { HiddenPersonal } from '../privacy/HiddenPersonal';
+import { SessionPhoto } from './SessionPhoto';
 import { answerTree, type AnswerNode } from './answer-lines';
 
 /**
@@ -66,7 +67,7 @@ function Lines({ lines }: { lines: AnswerNode[] }) {
           <dt key={`q-${i}`}>{text}</dt>,
           <dd key={`a-${i}`}>
             {cell.kind === 'photo' ? (
-              <a href={cell.href} target="_blank" rel="noopener noreferrer"><img className="response-detail__photo" src={cell.href} alt={`Photo: ${text}`} loading="lazy" /></a>
+              <SessionPhoto href={cell.href} alt={`Photo: ${text}`} />
             ) : cell.kind === 'link' ? (
               <a href={cell.href} target="_blank" rel="noopener noreferrer">{cell.text}</a>
             ) : cell.kind === 'hidden' ? <HiddenPersonal /> : cell.kind === 'missing' || cell.kind === 'pending' ? <span className="resp-na">{cell.text}</span> : cell.text}

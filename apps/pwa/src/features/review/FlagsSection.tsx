@@ -5,6 +5,7 @@ import { formatResponseDate } from '../../ui/format';
 import { toast } from '../../lib/toast-store';
 import { formatCell } from '../insight/cells';
 import { FLAG_LABEL, isPhotoFlag, matchingPhotos } from './flag-labels';
+import { SessionPhoto } from './SessionPhoto';
 import './review.css';
 import { useOfficeMay } from '../accounts/session';
 
@@ -105,11 +106,11 @@ function PhotoPair({ detail, flag, otherId }: { detail: ResponseDetailReply; fla
   return (
     <div className="response-flag__photos">
       <figure>
-        <a href={mine} target="_blank" rel="noopener noreferrer"><img src={mine} alt={`This response: ${pair.mine}`} loading="lazy" /></a>
+        <SessionPhoto href={mine} alt={`This response: ${pair.mine}`} className="response-flag__photo" />
         <figcaption>This response</figcaption>
       </figure>
       <figure>
-        <a href={their} target="_blank" rel="noopener noreferrer"><img src={their} alt={`Other response: ${pair.other}`} loading="lazy" /></a>
+        <SessionPhoto href={their} alt={`Other response: ${pair.other}`} className="response-flag__photo" />
         <figcaption>{theirs.fieldUser.fullName}, {formatResponseDate(theirs.createdAt, new Date(), true)}</figcaption>
       </figure>
     </div>

@@ -1,0 +1,47 @@
+import { useEffect, useState } from 'react';
+import { activeAccount } from '../../session/account-storage';
+
+/**
+ * The address to show a file that needs the session (a bare `/api/v1/files/image/:id` answers
+ * 410 without one). Once the service worker controls the page it adds the token to the <img>'s
+ * own request (and keeps the photo for offline); before that, on the first visit right after
+ * signing in or in a browser without workers, the page fetches the bytes with the token itself
+ * and shows them from memory.
+ */
+export function useSessionFileUrl(href: string): string | undefined {
+  const controlled = typeof navigator !== 'undefined' && Boolean(navigator.serviceWorker?.controller);
+  const [url, setUrl] = useState<string | undefined>(controlled ? href : undefined);
+  useEffect(() => {
+    if (controlled) {
+      setUrl(href);
+      return;
+    }
+    let live = true;
+    let objectUrl: string | undefined;
+    const token = activeAccount()?.token;
+    fetch(href, { headers: token ? { authorization: `Bearer ${token}` } : {}, credentials: 'omit' })
+      .then((res) => (res.ok ? res.blob() : Promise.reject(new Error(String(res.status)))))
+      .then((blob) => {
+        if (!live) return;
+        objectUrl = URL.createObjectURL(blob);
+        setUrl(objectUrl);
+      })
+      // Left to the <img> itself: it shows the browser's broken-image mark and its alt text.
+      .catch(() => live && setUrl(href));
+    return () => {
+      live = false;
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
+  }, [href, controlled]);
+  return url;
+}
+
+/** A photo in the office's screens: a thumbnail that opens the full photo. */
+export function SessionPhoto({ href, alt, className = 'response-detail__photo' }: { href: string; alt: string; className?: string }) {
+  const url = useSessionFileUrl(href);
+  return (
+    <a href={url ?? href} target="_blank" rel="noopener noreferrer">
+      {url ? <img className={className} src={url} alt={alt} loading="lazy" /> : <span className={`${className} response-detail__photo--loading`} role="img" aria-label={alt} />}
+    </a>
+  );
+}
