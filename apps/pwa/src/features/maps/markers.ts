@@ -32,13 +32,13 @@ export function mainStatus(statuses: StatusCounts): ResponseStatus {
 
 /** The reply's features as markers, coloured by review status or by open flag. */
 export function markersOf(features: MapFeature[], colourBy: ColourBy, now = new Date()): MapMarker[] {
-  return features.map((f, i) => {
+  return features.map((f) => {
     const [lng, lat] = f.geometry.coordinates;
     const p = f.properties;
     if (p.kind === 'cluster') {
       const colour = colourBy === 'flag' ? (p.flagged * 2 >= p.count ? FLAG_COLOUR.flagged : FLAG_COLOUR.clean) : STATUS_COLOUR[mainStatus(p.statuses)];
       const title = `${p.count.toLocaleString('en')} responses (${p.flagged.toLocaleString('en')} flagged): zoom in`;
-      return { id: `cluster-${i}-${lat}-${lng}`, lat, lng, colour, title, count: p.count };
+      return { id: `cluster-${lat}-${lng}`, lat, lng, colour, title, count: p.count };
     }
     const colour = colourBy === 'flag' ? (p.flagged ? FLAG_COLOUR.flagged : FLAG_COLOUR.clean) : STATUS_COLOUR[p.status];
     const title = `${p.fieldUser}, ${STATUS_WORD[p.status]}${p.flagged ? ', flagged' : ''}, ${formatResponseDate(p.capturedAt, now)}`;
