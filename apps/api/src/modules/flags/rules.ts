@@ -22,8 +22,11 @@ const PHOTO_TYPES: readonly string[] = [QuestionType.image, QuestionType.liveIma
 const NOT_COMPARED: readonly string[] = [...PHOTO_TYPES, QuestionType.signature, QuestionType.liveLocation, QuestionType.note];
 
 /** "response #3f9a21c0 by Ngozi Eze on 12 Nov": the id's last 8 digits (a UUIDv7 begins with its time, alike among neighbours). */
+/** One formatter for every reason: toLocaleDateString with options builds a new one per call (3% of the ingest benchmark's CPU). */
+const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'Africa/Lagos' });
+
 export function describe(other: OtherResponse): string {
-  const day = new Date(other.createdAt).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'Africa/Lagos' });
+  const day = DAY.format(new Date(other.createdAt));
   return `response #${other.id.replace(/-/g, '').slice(-8)} by ${other.fullName} on ${day}`;
 }
 
@@ -111,7 +114,8 @@ export function minDurationMs(settingSeconds: number | null, median: number | nu
 
 export const seconds = (ms: number) => (ms < 10_000 ? (ms / 1000).toFixed(1).replace(/\.0$/, '') : String(Math.round(ms / 1000)));
 
-const day = (ms: number) => new Date(ms).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'Africa/Lagos' });
+const DAY_YEAR = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'Africa/Lagos' });
+const day = (ms: number) => DAY_YEAR.format(new Date(ms));
 
 /**
  * implausible_time: the phone's times for a response (its clientId's, then capturedAt) held to the
