@@ -114,4 +114,28 @@ describe("an analyst's map and search", () => {
     expect(await exported(analyst.token, 'blue door')).toContain('Kiosk');
     expect(await exported(org.token, 'yusuf')).toContain('Amina Yusuf');
   }, 120_000);
+
+  it("keeps personal answers out of an analyst's OData feed and the changes feed read from a cursor", async () => {
+    const odata = async (token: string) => {
+      const res = await call(t.app, token, { method: 'GET', url: `/api/v1/odata/${survey.id}/Responses` });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.body;
+    };
+    const feed = await odata(analyst.token);
+    for (const secret of ['Amina Yusuf', '+2348031234567', String(AMINA.lat), 'Bello Musa']) expect(feed).not.toContain(secret);
+    expect(feed).toContain('blue door');
+    expect(await odata(org.token)).toContain('Amina Yusuf');
+
+    const changes = async (token: string, since?: string) => call(t.app, token, { method: 'GET', url: `/api/v1/survey/${survey.id}/responses`, query: { limit: '1', ...(since ? { since } : {}) } });
+    const first = await changes(analyst.token);
+    expect(first.statusCode, first.body).toBe(200);
+    const next = await changes(analyst.token, first.json<{ nextCursor: string }>().nextCursor);
+    for (const body of [first.body, next.body]) for (const secret of ['Amina Yusuf', 'Bello Musa', '+2348031234567', String(AMINA.lat), String(BELLO.lat)]) expect(body).not.toContain(secret);
+    expect(next.json<{ responses: unknown[] }>().responses).toHaveLength(1);
+  });
+
+  it("keeps the respondent's audio clip from an analyst (reviewers only)", async () => {
+    const res = await call(t.app, analyst.token, { method: 'GET', url: `/api/v1/responses/${ids.amina}/audio` });
+    expect(res.statusCode).toBe(403);
+  });
 });
