@@ -114,21 +114,23 @@ export class MapsService {
 
   /**
    * The map of a reader kept from respondents' locations (docs/decisions.md, "Personal data"): at
-   * every zoom, counts per cell of hiddenCellDegrees placed at the cell's centre, the box widened to
-   * whole cells, bounds made of whole cells; no response's coordinates, id or field user leave.
+   * every zoom, counts per cell of hiddenCellDegrees placed at the cell's centre, the box and the
+   * bounds widened to whole base cells; no response's coordinates, id or field user leave.
    */
   private async cellsMap(scope: MapScope, filter: MapFilter, q: MapQueryParsed, basemap: MapBasemap): Promise<MapReply> {
     const cell = hiddenCellDegrees(cellDegrees(q.zoom, q.bbox));
     const cells = await this.repo.grid(scope, { ...filter, bbox: filter.bbox && wholeCells(filter.bbox) }, cell);
-    const square = (c: GridCell): [number, number, number, number] => [-180 + c.gx * cell, -90 + c.gy * cell, -180 + (c.gx + 1) * cell, -90 + (c.gy + 1) * cell];
     let total = 0;
-    let bounds: [number, number, number, number] | null = null;
+    let extent: GridCell['bounds'] | null = null;
     const features = cells.map((c): MapFeature => {
-      const [west, south, east, north] = square(c);
       total += c.n;
-      bounds = bounds ? [Math.min(bounds[0], west), Math.min(bounds[1], south), Math.max(bounds[2], east), Math.max(bounds[3], north)] : [west, south, east, north];
-      return { type: 'Feature', geometry: { type: 'Point', coordinates: [(west + east) / 2, (south + north) / 2] }, properties: { kind: 'cluster', count: c.n, statuses: c.statuses, flagged: c.flagged } };
+      extent = extent ? [Math.min(extent[0], c.bounds[0]), Math.min(extent[1], c.bounds[1]), Math.max(extent[2], c.bounds[2]), Math.max(extent[3], c.bounds[3])] : c.bounds;
+      const centre: [number, number] = [-180 + (c.gx + 0.5) * cell, -90 + (c.gy + 0.5) * cell];
+      return { type: 'Feature', geometry: { type: 'Point', coordinates: centre }, properties: { kind: 'cluster', count: c.n, statuses: c.statuses, flagged: c.flagged } };
     });
+    // What the map fits into view: the responses' extent widened to whole base cells (the finest this reader may know).
+    const whole = extent === null ? null : wholeCells({ west: extent[0], south: extent[1], east: extent[2], north: extent[3] });
+    const bounds: MapReply['bounds'] = whole && [whole.west, whole.south, whole.east, whole.north];
     return { type: 'FeatureCollection', features, clustered: true, total, truncated: false, cellDegrees: cell, bounds, basemap, locationsHidden: true };
   }
 
