@@ -125,6 +125,12 @@ describe("an analyst's map and search", () => {
     for (const secret of ['Amina Yusuf', '+2348031234567', String(AMINA.lat), 'Bello Musa']) expect(feed).not.toContain(secret);
     expect(feed).toContain('blue door');
     expect(await odata(org.token)).toContain('Amina Yusuf');
+    // Power BI reads with the analyst's API token (HTTP Basic): the token reads as its creator does.
+    const made = await call(t.app, analyst.token, { method: 'POST', url: '/api/v1/tokens', payload: { name: 'Power BI', surveyId: survey.id, expiresAt: new Date(Date.now() + 86_400_000).toISOString() } });
+    expect(made.statusCode, made.body).toBe(200);
+    const byToken = await t.app.inject({ method: 'GET', url: `/api/v1/odata/${survey.id}/Responses`, headers: { authorization: `Basic ${Buffer.from(`analyst:${made.json<{ secret: string }>().secret}`).toString('base64')}` } });
+    expect(byToken.statusCode, byToken.body).toBe(200);
+    for (const secret of ['Amina Yusuf', '+2348031234567', String(AMINA.lat)]) expect(byToken.body).not.toContain(secret);
 
     const changes = async (token: string, since?: string) => call(t.app, token, { method: 'GET', url: `/api/v1/survey/${survey.id}/responses`, query: { limit: '1', ...(since ? { since } : {}) } });
     const first = await changes(analyst.token);
