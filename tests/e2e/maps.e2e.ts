@@ -1,7 +1,7 @@
 import { QuestionType } from '@survey-bird/contracts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openBrowser, PHONE, type Browser } from './harness/browser';
-import { apiLogin, apiPost, createOrganizationUser, createTeamMember, type TestUser } from './harness/users';
+import { apiLogin, apiPost, createOfficeUser, createOrganizationUser, createTeamMember, type TestUser } from './harness/users';
 import { LoginPage } from './pages/LoginPage';
 
 const env = inject('env');
@@ -134,6 +134,24 @@ describe('maps', () => {
       await context.setOffline(false);
     } finally {
       await phone.close();
+    }
+  });
+
+  it("an analyst sees counts per area, never a response's place, and is told why", async () => {
+    const analyst = await createOfficeUser(env, org, 'analyst');
+    const ab = await openBrowser();
+    try {
+      await new LoginPage(ab.page, env.baseUrl).signIn(analyst.email, analyst.password);
+      await ab.page.goto(`${env.baseUrl}/survey-bird/organization/map`);
+      await ab.page.getByRole('note').filter({ hasText: "Respondents' locations are personal data, hidden for your office role" }).waitFor();
+      await expect.poll(() => ab.page.locator('.map-cluster').count(), { timeout: 20_000 }).toBe(2);
+      // Zoomed to the street, still areas: no point to open.
+      await ab.page.locator('.map-cluster').first().click();
+      await ab.page.locator('.map-cluster').first().click();
+      await ab.page.getByRole('status').filter({ hasText: 'counted per area' }).waitFor();
+      expect(await ab.page.locator('.map-dot').count()).toBe(0);
+    } finally {
+      await ab.close();
     }
   });
 });

@@ -15,6 +15,14 @@ export const MapLimits = {
   maxCells: 4096,
   /** The most single points one answer carries; more and `truncated` is true (zoom in). */
   maxPoints: 5000,
+  /**
+   * The grid cell, in degrees, that is the finest place a reader kept from personal data (an
+   * analyst) learns of a response: 1/16 degree is about 6.9 km north to south and 6.7 to 6.9 km
+   * east to west across Nigeria (4-14 N), a ward rather than a street. Coarser views use cells of
+   * this size times a power of two, so every cell is a union of whole base cells and no two views
+   * can be overlaid to narrow a response down further.
+   */
+  hiddenCellDegrees: 1 / 16,
   /** Field users on one page of the team map. */
   teamPage: 500,
   /** A basemap archive (PMTiles): a state's extract to street level fits (Lagos, vector, z0-15: about 60 MB). */

@@ -115,6 +115,15 @@ export async function createSurvey(env: Env, org: TestUser, title = 'Water point
   return ((await res.json()) as { survey: { _id: string } }).survey._id;
 }
 
+/** A verified office user of `org`'s organization with an office role (analyst, reviewer, ...). */
+export async function createOfficeUser(env: Env, org: TestUser, role: 'admin' | 'analyst' | 'finance' | 'reviewer'): Promise<TestUser> {
+  const user = { email: uniqueEmail(role), password: `${role}-password-1` };
+  const res = await post(env, '/organization/office-users', { email: user.email, role }, await apiLogin(env, org));
+  if (!res.ok) throw new Error(`invite ${role}: ${res.status} ${await res.text()}`);
+  await registerAndVerify(env, user);
+  return user;
+}
+
 /** A verified field user or supervisor invited by `org` to the survey. */
 export async function createTeamMember(env: Env, org: TestUser, surveyId: string, role: 'field-user' | 'supervisor', extra: Record<string, unknown> = {}): Promise<TestUser> {
   const user = { email: uniqueEmail(role), password: `${role}-password-1` };

@@ -2,6 +2,8 @@ import { QuestionType, withQuestionIds, type StoredQuestion } from '@survey-bird
 
 /** The demo organization's content: believable names, a survey with every question type. */
 export const DEMO_ORG = { name: 'Harvest Insight Ltd', email: 'ops@harvestinsight.ng' };
+/** An office user of the demo organization with the analyst role: the data without the people in it (masked answers, areas on the map). */
+export const DEMO_ANALYST = { email: 'data@harvestinsight.ng', fullName: 'Amaka Nwosu' };
 
 const LAGOS_LGAS = ['Agege', 'Ajeromi-Ifelodun', 'Alimosho', 'Amuwo-Odofin', 'Apapa', 'Badagry', 'Epe', 'Eti-Osa', 'Ibeju-Lekki', 'Ifako-Ijaiye', 'Ikeja', 'Ikorodu', 'Kosofe', 'Lagos Island', 'Lagos Mainland', 'Mushin', 'Ojo', 'Oshodi-Isolo', 'Shomolu', 'Surulere'];
 export const WARDS = LAGOS_LGAS.flatMap((lga) => ['A', 'B', 'C', 'D', 'E', 'F'].map((w) => `${lga} - Ward ${w}`));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Role } from '@survey-bird/contracts';
 import { buildTestApp, call, login, type TestApp } from '../../test/helpers.js';
 import { seedDemoIfEmpty } from './demo.js';
+import { DEMO_ANALYST } from './demo-data.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -11,7 +12,7 @@ afterAll(() => t.close());
 
 it('seeds a working demo once, and returns the same logins on the next start', async () => {
   const logins = await seedDemoIfEmpty(t.app);
-  expect(logins?.map((l) => l.role).sort()).toEqual([Role.masterAdmin, Role.organization, ...Array(2).fill(Role.supervisor), ...Array(6).fill(Role.fieldUser)].sort());
+  expect(logins?.map((l) => l.role).sort()).toEqual([Role.masterAdmin, Role.organization, Role.organization, ...Array(2).fill(Role.supervisor), ...Array(6).fill(Role.fieldUser)].sort());
   const k = t.app.db.kysely;
   const count = async (table: 'responses' | 'members' | 'surveys' | 'dataset_options') => Number((await k.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   expect(await count('responses')).toBe(420);
@@ -38,6 +39,13 @@ it('seeds a working demo once, and returns the same logins on the next start', a
     expect(versions.expectedResponseCount).toBeGreaterThan(0);
   }
   expect(await k.selectFrom('survey_versions').select('survey_id').execute()).toHaveLength(2);
+
+  // The demo analyst reads the same surveys, and the map only by area (personal locations hidden).
+  const analyst = logins!.find((l) => l.email === DEMO_ANALYST.email)!;
+  const analystToken = await login(t.app, analyst.email, analyst.password);
+  const retail = surveys.find((s) => s.title.startsWith('Retail'))!;
+  const map = await call(t.app, analystToken, { method: 'GET', url: `/api/v1/survey/${retail._id}/map`, query: { zoom: '16' } });
+  expect(map.json()).toMatchObject({ locationsHidden: true, clustered: true });
 
   const again = await seedDemoIfEmpty(t.app);
   expect(again).toEqual(logins);

@@ -6,7 +6,7 @@ import { OfficeRole, Role, type Answers } from '@survey-bird/contracts';
 import type { NewResponse } from '../db/schema.js';
 import { hashPassword } from '../modules/accounts/passwords.js';
 import { searchTextOf } from '../modules/responses/search-text.js';
-import { DEMO_ORG, FIELD_USERS, OUTLET_NAMES, REMARKS, RETAIL_QUESTIONS, SUPERVISORS, WARDS, WATER_QUESTIONS } from './demo-data.js';
+import { DEMO_ANALYST, DEMO_ORG, FIELD_USERS, OUTLET_NAMES, REMARKS, RETAIL_QUESTIONS, SUPERVISORS, WARDS, WATER_QUESTIONS } from './demo-data.js';
 import { rng } from './random.js';
 
 export interface DemoLogin {
@@ -49,6 +49,8 @@ export async function seedDemoIfEmpty(app: FastifyInstance): Promise<DemoLogin[]
     await trx.insertInto('organizations').values({ id: orgId, name: DEMO_ORG.name, email: DEMO_ORG.email, created_at: now - 75 * DAY }).execute();
     await trx.insertInto('office_users').values({ id: randomUUID(), organization_id: orgId, email: DEMO_ORG.email, role: OfficeRole.owner, survey_ids: null, invited_by: null, created_at: now - 75 * DAY }).execute();
     await addUser(DEMO_ORG.email, Role.organization, DEMO_ORG.name);
+    await trx.insertInto('office_users').values({ id: randomUUID(), organization_id: orgId, email: DEMO_ANALYST.email, role: OfficeRole.analyst, survey_ids: null, invited_by: null, created_at: now - 60 * DAY }).execute();
+    await addUser(DEMO_ANALYST.email, Role.organization, DEMO_ANALYST.fullName);
 
     const retailId = randomUUID();
     const waterId = randomUUID();

@@ -106,6 +106,12 @@ export const MapReply = z.object({
   /** [west, south, east, north] of every matched response (not only those shown): what a map fits into view; null when none. */
   bounds: z.tuple([z.number(), z.number(), z.number(), z.number()]).nullable(),
   basemap: MapBasemap,
+  /**
+   * True when the caller's role does not see respondents' locations (an analyst): every feature is
+   * a cluster at the centre of its grid cell (MapLimits.hiddenCellDegrees or a power-of-two multiple,
+   * at every zoom), and `bounds` is the union of those cells.
+   */
+  locationsHidden: z.boolean(),
 });
 export type MapReply = z.infer<typeof MapReply>;
 

@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QuestionType, Role } from '@survey-bird/contracts';
+import { OfficeRole, PERSONAL_MASK, QuestionType, Role } from '@survey-bird/contracts';
 import { uuidv7 } from '@survey-bird/contracts/ids';
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
-import { addMember, addResponse, createOrganization, createSurvey } from '../../../test/fixtures.js';
+import { addMember, addOfficeUser, addResponse, createOrganization, createSurvey } from '../../../test/fixtures.js';
 import { compareAnswers, normalisedText, sameAnswer } from './compare.js';
 import { drawOf, mayCheck } from './sampling.js';
 import { holdRuleOf } from '../payouts/holds.js';
@@ -295,5 +295,35 @@ describe('assignment, feed and back-check answers', () => {
     // The office's lists do not carry it.
     const office = await call(t.app, org.token, { method: 'GET', url: '/api/v1/survey/organization' });
     expect(office.json().survey.every((s: { backchecker?: boolean }) => s.backchecker === undefined)).toBe(true);
+  });
+
+  it("masks an analyst's comparison and sheet where a compared question is personal, and keeps them for the owner", async () => {
+    expect((await settings({ personalQuestionIds: ['village'] })).statusCode).toBe(200);
+    const analyst = await addOfficeUser(t.app, org.id, OfficeRole.analyst);
+    const done = await t.app.db.kysely.selectFrom('backcheck_assignments').select('response_id').where('survey_id', '=', surveyId).where('completed_at', 'is not', null).execute();
+    expect(done.length).toBeGreaterThan(0);
+    for (const { response_id } of done) {
+      const url = `/api/v1/responses/${response_id}/backcheck`;
+      const seen = await call(t.app, analyst.token, { method: 'GET', url });
+      expect(seen.statusCode, seen.body).toBe(200);
+      expect(seen.body).not.toMatch(/Secret-village|Somewhere/);
+      const village = seen.json().backcheck.items.find((i: { questionId: string }) => i.questionId === 'village');
+      expect(village).toMatchObject({ original: PERSONAL_MASK, backcheck: PERSONAL_MASK });
+      expect(seen.json().backcheck.items.find((i: { questionId: string }) => i.questionId === 'roof').original).toBe('Zinc');
+      const owner = (await call(t.app, org.token, { method: 'GET', url })).json();
+      expect(owner.backcheck.items.find((i: { questionId: string }) => i.questionId === 'village').original).not.toBe(PERSONAL_MASK);
+    }
+    const sheet = async (token: string) => {
+      const file = await call(t.app, token, { method: 'GET', url: `/api/v1/survey/${surveyId}/backchecks/download` });
+      expect(file.statusCode).toBe(200);
+      const { default: ExcelJS } = await import('exceljs');
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(file.rawPayload as never);
+      return JSON.stringify(book.worksheets[0]!.getSheetValues());
+    };
+    const masked = await sheet(analyst.token);
+    expect(masked).not.toMatch(/Secret-village|Somewhere/);
+    expect(masked).toContain(PERSONAL_MASK);
+    expect(await sheet(org.token)).toMatch(/Secret-village|Somewhere/);
   });
 });

@@ -13,6 +13,8 @@ import { pageOf, pagingReply } from '../../http/paging.js';
 import type { OfficeActor } from '../../plugins/auth.js';
 import { recordAudit, SYSTEM, type AuditActor } from '../audit/record.js';
 import { plainText } from '../insight/export-rows.js';
+import { isPersonalQuestion, PERSONAL_MASK } from '@survey-bird/contracts/personal';
+import { hidesPersonal } from '../privacy/personal-keys.js';
 import { ReviewRepository, type ReviewingActor } from '../review/repository.js';
 import { bodyHashOf, checkedAnswers, normaliseAnswers } from '../responses/ingest-service.js';
 import { formOf } from '../responses/survey-cache.js';
@@ -393,6 +395,16 @@ export class BackchecksService {
     };
   }
 
+  /**
+   * Which back-check questions' answers, original and revisit alike, this reader sees masked: for
+   * an analyst, those personal on the survey (any version's text) or on the form itself; else none.
+   */
+  private async personalFor(reader: ReviewingActor, surveyId: string): Promise<(q: StoredQuestion) => boolean> {
+    if (!hidesPersonal(reader)) return () => false;
+    const keys = await this.app.services.insight.personalKeysById(surveyId);
+    return (q) => keys.has(q.text) || isPersonalQuestion(q);
+  }
+
   /** The detail view's comparison: visible to whoever may read the response. */
   async ofResponse(reviewer: ReviewingActor, responseId: string): Promise<ResponseBackcheckReply> {
     const visible = await this.review.detail(reviewer, responseId);
@@ -408,7 +420,9 @@ export class BackchecksService {
     const stable = questions.filter((q) => form!.stableQuestionIds.includes(q.id));
     const own = questions.filter((q) => form!.ownQuestionIds.includes(q.id));
     const answers = br ? parseJson<Answers>(br.answers) : {};
-    const shown = (v: Answer | undefined | null) => (v === undefined || v === null ? null : Array.isArray(v) ? v.map(String) : String(v));
+    const personal = await this.personalFor(reviewer, a.survey_id);
+    const plain = (v: Answer | undefined | null) => (v === undefined || v === null ? null : Array.isArray(v) ? v.map(String) : String(v));
+    const shownFor = (q: StoredQuestion) => (v: Answer | undefined | null) => (personal(q) && plain(v) !== null ? PERSONAL_MASK : plain(v));
     const compared = a.compared === null ? null : rateOf(Number(a.compared), Number(a.mismatched ?? 0));
     return {
       backcheck: {
@@ -417,9 +431,10 @@ export class BackchecksService {
         selectedAt: iso(a.selected_at)!, completedAt: iso(a.completed_at), rate: compared, threshold: settings.threshold, mismatch: Number(a.mismatch) === 1,
         items: br ? stable.map((q) => {
           const d = diffs.get(q.id);
+          const shown = shownFor(q);
           return { questionId: q.id, text: q.text, original: d ? shown(parseJson<Answer | null>(d.original ?? 'null')) : null, backcheck: d ? shown(parseJson<Answer | null>(d.backcheck ?? 'null')) : shown(answerOf(answers, q.text)), match: d ? Number(d.matched) === 1 : null, tolerance: form!.tolerances[q.id] ?? (NUMERIC_QUESTION_TYPES.includes(q.type) ? 0 : null) };
         }) : [],
-        extra: br ? own.map((q) => ({ text: q.text, answer: shown(answerOf(answers, q.text)) })) : [],
+        extra: br ? own.map((q) => ({ text: q.text, answer: shownFor(q)(answerOf(answers, q.text)) })) : [],
       },
     };
   }
@@ -433,11 +448,16 @@ export class BackchecksService {
     const form = formRow ? formReply(formRow) : null;
     const stable = form ? form.questions.filter((q) => form.stableQuestionIds.includes(q.id)) : [];
     const own = form ? form.questions.filter((q) => form.ownQuestionIds.includes(q.id)) : [];
+    const personal = await this.personalFor(office, surveyId);
     const out = new PassThrough();
-    const cell = (json: string | null | undefined) => {
+    const plainCell = (json: string | null | undefined) => {
       if (json === null || json === undefined) return '';
       const v = parseJson<Answer | null>(json);
       return v === null ? '' : plainText(typeof v === 'string' ? v : isChoiceList(v) ? v.join(', ') : JSON.stringify(v));
+    };
+    const cellFor = (q: StoredQuestion) => (json: string | null | undefined) => {
+      const text = plainCell(json);
+      return text !== '' && personal(q) ? PERSONAL_MASK : text;
     };
     void (async () => {
       const { default: ExcelJS } = await import('exceljs');
@@ -457,9 +477,10 @@ export class BackchecksService {
           sheet.addRow([r.response_id, plainText(r.full_name || r.email), plainText(r.b_name ?? ''), new Date(Number(r.completed_at)), rateOf(Number(r.compared ?? 0), Number(r.mismatched ?? 0)) ?? '', Number(r.mismatch) === 1 ? 'yes' : 'no', Number(r.returned) === 1 ? 'yes' : 'no',
             ...stable.flatMap((q) => {
               const d = ds.get(q.id);
+              const cell = cellFor(q);
               return d ? [cell(d.original), cell(d.backcheck), Number(d.matched) === 1 ? 'yes' : 'no'] : ['', cell(JSON.stringify(answerOf(answers, q.text) ?? null)), ''];
             }),
-            ...own.map((q) => cell(JSON.stringify(answerOf(answers, q.text) ?? null)))]).commit();
+            ...own.map((q) => cellFor(q)(JSON.stringify(answerOf(answers, q.text) ?? null)))]).commit();
         }
         if (rows.length < EXPORT_BATCH) break;
       }

@@ -4,6 +4,7 @@ import type { Answer } from '@survey-bird/contracts';
 import { PERSONAL_MASK } from '@survey-bird/contracts/personal';
 import type { DbOptions } from '../../db/database.js';
 import { signedQuery } from '../files/file-links.js';
+import { visibleMatch } from '../responses/search-text.js';
 import type { ExportJob } from './export-job.js';
 import { CHECKBOX_TYPE, GEOSHAPE_TYPE, GEOTRACE_TYPE, SELECT_TYPE, XLSX_OPTIONS, effectiveOptions } from './export-layout.js';
 import { isRepeatAnswer } from '@survey-bird/contracts/form-engine';
@@ -51,12 +52,9 @@ export async function openExportSource(opts: DbOptions): Promise<ExportSource> {
  * once per export instead of joined per row.
  */
 export async function* readRowBatches(source: ExportSource, job: ExportJob, size: number): AsyncGenerator<RowBatch> {
-  const members = new Map(
-    (await source.all(select(source, (p) => `select id, full_name, email from members where survey_id = ${p(job.scope.surveyId)}`))).map(([id, name, email]) => [
-      id as string,
-      `${plainText(name as string)}${CELL_SEP}${plainText(email as string)}`,
-    ]),
-  );
+  const people = (await source.all(select(source, (p) => `select id, full_name, email from members where survey_id = ${p(job.scope.surveyId)}`))) as [string, string, string][];
+  const members = new Map(people.map(([id, name, email]) => [id, `${plainText(name)}${CELL_SEP}${plainText(email)}`]));
+  const named = new Map(people.map(([id, name, email]) => [id, { name, email }]));
   // A survey has few payouts: their references are read once, not joined per row.
   const references = new Map(
     (await source.all(select(source, (p) => `select id, reference from payouts where survey_id = ${p(job.scope.surveyId)} and status = 'paid'`))).map(([id, reference]) => [id as string, plainText((reference as string | null) ?? '')]),
@@ -73,6 +71,9 @@ export async function* readRowBatches(source: ExportSource, job: ExportJob, size
   const { key, exp } = job.fileLink;
   const sign = (id: string) => signedQuery(key, id, exp);
   const hidden = new Set(job.hidden ?? []);
+  // The SQL search matched every answer: a reader kept from personal answers keeps only rows it matches without them.
+  const term = job.search.toLowerCase();
+  const unseen = hidden.size > 0 && term !== '' ? (memberId: string, answers: Record<string, Answer>) => !visibleMatch(term, named.get(memberId)?.name ?? '', named.get(memberId)?.email ?? '', answers, hidden) : () => false;
   const masked = plainText(PERSONAL_MASK);
   /** One answer per column of `cols` (the main table's or a repeat's), from `holder` (the response or an instance). */
   const questionCells = (cols: ExportColumns, version: number, holder: Record<string, Answer>, out: string[], splits = split) => {
@@ -101,6 +102,7 @@ export async function* readRowBatches(source: ExportSource, job: ExportJob, size
       const fieldUser = members.get(memberId);
       if (fieldUser === undefined) continue;
       const parsed = JSON.parse(answers) as Record<string, Answer>;
+      if (unseen(memberId, parsed)) continue;
       // Captured on the phone (empty when an old phone did not say), then received by the server,
       // then the survey version it was filled on and which revision the answers are (a fixed
       // response is exported once, as its latest).

@@ -113,6 +113,8 @@ export const SEARCH_TUNING: SearchTuning = { probeHits: 200, rareTermHits: 5000,
 export const PG_SEARCH_TUNING: SearchTuning = { ...SEARCH_TUNING, scanWindow: 500 };
 
 type Eb = ExpressionBuilder<Database & { r: Database['responses'] }, 'r'>;
+/** Rows read at a time by listVisible: 500 rows of answers is a few hundred KB. */
+const VISIBLE_BATCH = 500;
 /** A row's place in the newest-first order; a page cursor names the last row of the page before. */
 export type Key = { created_at: number; id: string };
 
@@ -200,6 +202,42 @@ export class InsightRepository {
     if (ours.length <= this.tuning.gramHits) return this.listAmong(scope, term, inRowids(rowidList(ours)), page, after);
     if (short) return this.listMatching(scope, term, page, null, after);
     return (await this.windowWalk(scope, term, page, after)) ?? this.listAmong(scope, term, inRowids(gramMatches(scope.surveyId, term)), page, after);
+  }
+
+  /**
+   * A search for a reader kept from personal answers: the scope's rows whose search_text contains
+   * the term, newest first, VISIBLE_BATCH at a time, each kept only when `visible` finds the term
+   * outside its personal answers (search-text.ts visibleMatch). The walk stops once the page and
+   * tuning.countCap matches are found, so the count is capped as any search's is; a term found in
+   * many rows but only in their personal answers walks every one of them (a slow answer, never a leak).
+   */
+  async listVisible(scope: RowScope, search: string, page: Page, after: Key | null, visible: (row: ListedResponse) => boolean): Promise<ResponsePage> {
+    const term = search.toLowerCase();
+    const skipped = after ? 0 : page.offset;
+    const wanted = skipped + page.limit + 1;
+    const cap = Math.max(this.tuning.countCap, wanted);
+    const kept: ListedResponse[] = [];
+    let found = 0;
+    let from = after;
+    for (;;) {
+      const rows = await this.rows(scope)
+        .where((eb) => this.matches(eb as unknown as Eb, term))
+        .$if(from !== null, (q) => q.where(before(from!)))
+        .limit(VISIBLE_BATCH)
+        .execute();
+      for (const row of rows) {
+        if (!visible(row)) continue;
+        found++;
+        if (kept.length < wanted) kept.push(row);
+      }
+      const last = rows.at(-1);
+      if (!last || rows.length < VISIBLE_BATCH || found >= cap) break;
+      from = { created_at: Number(last.created_at), id: last.id };
+    }
+    const shown = kept.slice(skipped, skipped + page.limit);
+    const hasNextPage = kept.length > skipped + page.limit;
+    const proven = shown.length > 0 ? page.offset + shown.length + (hasNextPage ? 1 : 0) : 0;
+    return { rows: shown, totalCount: Math.max(after ? page.offset + found : found, proven), hasNextPage };
   }
 
   // The cards read response_counts (one row per member and shard, kept by triggers), not responses.

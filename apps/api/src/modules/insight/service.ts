@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { ApiMsg, type ByWeeksReply, type EncryptedAnswers, type ChangedResponse, type SurveyChangesQuery, type SurveyChangesReply, Limits, type ResponseListReply, type ResponseRow, type ResponseStatus, type StoredQuestion, type TopPerformerReply, WeekDay, withQuestionIds } from '@survey-bird/contracts';
+import { ApiMsg, type Answers, type ByWeeksReply, type EncryptedAnswers, type ChangedResponse, type SurveyChangesQuery, type SurveyChangesReply, Limits, type ResponseListReply, type ResponseRow, type ResponseStatus, type StoredQuestion, type TopPerformerReply, WeekDay, withQuestionIds } from '@survey-bird/contracts';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { FlagsService } from '../flags/service.js';
 import type { OfficeActor, SupervisorActor } from '../../plugins/auth.js';
@@ -12,6 +12,7 @@ import { InsightRepository, type ChangedRow, type Key, type ListedResponse, type
 import { fileLinkKey, linkExpiry } from '../files/file-links.js';
 import { maskAnswers } from '@survey-bird/contracts/personal';
 import { personalKeys } from '../privacy/personal-keys.js';
+import { visibleMatch } from '../responses/search-text.js';
 
 /** Answer keys shown as PERSONAL_MASK; null: none hidden. */
 export type Hidden = ReadonlySet<string> | null;
@@ -46,7 +47,12 @@ export class InsightService {
 
   async responses(scope: RowScope, query: { page: number; searchQuery: string; after?: string; status?: ResponseStatus; flagged?: boolean }, hidden: Hidden = null): Promise<ResponseListReply> {
     const page = pageOf(query.page);
-    const result = await this.repo.listResponses(filtered(scope, query), query.searchQuery, page, query.after ? keyOf(query.after) : null);
+    const after = query.after ? keyOf(query.after) : null;
+    const term = query.searchQuery.toLowerCase();
+    // A reader kept from personal answers must not find a response by one: every plan's candidates are re-checked without them.
+    const result = hidden && hidden.size > 0 && term !== ''
+      ? await this.repo.listVisible(filtered(scope, query), term, page, after, (r) => visibleMatch(term, r.full_name, r.email, JSON.parse(r.answers) as Answers, hidden))
+      : await this.repo.listResponses(filtered(scope, query), query.searchQuery, page, after);
     const last = result.rows.at(-1);
     const [flags, columns] = await Promise.all([this.flags.stateOf(result.rows.map((r) => r.id)), this.answerColumns(scope.surveyId)]);
     return {

@@ -10,6 +10,8 @@ export interface MapScope {
   supervisorMemberId: string | null;
   /** A field user's own member row: only their responses. */
   ownMemberId: string | null;
+  /** The caller does not see respondents' locations (an analyst): cells only, never a point (MapsService.map). */
+  locationsHidden: boolean;
 }
 
 export interface MapFilter {
@@ -28,6 +30,9 @@ export interface MapFilter {
 export type Bounds = [number, number, number, number];
 
 export interface GridCell {
+  /** The cell's column and row, counted from -180 and -90 in cells of the asked side. */
+  gx: number;
+  gy: number;
   n: number;
   bounds: Bounds;
   lat: number;
@@ -199,6 +204,8 @@ export class MapsRepository {
       .execute();
     const names = await this.names(rows.filter((r) => Number(r.n) === 1).map((r) => r.id));
     return rows.map((r) => ({
+      gx: Number(r.gx),
+      gy: Number(r.gy),
       n: Number(r.n),
       bounds: [Number(r.west), Number(r.south), Number(r.east), Number(r.north)],
       lat: Number(r.lat),

@@ -7,7 +7,8 @@ import type { FieldUserActor, OfficeActor, SupervisorActor } from '../../plugins
 import type { FileStores } from '../files/store/index.js';
 import { BasemapBytes, type StoredBasemap } from './basemap-store.js';
 import { BasemapsRepository } from './basemaps-repository.js';
-import { MapsRepository, type MapFilter, type MapScope } from './repository.js';
+import { hidesPersonal } from '../privacy/personal-keys.js';
+import { MapsRepository, type GridCell, type MapFilter, type MapScope } from './repository.js';
 
 const DAY_MS = 86_400_000;
 const basemapUrl = (id: string) => routes.getBasemap.path.replace(':id', id);
@@ -34,6 +35,24 @@ export function cellDegrees(zoom: number, bbox: MapQueryParsed['bbox']): number 
   return Math.max(cell, Math.sqrt((width * height) / MapLimits.maxCells));
 }
 
+/**
+ * The cell side for a reader kept from respondents' locations: MapLimits.hiddenCellDegrees times
+ * the least power of two that is at least `wanted`, so every cell at every zoom is a union of whole
+ * base cells and overlaying two views never narrows a response below a base cell.
+ */
+export function hiddenCellDegrees(wanted: number): number {
+  const base = MapLimits.hiddenCellDegrees;
+  return wanted <= base ? base : base * 2 ** Math.ceil(Math.log2(wanted / base));
+}
+
+/** The box widened outward to whole base cells: a narrow box cannot count the responses of part of a cell. */
+export function wholeCells(bbox: NonNullable<MapQueryParsed['bbox']>): NonNullable<MapQueryParsed['bbox']> {
+  const base = MapLimits.hiddenCellDegrees;
+  const down = (v: number, origin: number) => origin + Math.floor((v - origin) / base) * base;
+  const up = (v: number, origin: number) => origin + Math.ceil((v - origin) / base) * base;
+  return { west: Math.max(-180, down(bbox.west, -180)), south: Math.max(-90, down(bbox.south, -90)), east: Math.min(180, up(bbox.east, -180)), north: Math.min(90, up(bbox.north, -90)) };
+}
+
 export class MapsService {
   private readonly repo: MapsRepository;
   private readonly basemaps: BasemapsRepository;
@@ -53,11 +72,11 @@ export class MapsService {
     const { insight } = this.app.services;
     if (actor.role === Role.organization || actor.role === Role.supervisor) {
       const { scope } = await insight.survey(actor, surveyId);
-      return { surveyId: scope.surveyId, supervisorMemberId: scope.supervisorMemberId, ownMemberId: null };
+      return { surveyId: scope.surveyId, supervisorMemberId: scope.supervisorMemberId, ownMemberId: null, locationsHidden: hidesPersonal(actor) };
     }
     const own = await this.repo.ownMember(surveyId, actor.userId);
     if (!own) throw notFound(ApiMsg.surveyNotFound);
-    return { surveyId, supervisorMemberId: null, ownMemberId: own };
+    return { surveyId, supervisorMemberId: null, ownMemberId: own, locationsHidden: false };
   }
 
   async map(scope: MapScope, q: MapQueryParsed): Promise<MapReply> {
@@ -70,6 +89,7 @@ export class MapsService {
       bbox: q.bbox,
     };
     const basemap = await this.basemapOfSurvey(scope.surveyId);
+    if (scope.locationsHidden) return this.cellsMap(scope, filter, q, basemap);
     const pointOf = (p: { id: string; lat: number; lng: number; status: string; flagged: boolean; fullName: string; capturedAt: number }): MapFeature => ({
       type: 'Feature',
       geometry: { type: 'Point', coordinates: [p.lng, p.lat] },
@@ -77,7 +97,7 @@ export class MapsService {
     });
     if (q.zoom >= MapLimits.pointsZoom) {
       const { points, total, bounds } = await this.repo.points(scope, filter, MapLimits.maxPoints);
-      return { type: 'FeatureCollection', features: points.map(pointOf), clustered: false, total, truncated: total > points.length, cellDegrees: 0, bounds, basemap };
+      return { type: 'FeatureCollection', features: points.map(pointOf), clustered: false, total, truncated: total > points.length, cellDegrees: 0, bounds, basemap, locationsHidden: false };
     }
     const cell = cellDegrees(q.zoom, q.bbox);
     const cells = await this.repo.grid(scope, filter, cell);
@@ -89,7 +109,29 @@ export class MapsService {
       if (c.n === 1) return pointOf({ id: c.id, lat: c.lat, lng: c.lng, status: c.status, flagged: c.flagged > 0, fullName: c.fullName, capturedAt: c.capturedAt });
       return { type: 'Feature', geometry: { type: 'Point', coordinates: [c.lng, c.lat] }, properties: { kind: 'cluster', count: c.n, statuses: c.statuses, flagged: c.flagged } };
     });
-    return { type: 'FeatureCollection', features, clustered: true, total, truncated: false, cellDegrees: cell, bounds, basemap };
+    return { type: 'FeatureCollection', features, clustered: true, total, truncated: false, cellDegrees: cell, bounds, basemap, locationsHidden: false };
+  }
+
+  /**
+   * The map of a reader kept from respondents' locations (docs/decisions.md, "Personal data"): at
+   * every zoom, counts per cell of hiddenCellDegrees placed at the cell's centre, the box and the
+   * bounds widened to whole base cells; no response's coordinates, id or field user leave.
+   */
+  private async cellsMap(scope: MapScope, filter: MapFilter, q: MapQueryParsed, basemap: MapBasemap): Promise<MapReply> {
+    const cell = hiddenCellDegrees(cellDegrees(q.zoom, q.bbox));
+    const cells = await this.repo.grid(scope, { ...filter, bbox: filter.bbox && wholeCells(filter.bbox) }, cell);
+    let total = 0;
+    let extent: GridCell['bounds'] | null = null;
+    const features = cells.map((c): MapFeature => {
+      total += c.n;
+      extent = extent ? [Math.min(extent[0], c.bounds[0]), Math.min(extent[1], c.bounds[1]), Math.max(extent[2], c.bounds[2]), Math.max(extent[3], c.bounds[3])] : c.bounds;
+      const centre: [number, number] = [-180 + (c.gx + 0.5) * cell, -90 + (c.gy + 0.5) * cell];
+      return { type: 'Feature', geometry: { type: 'Point', coordinates: centre }, properties: { kind: 'cluster', count: c.n, statuses: c.statuses, flagged: c.flagged } };
+    });
+    // What the map fits into view: the responses' extent widened to whole base cells (the finest this reader may know).
+    const whole = extent === null ? null : wholeCells({ west: extent[0], south: extent[1], east: extent[2], north: extent[3] });
+    const bounds: MapReply['bounds'] = whole && [whole.west, whole.south, whole.east, whole.north];
+    return { type: 'FeatureCollection', features, clustered: true, total, truncated: false, cellDegrees: cell, bounds, basemap, locationsHidden: true };
   }
 
   async teamMap(scope: MapScope, page: number, now = Date.now()): Promise<TeamMapReply> {

@@ -5,6 +5,8 @@ import type { OfficeActor } from '../../plugins/auth.js';
 import { parseFilter, type Condition } from './filter.js';
 import { buildModel, metadataXml, repeatEntities, responseEntity, type ODataModel, type RepeatSet, type ResponseRecord } from './model.js';
 import { ODataRepository } from './repository.js';
+import { maskAnswers } from '@survey-bird/contracts/personal';
+import { hidesPersonal, personalKeys } from '../privacy/personal-keys.js';
 
 /** Responses read a batch at a time while a repeat set is walked (its rows are the instances inside them). */
 const BATCH = 200;
@@ -43,10 +45,16 @@ export class ODataService {
   }
 
   private async model(actor: OfficeActor, surveyId: string): Promise<ODataModel> {
+    return (await this.read(actor, surveyId)).model;
+  }
+
+  /** The model, and the answer keys masked for this reader (an analyst: the personal ones; else none). */
+  private async read(actor: OfficeActor, surveyId: string): Promise<{ model: ODataModel; hidden: ReadonlySet<string> | null }> {
     const survey = await this.repo.survey(actor, surveyId);
     if (!survey) throw notFound(ApiMsg.surveyNotFound);
     const versions = await this.repo.versions(survey.id);
-    return buildModel(versions.length > 0 ? versions : [{ version: 1, questions: survey.questions }]);
+    const hidden = hidesPersonal(actor) ? personalKeys({ versions, current: survey.questions }) : null;
+    return { model: buildModel(versions.length > 0 ? versions : [{ version: 1, questions: survey.questions }]), hidden };
   }
 
   async serviceDocument(actor: OfficeActor, surveyId: string) {
@@ -59,26 +67,28 @@ export class ODataService {
     return metadataXml(await this.model(actor, surveyId));
   }
 
-  private async set(actor: OfficeActor, surveyId: string, name: string): Promise<{ model: ODataModel; repeat: RepeatSet | null }> {
-    const model = await this.model(actor, surveyId);
+  private async set(actor: OfficeActor, surveyId: string, name: string): Promise<{ model: ODataModel; repeat: RepeatSet | null; shown: (r: ResponseRecord) => ResponseRecord }> {
+    const { model, hidden } = await this.read(actor, surveyId);
+    // A masked reader's rows have their personal answers replaced before any entity is made of them.
+    const shown = hidden === null || hidden.size === 0 ? (r: ResponseRecord) => r : (r: ResponseRecord) => ({ ...r, answers: JSON.stringify(maskAnswers(JSON.parse(r.answers) as Record<string, unknown>, hidden)) });
     const wanted = name.replace(/\(\)$/, '');
-    if (wanted === 'Responses') return { model, repeat: null };
+    if (wanted === 'Responses') return { model, repeat: null, shown };
     const repeat = model.repeats.find((r) => r.name === wanted);
     if (!repeat) throw notFound(ApiMsg.odataEntitySet);
-    return { model, repeat };
+    return { model, repeat, shown };
   }
 
   async count(actor: OfficeActor, surveyId: string, name: string, query: EntitySetQuery): Promise<number> {
-    const { repeat } = await this.set(actor, surveyId, name);
+    const { repeat, shown } = await this.set(actor, surveyId, name);
     const filter = parseFilter(query.$filter);
     if (!repeat) return this.repo.count(surveyId, filter);
     let n = 0;
-    for await (const r of this.walk(surveyId, filter, null)) n += repeatEntities(repeat, r).length;
+    for await (const r of this.walk(surveyId, filter, null)) n += repeatEntities(repeat, shown(r)).length;
     return n;
   }
 
   async page(actor: OfficeActor, surveyId: string, name: string, query: EntitySetQuery): Promise<EntityPage> {
-    const { model, repeat } = await this.set(actor, surveyId, name);
+    const { model, repeat, shown } = await this.set(actor, surveyId, name);
     const filter = parseFilter(query.$filter);
     const after = keyOf(query.$skiptoken);
     const top = query.$top;
@@ -92,7 +102,7 @@ export class ODataService {
       const rows = await this.repo.rows(surveyId, filter, after, after ? 0 : (query.$skip ?? 0), size + 1);
       more = rows.length > size;
       const page = rows.slice(0, size);
-      out.value = page.map((r) => responseEntity(model, r));
+      out.value = page.map((r) => responseEntity(model, shown(r)));
       last = page.at(-1);
     } else {
       // Instances of whole responses until the page is full; $skip (first page only) counts instances.
@@ -102,7 +112,7 @@ export class ODataService {
           more = true;
           break;
         }
-        let rows = repeatEntities(repeat, r);
+        let rows = repeatEntities(repeat, shown(r));
         if (skip > 0) {
           const dropped = Math.min(skip, rows.length);
           rows = rows.slice(dropped);

@@ -1,4 +1,8 @@
-import { isRepeatAnswer, type Answer, type Answers } from '@survey-bird/contracts';
+import type { Answer, Answers } from '@survey-bird/contracts';
+import { isRepeatAnswer } from '@survey-bird/contracts/form-engine';
+import { withoutPersonal } from '@survey-bird/contracts/personal';
+
+// Free of zod (types only from the contracts' index): the export's reader thread imports it.
 
 const NONE: ReadonlySet<string> = new Set();
 
@@ -22,6 +26,16 @@ export function searchTextOf(fullName: string, email: string, answers: Answers, 
   const texts = [fullName, email];
   searchedTexts(answers, unsearched, texts);
   return withLocalPhones(texts.join(SEPARATOR).toLowerCase());
+}
+
+/**
+ * Whether a reader kept from personal answers (an analyst) finds the lower-cased `term` in this
+ * response: in the text searchTextOf would keep were the `personal` answer keys never given. The
+ * stored search_text holds every answer, so a plan over it only proposes rows; this decides, and
+ * a word that is only in a name, a phone number or an address never matches for that reader.
+ */
+export function visibleMatch(term: string, fullName: string, email: string, answers: Answers, personal: ReadonlySet<string>): boolean {
+  return searchTextOf(fullName, email, withoutPersonal(answers, personal).answers).includes(term);
 }
 
 /** Every answer's texts in form order, a repeat's instances' in turn (a roster member's name is found too). */

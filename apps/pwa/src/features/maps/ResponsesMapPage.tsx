@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../../api';
 import { paths } from '../../lib/paths';
 import { toast } from '../../lib/toast-store';
+import { HiddenPersonalNote } from '../privacy/HiddenPersonal';
 import { FLAG_LABEL } from '../review/flag-labels';
 import { ActiveSurveyButton } from '../surveys/ActiveSurveyButton';
 import { useActiveSurvey } from '../surveys/active-survey';
@@ -92,12 +93,13 @@ function SurveyMap({ survey, role }: { survey: Survey; role: Office }) {
   const set = <K extends keyof Filters>(k: K, v: Filters[K]) => setFilters((f) => ({ ...f, [k]: v }));
   const tabs = role === 'organization' ? { responses: paths.orgMap, team: paths.orgTeamMap } : { responses: paths.supervisorMap, team: paths.supervisorTeamMap };
   const total = map.data?.total ?? 0;
+  const hidden = map.data?.locationsHidden === true;
 
   return (
     <section className="mgmt map-page">
       <MgmtHead
         title={`${survey.title}: map`}
-        sub={role === 'supervisor' ? 'Responses of your field users that have a location.' : 'Every response that has a location. Choose a point to open the response.'}
+        sub={role === 'supervisor' ? 'Responses of your field users that have a location.' : hidden ? 'How many responses have a location in each area.' : 'Every response that has a location. Choose a point to open the response.'}
         actions={
           <>
             <ActiveSurveyButton />
@@ -137,6 +139,12 @@ function SurveyMap({ survey, role }: { survey: Survey; role: Office }) {
         </label>
         {filterKey !== JSON.stringify(NO_FILTERS) && <button type="button" className="btn btn--ghost" onClick={() => setFilters(NO_FILTERS)}>Clear filters</button>}
       </form>
+      {hidden && (
+        <HiddenPersonalNote>
+          Respondents' locations are personal data, hidden for your office role: responses are counted per area of about 7 km
+          (wider when zoomed out) and never shown at their place.
+        </HiddenPersonalNote>
+      )}
       <div className="map-frame">
         <LeafletMap
           basemap={map.data?.basemap ?? null}
@@ -149,7 +157,7 @@ function SurveyMap({ survey, role }: { survey: Survey; role: Office }) {
         />
         <div className="map-frame__bar">
           <span role="status" aria-live="polite">
-            {map.loading && !map.data ? 'Loading the map…' : map.failed ? 'The map could not be loaded.' : `${total.toLocaleString('en')} response${total === 1 ? '' : 's'} with a location in view`}
+            {map.loading && !map.data ? 'Loading the map…' : map.failed ? 'The map could not be loaded.' : `${total.toLocaleString('en')} response${total === 1 ? '' : 's'} with a location in view${hidden ? ' (counted per area)' : ''}`}
             {map.data?.truncated ? ` (the first ${map.data.features.length.toLocaleString('en')} shown: zoom in)` : ''}
           </span>
           <Legend colourBy={colourBy} />

@@ -1,7 +1,13 @@
+import type { ReactNode } from 'react';
 import { PERSONAL_MASK } from '@survey-bird/contracts';
 import { EyeOffIcon } from '../../ui/icons';
 
 /** A personal answer kept from this reader: said plainly, never mistaken for an answer. */
 export function HiddenPersonal() {
   return <span className="resp-hidden" title="Personal data: your office role does not see it"><EyeOffIcon size={14} />{PERSONAL_MASK}</span>;
+}
+
+/** A whole view of which part is kept from this reader (the map's places, for an analyst): said once, above it. */
+export function HiddenPersonalNote({ children }: { children: ReactNode }) {
+  return <p className="hidden-note" role="note"><EyeOffIcon size={16} /><span>{children}</span></p>;
 }
