@@ -1,6 +1,9 @@
-import { closedRing, formatMeasure, geoProblem, isChoiceList, parseGeoPoints, QuestionType, shapeArea, traceLength, type Answer, type GeoPoint } from '@survey-bird/contracts';
-import { lazy, Suspense, useState } from 'react';
+import { closedRing, formatMeasure, geoProblem, IMAGE_PATH, isChoiceList, parseGeoPoints, QuestionType, shapeArea, traceLength, type Answer, type GeoPoint } from '@survey-bird/contracts';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { api } from '../../api';
+import { activeAccount } from '../../session/account-storage';
 import type { Cell } from '../insight/cells';
+import { saveBlob } from '../insight/download';
 import '../maps/maps.css';
 
 // Leaflet comes only when a reader opens a line's or an area's map: most responses have none.
@@ -21,9 +24,10 @@ export function hasOwnView(type: string | undefined, answer: Answer | undefined,
 /**
  * A line, an area, a ranking or a stored file as a reader takes it in: points and length or area
  * (the phone's own measures) with a map on request and a link to OpenStreetMap; the ranking as an
- * ordered list of its choices' labels; a recording or a video in a player, a document as a
+ * ordered list of its choices' labels; a recording or a video in a player, and each file as a
  * download. Files load from the stored file's address, which the service worker sends with the
- * session (offline/sw-photos.ts), as the photos do.
+ * session (offline/sw-photos.ts), as the photos do; a download is that file fetched by the typed
+ * client with the session and saved (an anchor's own download skips the worker: the server's 410).
  */
 export function AnswerValue({ type, answer, cell, question }: { type: string; answer: Answer; cell: Cell; question: string }) {
   if (GEO.has(type)) return <GeoAnswer text={answer as string} shape={type === QuestionType.geoshape} question={question} />;
@@ -37,11 +41,59 @@ export function AnswerValue({ type, answer, cell, question }: { type: string; an
   if (cell.kind !== 'link') return null;
   return (
     <div className="answer-media">
-      {type === QuestionType.audio && <audio className="answer-media__player" controls preload="metadata" src={cell.href} aria-label={`Recording: ${question}`} />}
-      {type === QuestionType.video && <video className="answer-media__player" controls preload="metadata" src={cell.href} aria-label={`Video: ${question}`} />}
-      <a href={cell.href} download target="_blank" rel="noopener noreferrer">{type === QuestionType.file ? 'Download file' : `Download ${type === QuestionType.audio ? 'recording' : 'video'}`}</a>
+      {(type === QuestionType.audio || type === QuestionType.video) && <Player href={cell.href} video={type === QuestionType.video} question={question} />}
+      <FileDownload href={cell.href} type={type} question={question} />
     </div>
   );
+}
+
+/** The stored file at `href`, with the session: the route is public for signed links, so the client adds no token by itself. */
+const fetchFile = (href: string) => api.call('getImage', { params: { id: decodeURIComponent(new URL(href).pathname.slice(IMAGE_PATH.length)) }, token: activeAccount()?.token });
+
+/**
+ * A recording or a video streamed from its address. A page the service worker does not control yet
+ * (its first load) sends no session and gets the server's 410: the file is then fetched once by the
+ * typed client and played from memory (at most the type's cap, media.ts UploadCaps).
+ */
+function Player({ href, video, question }: { href: string; video: boolean; question: string }) {
+  const [src, setSrc] = useState(href);
+  useEffect(() => () => { if (src.startsWith('blob:')) URL.revokeObjectURL(src); }, [src]);
+  const fallBack = () => {
+    if (src !== href) return;
+    fetchFile(href).then((file) => setSrc(URL.createObjectURL(file)), () => undefined);
+  };
+  const props = { className: 'answer-media__player', controls: true, preload: 'metadata', src, onError: fallBack };
+  return video ? <video {...props} aria-label={`Video: ${question}`} /> : <audio {...props} aria-label={`Recording: ${question}`} />;
+}
+
+/** A saved file's extension by the type the server sniffed (apps/api media-sniff); `bin` for another. */
+const EXTENSION: Readonly<Record<string, string>> = {
+  'application/pdf': 'pdf', 'text/plain': 'txt', 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp',
+  'audio/webm': 'webm', 'audio/ogg': 'ogg', 'audio/mp4': 'm4a', 'audio/mpeg': 'mp3', 'audio/wav': 'wav', 'audio/amr': 'amr', 'audio/aac': 'aac',
+  'video/mp4': 'mp4', 'video/webm': 'webm', 'video/3gpp': '3gp', 'video/quicktime': 'mov',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
+  'application/vnd.oasis.opendocument.text': 'odt', 'application/vnd.oasis.opendocument.spreadsheet': 'ods',
+};
+
+function FileDownload({ href, type, question }: { href: string; type: string; question: string }) {
+  const [busy, setBusy] = useState(false);
+  async function save() {
+    setBusy(true);
+    try {
+      const file = await fetchFile(href);
+      // eslint-disable-next-line no-control-regex
+      const name = question.replace(/[\u0000-\u001f\u007f\\/:*?"<>|]/g, '_').trim().slice(0, 80) || 'answer';
+      saveBlob(file, `${name}.${EXTENSION[file.type.split(';')[0]!.trim()] ?? 'bin'}`);
+    } catch {
+      // The API client showed the reason.
+    } finally {
+      setBusy(false);
+    }
+  }
+  const noun = type === QuestionType.audio ? 'recording' : type === QuestionType.video ? 'video' : 'file';
+  return <button type="button" className="btn btn--ghost btn--sm" disabled={busy} onClick={() => void save()}>{busy ? 'Downloading…' : `Download ${noun}`}</button>;
 }
 
 function GeoAnswer({ text, shape, question }: { text: string; shape: boolean; question: string }) {
