@@ -71,15 +71,9 @@ const hardCodedText = [
 ];
 /**
  * Screens not translated yet (office screens; English only), each to be converted and taken off
- * this list. Every field-user screen, the shell and sign-in are off it already, but for the newest
- * question inputs (lines and areas, ranking, recordings, videos and documents): lazy chunks whose
- * texts need a catalog part of their own (the form route has under 1 KB of its 170 KB left).
+ * this list. Every field-user screen, the shell and sign-in are off it already.
  */
 const untranslatedScreens = [
-  'apps/pwa/src/features/capture/AudioRecorder.tsx',
-  'apps/pwa/src/features/capture/GeoQuestion.tsx',
-  'apps/pwa/src/features/capture/MediaQuestion.tsx',
-  'apps/pwa/src/features/capture/RankQuestion.tsx',
   'apps/pwa/src/features/e2e/EncryptedPanel.tsx',
   'apps/pwa/src/features/e2e/EncryptionSettings.tsx',
   'apps/pwa/src/features/surveys/AlwaysRecordedPicker.tsx',
@@ -113,6 +107,7 @@ const untranslatedScreens = [
   'apps/pwa/src/features/privacy/EraseForm.tsx',
   'apps/pwa/src/features/privacy/HiddenPersonal.tsx',
   'apps/pwa/src/features/privacy/RespondentsPage.tsx',
+  'apps/pwa/src/features/review/AnswerValue.tsx',
   'apps/pwa/src/features/review/AudioAuditSection.tsx',
   'apps/pwa/src/features/review/FlagChips.tsx',
   'apps/pwa/src/features/review/FlagsSection.tsx',

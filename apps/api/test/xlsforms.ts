@@ -256,3 +256,29 @@ export function legacySpellingForm(): Promise<Buffer> {
     ],
   });
 }
+
+/**
+ * ODK's lists from files: a ward chosen from `wards.csv` (60 wards over two LGAs, filtered by the
+ * LGA chosen from the choices sheet through the CSV's `lga` column), crops ticked from `crops.csv`
+ * (with a Hausa label), and a list whose file is not sent.
+ */
+export async function fromFileForm(): Promise<{ form: Buffer; files: { name: string; text: string }[] }> {
+  const wards = Array.from({ length: 60 }, (_, i) => [`ward_${i + 1}`, `Ward ${i + 1}`, i < 30 ? 'kano_municipal' : 'nassarawa']);
+  const form = await workbook({
+    survey: [
+      ['type', 'name', 'label', 'label::Hausa (ha)', 'choice_filter', 'required'],
+      ['select_one lga', 'lga', 'LGA', 'Karamar hukuma', '', 'yes'], // row 2
+      ['select_one_from_file wards.csv', 'ward', 'Ward', 'Mazaba', 'lga=${lga}', 'yes'], // 3
+      ['select_multiple_from_file crops.csv', 'crops', 'Crops grown', 'Amfanin gona', '', ''], // 4
+      ['select_one_from_file markets.csv', 'market', 'Market', 'Kasuwa', '', ''], // 5
+    ],
+    choices: [['list_name', 'name', 'label', 'label::Hausa (ha)'], ['lga', 'kano_municipal', 'Kano Municipal', 'Birnin Kano'], ['lga', 'nassarawa', 'Nassarawa', 'Nassarawa']],
+  });
+  return {
+    form,
+    files: [
+      { name: 'wards.csv', text: ['name,label,lga', ...wards.map((w) => w.join(','))].join('\r\n') },
+      { name: 'crops.csv', text: 'name,label,label::Hausa (ha)\nmaize,Maize,Masara\nsorghum,Sorghum,Dawa\n"groundnut","Groundnut, shelled",Gyada\n' },
+    ],
+  };
+}

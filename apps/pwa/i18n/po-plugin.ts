@@ -7,14 +7,17 @@ import { parsePo } from './po';
  * Which part of a catalog a message loads with (`messages.po?part=...`), a chunk each: `core` before
  * the first paint (the shell's and every screen's common words), `form` with the form's route,
  * `responses` and `earnings` with their screens, `bank`, `map`, `backchecks` and `settings` with their screen,
- * `auth` with the account screens (sign in, register, reset), `server` once the page has painted
+ * `auth` with the account screens (sign in, register, reset), `inputs` with the lazy inputs of lines
+ * and areas, rankings, recordings, videos and documents (few forms ask them: the form's route stays
+ * within its budget without their words), `server` once the page has painted
  * (the server's and the form rules' messages: until then a reply shows its English `msg`). A route
  * so carries only the words it can show (scripts/bench/budget.mjs weighs them with it).
  */
-export type CatalogPart = 'core' | 'form' | 'responses' | 'earnings' | 'backchecks' | 'bank' | 'map' | 'settings' | 'auth' | 'server';
+export type CatalogPart = 'core' | 'form' | 'inputs' | 'responses' | 'earnings' | 'backchecks' | 'bank' | 'map' | 'settings' | 'auth' | 'server';
 const PARTS: [CatalogPart, string[]][] = [
   ['server', ['msg.']],
   ['form', ['form.', 'location.', 'photo.', 'camera.', 'repeat.', 'typed.', 'combo.', 'closed.', 'barcode.', 'signature.']],
+  ['inputs', ['geo.', 'rank.', 'media.', 'recorder.']],
   ['responses', ['responses.', 'review.']],
   ['earnings', ['earnings.', 'times.']],
   ['bank', ['bank.']],

@@ -20,6 +20,9 @@ declare module '*.po?part=core' {
 declare module '*.po?part=form' {
   export const messages: import('@lingui/core').Messages;
 }
+declare module '*.po?part=inputs' {
+  export const messages: import('@lingui/core').Messages;
+}
 declare module '*.po?part=responses' {
   export const messages: import('@lingui/core').Messages;
 }

@@ -12,12 +12,13 @@ import { StorageKey } from '../session/storage-keys';
  * downloaded only when the user picks its language.
  */
 type Catalog = Promise<{ messages: Messages }>;
-export type CatalogPart = 'form' | 'responses' | 'earnings' | 'backchecks' | 'bank' | 'map' | 'settings' | 'auth' | 'server';
+export type CatalogPart = 'form' | 'inputs' | 'responses' | 'earnings' | 'backchecks' | 'bank' | 'map' | 'settings' | 'auth' | 'server';
 /** Each language's catalog in its parts (i18n/po-plugin.ts partsOf): a chunk each, loaded when needed. */
 const catalogs: Record<AppLanguage, Record<'core' | CatalogPart, () => Catalog>> = {
   en: {
     core: () => import('../locales/en/messages.po?part=core'),
     form: () => import('../locales/en/messages.po?part=form'),
+    inputs: () => import('../locales/en/messages.po?part=inputs'),
     responses: () => import('../locales/en/messages.po?part=responses'),
     earnings: () => import('../locales/en/messages.po?part=earnings'),
     bank: () => import('../locales/en/messages.po?part=bank'),
@@ -30,6 +31,7 @@ const catalogs: Record<AppLanguage, Record<'core' | CatalogPart, () => Catalog>>
   ha: {
     core: () => import('../locales/ha/messages.po?part=core'),
     form: () => import('../locales/ha/messages.po?part=form'),
+    inputs: () => import('../locales/ha/messages.po?part=inputs'),
     responses: () => import('../locales/ha/messages.po?part=responses'),
     earnings: () => import('../locales/ha/messages.po?part=earnings'),
     bank: () => import('../locales/ha/messages.po?part=bank'),
@@ -42,6 +44,7 @@ const catalogs: Record<AppLanguage, Record<'core' | CatalogPart, () => Catalog>>
   yo: {
     core: () => import('../locales/yo/messages.po?part=core'),
     form: () => import('../locales/yo/messages.po?part=form'),
+    inputs: () => import('../locales/yo/messages.po?part=inputs'),
     responses: () => import('../locales/yo/messages.po?part=responses'),
     earnings: () => import('../locales/yo/messages.po?part=earnings'),
     bank: () => import('../locales/yo/messages.po?part=bank'),
@@ -54,6 +57,7 @@ const catalogs: Record<AppLanguage, Record<'core' | CatalogPart, () => Catalog>>
   ig: {
     core: () => import('../locales/ig/messages.po?part=core'),
     form: () => import('../locales/ig/messages.po?part=form'),
+    inputs: () => import('../locales/ig/messages.po?part=inputs'),
     responses: () => import('../locales/ig/messages.po?part=responses'),
     earnings: () => import('../locales/ig/messages.po?part=earnings'),
     bank: () => import('../locales/ig/messages.po?part=bank'),
@@ -66,6 +70,7 @@ const catalogs: Record<AppLanguage, Record<'core' | CatalogPart, () => Catalog>>
   pcm: {
     core: () => import('../locales/pcm/messages.po?part=core'),
     form: () => import('../locales/pcm/messages.po?part=form'),
+    inputs: () => import('../locales/pcm/messages.po?part=inputs'),
     responses: () => import('../locales/pcm/messages.po?part=responses'),
     earnings: () => import('../locales/pcm/messages.po?part=earnings'),
     bank: () => import('../locales/pcm/messages.po?part=bank'),

@@ -33,8 +33,8 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
   // The workbook is read in a thread of its own (xlsform-thread.ts): the zip reader and XML parser never load here.
   // Its JSON comes ready made and schema-checked from the thread: Fastify sends a JSON string as it is.
   route(app, 'importXlsform', async (req, reply) => {
-    const [bytes, fileName] = await receiveXlsform(req);
-    const json = await importXlsform(bytes, fileName, (message) => req.log.warn(message));
+    const { bytes, fileName, attachments } = await receiveXlsform(req);
+    const json = await importXlsform(bytes, fileName, attachments, (message) => req.log.warn(message));
     return reply.type('application/json; charset=utf-8').send(json);
   });
 

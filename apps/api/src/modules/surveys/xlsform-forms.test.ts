@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiMsg, CreateSurveyBody, QuestionType, Role, type XlsformImportReply } from '@survey-bird/contracts';
 import { addMember, createOrganization } from '../../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
-import { cascadeForm, farmPlotsForm, householdRosterForm, householdSurvey, legacySpellingForm, marketPriceForm, moreTypesForm, STATES, unsupportedForm, workbook } from '../../../test/xlsforms.js';
+import { cascadeForm, farmPlotsForm, fromFileForm, householdRosterForm, householdSurvey, legacySpellingForm, marketPriceForm, moreTypesForm, STATES, unsupportedForm, workbook } from '../../../test/xlsforms.js';
 
 let t: TestApp;
 let org: Awaited<ReturnType<typeof createOrganization>>;
@@ -203,6 +203,45 @@ describe('XLSForm import: the form model', SLOW, () => {
     expect(ranked.choices?.map((c) => c.name)).toEqual(['water', 'roads', 'schools']);
     expect(draft.questions.find((x) => x.id === 'route')!.compulsory).toBe(true);
     expect(draft.questions.find((x) => x.id === 'score')!.range).toEqual({ start: 0, end: 10, step: 2 });
+  });
+
+  it('reads lists from the CSV files sent with the form: a large list filtered by a CSV column, a multiple choice with translations, a missing file named', async () => {
+    const { form, files } = await fromFileForm();
+    const boundary = `----sb${randomUUID()}`;
+    const part = (name: string, type: string, data: Buffer) => Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`), data, Buffer.from('\r\n')]);
+    const payload = Buffer.concat([part('farms.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', form), ...files.map((f) => part(f.name, 'text/csv', Buffer.from(f.text))), Buffer.from(`--${boundary}--\r\n`)]);
+    const res = await call(t.app, org.token, { method: 'POST', url: '/api/v1/survey/import-xlsform', payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    expect(res.statusCode, res.body).toBe(200);
+    const { draft, unsupported } = res.json() as XlsformImportReply;
+    expect(draft.questions.map((q) => [q.id, q.type])).toEqual([['lga', 'select'], ['ward', 'select (> 50 dataset)'], ['crops', 'checkbox']]);
+    const ward = draft.questions.find((q) => q.id === 'ward')!;
+    expect(ward.choices).toHaveLength(60);
+    expect(ward.choices![31]).toMatchObject({ name: 'ward_32', label: 'Ward 32', columns: { lga: 'nassarawa' } });
+    expect(ward.choiceFilter).toBe('lga=${lga}');
+    expect(draft.questions.find((q) => q.id === 'crops')!.choices).toEqual([
+      { name: 'maize', label: 'Maize', labels: { ha: 'Masara' } },
+      { name: 'sorghum', label: 'Sorghum', labels: { ha: 'Dawa' } },
+      { name: 'groundnut', label: 'Groundnut, shelled', labels: { ha: 'Gyada' } },
+    ]);
+    expect(unsupported).toEqual([{ sheet: 'survey', row: 5, column: 'type', reason: 'The list file "markets.csv" was not uploaded with the form: choose it beside the XLSForm', severity: 'dropped' }]);
+
+    // Published, the ward list is a large dataset the phone searches like any other.
+    const { id } = await publishAndExport(draft);
+    const found = await call(t.app, org.token, { method: 'GET', url: `/api/v1/survey/large-dataset?organization_id=${org.id}&survey_id=${id}&question=Ward&searchQuery=Ward%2032` });
+    expect(found.statusCode, found.body).toBe(200);
+    expect(JSON.stringify(found.json())).toContain('Ward 32');
+  });
+
+  it('names a list file without a "name" column, and the question it would have fed', async () => {
+    const { form } = await fromFileForm();
+    const boundary = `----sb${randomUUID()}`;
+    const part = (name: string, data: Buffer) => Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`), data, Buffer.from('\r\n')]);
+    const payload = Buffer.concat([part('farms.xlsx', form), part('wards.csv', Buffer.from('code,title\nw1,Ward 1\n')), Buffer.from(`--${boundary}--\r\n`)]);
+    const res = await call(t.app, org.token, { method: 'POST', url: '/api/v1/survey/import-xlsform', payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    expect(res.statusCode, res.body).toBe(200);
+    const { unsupported } = res.json() as XlsformImportReply;
+    expect(unsupported).toContainEqual({ sheet: 'wards.csv', row: 1, column: 'name', reason: 'The list file "wards.csv" needs a "name" column in its first row (and a "label" column); it was not read', severity: 'dropped' });
+    expect(unsupported).toContainEqual({ sheet: 'survey', row: 3, column: 'type', reason: 'The list file "wards.csv" has no choices', severity: 'dropped' });
   });
 
   it('refuses an old binary .xls with 415 "Save the form as .xlsx"', async () => {

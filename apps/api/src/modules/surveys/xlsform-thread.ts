@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { ApiMsg } from '@survey-bird/contracts';
 import { HttpError } from '../../http/errors.js';
 import { ImportQueue } from './xlsform-queue.js';
+import type { XlsformAttachment } from './xlsform-upload.js';
 
 /**
  * The import thread's heap. A 100,000-choice form peaks at about 60 MB of heap, the worst the
@@ -21,11 +22,11 @@ const TIME_LIMIT_MS = 60_000;
 const queue = new ImportQueue({ concurrency: 1, queue: 10 });
 
 /** What a thread is asked: read an upload into a draft, or write a survey's sheets as an .xlsx. */
-export type XlsformTask = { task: 'import'; bytes: Uint8Array; fileName: string } | { task: 'export'; sheets: Record<string, string[][]> };
+export type XlsformTask = { task: 'import'; bytes: Uint8Array; fileName: string; attachments: XlsformAttachment[] } | { task: 'export'; sheets: Record<string, string[][]> };
 
 function spawn(workerData: XlsformTask): Worker {
   const self = import.meta.url;
-  const options = { workerData, transferList: workerData.task === 'import' ? [workerData.bytes.buffer as ArrayBuffer] : [], resourceLimits: LIMITS };
+  const options = { workerData, transferList: workerData.task === 'import' ? [workerData.bytes.buffer as ArrayBuffer, ...workerData.attachments.map((a) => a.bytes.buffer as ArrayBuffer)] : [], resourceLimits: LIMITS };
   if (!self.endsWith('.ts')) return new Worker(new URL('./xlsform-worker.js', self), options);
   // From source (tests, `tsx watch`): as export-thread.ts, the thread compiles its TypeScript through tsx.
   const tsx = pathToFileURL(createRequire(self).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
@@ -36,9 +37,10 @@ function spawn(workerData: XlsformTask): Worker {
 type Answer = { json: string } | { xlsx: Uint8Array } | { status: number; msg: string } | { failed: string };
 
 /** Reads the XLSForm in a thread of its own, behind the import queue: the reply's JSON (an XlsformImportReply). */
-export async function importXlsform(bytes: Buffer, fileName: string, log: (message: string) => void): Promise<string> {
-  // A copy of its own to hand over: a small Buffer shares its memory with others (Node's pool).
-  const answer = await queue.run(() => runInThread({ task: 'import', bytes: new Uint8Array(bytes), fileName }, log));
+export async function importXlsform(bytes: Buffer, fileName: string, attachments: readonly XlsformAttachment[], log: (message: string) => void): Promise<string> {
+  // Copies of their own to hand over: a small Buffer shares its memory with others (Node's pool).
+  const files = attachments.map((a) => ({ name: a.name, bytes: new Uint8Array(a.bytes) }));
+  const answer = await queue.run(() => runInThread({ task: 'import', bytes: new Uint8Array(bytes), fileName, attachments: files }, log));
   if (!('json' in answer)) throw new HttpError(415, ApiMsg.xlsformNotXlsx);
   return answer.json;
 }

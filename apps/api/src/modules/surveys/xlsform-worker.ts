@@ -18,7 +18,7 @@ try {
   if (task.task === 'export') {
     const xlsx = new Uint8Array(await xlsformWorkbook(task.sheets));
     parentPort!.postMessage({ xlsx }, [xlsx.buffer]);
-  } else parentPort!.postMessage({ json: JSON.stringify(XlsformImportReply.parse(await readXlsform(task.bytes, task.fileName))) });
+  } else parentPort!.postMessage({ json: JSON.stringify(XlsformImportReply.parse(await readXlsform(task.bytes, task.fileName, task.attachments))) });
 } catch (err) {
   parentPort!.postMessage(err instanceof HttpError ? { status: err.statusCode, msg: err.message } : { failed: err instanceof Error ? err.message : String(err) });
 }

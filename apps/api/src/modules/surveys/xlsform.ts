@@ -70,6 +70,8 @@ const NOT_IN_BROWSER = new Set(['simserial', 'phonenumber', 'subscriberid', 'uri
 const SELECT = /^(select all that apply from|select all that apply|add select multiple prompt using|select_multiple|select multiple|add select one prompt using|select one from|select one|select_one|select1|select)\s+(\S+)(\s+or_other)?$/;
 /** `rank list` (pyxform), `odk:rank list` as some tools write it: the choices of a list put in order. */
 const RANK = /^(odk:rank|rank)\s+(\S+)$/;
+/** A list from a CSV sent with the form (ODK's `select_one_from_file wards.csv`): read as a choices sheet's list. */
+const FROM_FILE = /^(select_one_from_file|select_multiple_from_file)\s+(\S+\.csv)(\s+or_other)?$/;
 const BEGIN = /^begin[ _](group|repeat|looped[ _]group)$/;
 const END = /^end[ _](group|repeat|looped[ _]group)$/;
 
@@ -96,7 +98,7 @@ interface Pending {
 }
 type ExpressionField = 'relevantExpr' | 'requiredExpr' | 'constraintExpr' | 'calculation' | 'choiceFilter' | 'readOnly' | 'repeatCount';
 
-export function parseXlsform(sheets: Sheet[], fallbackTitle: string): XlsformImportReply {
+export function parseXlsform(sheets: Sheet[], fallbackTitle: string, files: readonly Sheet[] = []): XlsformImportReply {
   const sheet = (name: string) => sheets.find((s) => !s.skipped && s.name.trim().toLowerCase() === name);
   const survey = sheet('survey');
   if (!survey) throw badRequest('The workbook has no "survey" sheet; is it an XLSForm?');
@@ -143,6 +145,7 @@ export function parseXlsform(sheets: Sheet[], fallbackTitle: string): XlsformImp
   };
 
   const lists = readChoices(choicesSheet, choiceHeader, texts, read, report);
+  const fileLists = readListFiles(files, texts, read, report);
 
   const pending: Pending[] = [];
   const ids = new Set<string>();
@@ -235,7 +238,8 @@ export function parseXlsform(sheets: Sheet[], fallbackTitle: string): XlsformImp
 
     const begin = type.match(BEGIN);
     const rank = type.match(RANK);
-    const select = rank ? ['', 'rank', rank[2]!] : type.match(SELECT);
+    const fromFile = type.match(FROM_FILE);
+    const select = rank ? ['', 'rank', rank[2]!] : fromFile ?? type.match(SELECT);
     let modelType: string | undefined;
     let choices: ChoiceRow[] | undefined;
     let listName = '';
@@ -243,9 +247,13 @@ export function parseXlsform(sheets: Sheet[], fallbackTitle: string): XlsformImp
     else if (select) {
       listName = select[2]!;
       const multiple = /all that apply|multiple|^select$/.test(select[1]!);
-      const list = lists.get(listName.toLowerCase());
+      const list = (fromFile ? fileLists : lists).get(listName.toLowerCase());
+      if (fromFile && !fileLists.has(listName.toLowerCase())) {
+        report('survey', number, 'type', `The list file "${listName}" was not uploaded with the form: choose it beside the XLSForm`, 'dropped');
+        continue;
+      }
       if (!list || list.length === 0) {
-        report('survey', number, 'type', `The list "${listName}" is not in the choices sheet`, 'dropped');
+        report('survey', number, 'type', fromFile ? `The list file "${listName}" has no choices` : `The list "${listName}" is not in the choices sheet`, 'dropped');
         continue;
       }
       choices = list.map((c) => ({ ...c }));
@@ -567,7 +575,29 @@ function readSettings(sheet: Sheet | undefined, report: Report): Settings {
 type Texts = (h: Header, cells: string[], column: TextColumn) => { main: string; translated: Record<string, string> };
 
 /** list_name (lower-cased) -> its choices in sheet order: name, label in every language, extra columns (for choice_filter). */
-function readChoices(sheet: Sheet | undefined, cols: Header | null, texts: Texts, read: Set<string>, report: Report): Map<string, ChoiceRow[]> {
+/**
+ * The CSV lists sent with the form, by file name (lower-cased): each is a choices sheet of one list,
+ * its heading `name`, `label` (and `label::Language (code)`, extra columns for choice filters) as
+ * ODK reads them; a file without a `name` column is reported and not read.
+ */
+function readListFiles(files: readonly Sheet[], texts: Texts, read: Set<string>, report: Report): Map<string, ChoiceRow[]> {
+  const lists = new Map<string, ChoiceRow[]>();
+  for (const file of files) {
+    const [heading, ...rows] = file.rows;
+    const cols = heading ? new Header(['list_name', ...heading.cells]) : null;
+    if (!cols || cols.index('name') < 0) {
+      report(file.name, 1, 'name', `The list file "${file.name}" needs a "name" column in its first row (and a "label" column); it was not read`, 'dropped');
+      // Sent but unread: its questions say the list has no choices, not that it is missing.
+      lists.set(file.name.toLowerCase(), []);
+      continue;
+    }
+    const sheet: Sheet = { name: file.name, rows: [{ number: heading!.number, cells: ['list_name', ...heading!.cells] }, ...rows.map((r) => ({ number: r.number, cells: [file.name, ...r.cells] }))] };
+    lists.set(file.name.toLowerCase(), readChoices(sheet, cols, texts, read, report, file.name).get(file.name.toLowerCase()) ?? []);
+  }
+  return lists;
+}
+
+function readChoices(sheet: Sheet | undefined, cols: Header | null, texts: Texts, read: Set<string>, report: Report, sheetName = 'choices'): Map<string, ChoiceRow[]> {
   const lists = new Map<string, ChoiceRow[]>();
   if (!sheet || !cols) return lists;
   const rows = sheet.rows.slice(1);
@@ -580,13 +610,13 @@ function readChoices(sheet: Sheet | undefined, cols: Header | null, texts: Texts
     if (list.startsWith('#')) continue;
     const name = cell(cells, nameCol);
     if (!list) {
-      if (cells.some((c) => c.trim())) report('choices', number, 'list_name', 'A choice without a list_name', 'dropped');
+      if (cells.some((c) => c.trim())) report(sheetName, number, 'list_name', 'A choice without a list_name', 'dropped');
       continue;
     }
     const { main, translated } = texts(cols, cells, 'label');
     const label = main || name;
     if (!label) {
-      report('choices', number, 'name', 'A choice without a name or label', 'dropped');
+      report(sheetName, number, 'name', 'A choice without a name or label', 'dropped');
       continue;
     }
     const key = list.toLowerCase();
@@ -596,11 +626,11 @@ function readChoices(sheet: Sheet | undefined, cols: Header | null, texts: Texts
     if (!seen) names.set(key, (seen = new Set()));
     const choiceName = name || label;
     if (seen.has(choiceName)) {
-      report('choices', number, 'name', `The name "${choiceName}" appears twice in the list "${list}"; the first was kept`, 'dropped');
+      report(sheetName, number, 'name', `The name "${choiceName}" appears twice in the list "${list}"; the first was kept`, 'dropped');
       continue;
     }
     seen.add(choiceName);
-    if (label.length > Limits.maxOptionLength) report('choices', number, 'label', `The label is longer than ${Limits.maxOptionLength} characters; it was cut to that length`);
+    if (label.length > Limits.maxOptionLength) report(sheetName, number, 'label', `The label is longer than ${Limits.maxOptionLength} characters; it was cut to that length`);
     const choice: ChoiceRow = { name: choiceName.slice(0, Limits.maxOptionLength), label: label.slice(0, Limits.maxOptionLength), row: number };
     if (Object.keys(translated).length > 0) choice.labels = Object.fromEntries(Object.entries(translated).map(([k, v]) => [k, v.slice(0, Limits.maxOptionLength)]));
     const columns: Record<string, string> = {};
@@ -610,9 +640,9 @@ function readChoices(sheet: Sheet | undefined, cols: Header | null, texts: Texts
       const kind = cols.kinds[i]!;
       const column = cols.names[i]!;
       if (kind.kind === 'text') {
-        if (kind.column !== 'label') report('choices', number, column, `The column "${column}" is not read on the choices sheet`);
-        else if (!cols.isRead(i, read)) report('choices', number, column, `The language "${kind.language?.label ?? ''}" is not read`);
-      } else if (kind.kind === 'media') report('choices', number, column, 'Media in choices (images, audio, video) is not supported');
+        if (kind.column !== 'label') report(sheetName, number, column, `The column "${column}" is not read on the choices sheet`);
+        else if (!cols.isRead(i, read)) report(sheetName, number, column, `The language "${kind.language?.label ?? ''}" is not read`);
+      } else if (kind.kind === 'media') report(sheetName, number, column, 'Media in choices (images, audio, video) is not supported');
       else if (kind.kind !== 'comment') columns[column] = v.slice(0, Limits.maxOptionLength);
     });
     if (Object.keys(columns).length > 0) choice.columns = columns;
@@ -625,7 +655,8 @@ function typeReason(raw: string, type: string): string {
   if (NOT_IN_BROWSER.has(type)) return `"${raw}" is not available in a browser (a web app cannot read the SIM or the phone number)`;
   if (type === 'audit') return 'Audit logs are not supported';
   if (type === 'start-geopoint') return '"start-geopoint" is not supported (add a geopoint question)';
-  if (/^(select_one_from_file|select_multiple_from_file|select_one_external|select one external)\b/.test(type)) return 'Choices from an external file are not supported yet';
+  if (/^(select_one_from_file|select_multiple_from_file)\b/.test(type)) return 'Choices from a file are read from a CSV sent with the form (".csv"); XML and GeoJSON lists are not supported';
+  if (/^(select_one_external|select one external)\b/.test(type)) return 'Choices from an external file are not supported yet';
   if (['background-audio', 'xml-external', 'csv-external', 'hidden'].includes(type)) return `"${raw}" questions are not supported yet`;
   if (BEGIN.test(type)) return `"${raw}" is not supported`;
   if (/^select/.test(type)) return `"${raw}" is not supported (select from a list of the choices sheet only)`;

@@ -65,9 +65,10 @@ const MAX_CELL = 1000;
 /**
  * RFC 4180 with what spreadsheets write: an optional byte-order mark, CRLF or LF, quoted fields with
  * doubled quotes and line breaks, and `;` as the separator when the heading line has more of them
- * than commas (a European Excel). Stops past the row limit instead of reading the rest.
+ * than commas (a European Excel). Stops past `maxRows` (a bulk invite's heading and rows by default)
+ * instead of reading the rest.
  */
-export function readCsv(bytes: Buffer): FileRow[] {
+export function readCsv(bytes: Buffer, maxRows = Limits.maxBulkInviteRows + 1): FileRow[] {
   if (bytes.includes(0)) throw new HttpError(415, ApiMsg.bulkNotReadable);
   let text = bytes.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -110,7 +111,7 @@ export function readCsv(bytes: Buffer): FileRow[] {
       endRow();
       line++;
       rowStart = line;
-      if (rows.length > Limits.maxBulkInviteRows + 1) return rows;
+      if (rows.length > maxRows) return rows;
     } else cell += ch;
   }
   endRow();

@@ -1,5 +1,6 @@
 import { AudioLimits } from '@survey-bird/contracts';
 import { useEffect, useRef, useState } from 'react';
+import { t, useT } from '../../lib/i18n';
 
 /** A recording stops by itself after this long: at 24 kbit/s, 30 minutes is about 5.4 MB, well under the cap. */
 const MAX_MS = 30 * 60_000;
@@ -21,6 +22,7 @@ const clock = (ms: number) => `${Math.floor(ms / 60_000)}:${String(Math.floor((m
  * person chooses to record.
  */
 export function AudioRecorder({ label, onDone }: { label: string; onDone: (clip: Blob | null) => void }) {
+  useT();
   const [state, setState] = useState<State>({ kind: 'starting' });
   const [now, setNow] = useState(Date.now());
   const recorder = useRef<MediaRecorder | null>(null);
@@ -32,7 +34,7 @@ export function AudioRecorder({ label, onDone }: { label: string; onDone: (clip:
     let cancelled = false;
     const type = recorderType();
     if (!type || !navigator.mediaDevices?.getUserMedia) {
-      setState({ kind: 'failed', text: 'This browser cannot record sound. Choose a recording made with the phone instead.' });
+      setState({ kind: 'failed', text: t('recorder.unsupported') });
       return;
     }
     void navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true } }).then(
@@ -53,7 +55,7 @@ export function AudioRecorder({ label, onDone }: { label: string; onDone: (clip:
       },
       (err: unknown) => {
         const name = (err as Error | undefined)?.name;
-        setState({ kind: 'failed', text: name === 'NotAllowedError' ? 'Microphone permission was refused. Allow it in the browser settings and try again.' : 'The microphone could not be opened.' });
+        setState({ kind: 'failed', text: name === 'NotAllowedError' ? t('recorder.refused') : t('recorder.failed') });
       },
     );
     const tick = setInterval(() => setNow(Date.now()), 500);
@@ -79,16 +81,16 @@ export function AudioRecorder({ label, onDone }: { label: string; onDone: (clip:
     return (
       <div className="capture">
         <p className="capture__error" role="alert">{state.text}</p>
-        <button type="button" className="btn btn--ghost capture__btn" onClick={() => onDone(null)}>Back</button>
+        <button type="button" className="btn btn--ghost capture__btn" onClick={() => onDone(null)}>{t('recorder.back')}</button>
       </div>
     );
   }
   return (
-    <div className="capture recorder" role="group" aria-label={`Recording for ${label}`}>
-      <p className="recorder__time" aria-live="polite"><span className="recorder__dot" aria-hidden="true" />{state.kind === 'recording' ? `Recording ${clock(now - state.since)}` : 'Starting the microphone…'}</p>
+    <div className="capture recorder" role="group" aria-label={t('media.recordingFor', { label })}>
+      <p className="recorder__time" aria-live="polite"><span className="recorder__dot" aria-hidden="true" />{state.kind === 'recording' ? t('recorder.recording', { time: clock(now - state.since) }) : t('recorder.starting')}</p>
       <div className="capture__row">
-        <button type="button" className="btn btn--ghost capture__btn" onClick={() => stop(false)}>Cancel</button>
-        <button type="button" className="btn btn--primary capture__btn" disabled={state.kind !== 'recording'} onClick={() => stop(true)}>Stop and keep</button>
+        <button type="button" className="btn btn--ghost capture__btn" onClick={() => stop(false)}>{t('recorder.cancel')}</button>
+        <button type="button" className="btn btn--primary capture__btn" disabled={state.kind !== 'recording'} onClick={() => stop(true)}>{t('recorder.stop')}</button>
       </div>
     </div>
   );

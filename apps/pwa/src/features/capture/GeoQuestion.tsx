@@ -1,6 +1,7 @@
-import { closedRing, formatGeoPoints, formatMeasure, MAX_GEO_POINTS, Msg, parseGeoPoints, shapeArea, traceLength, type GeoPoint } from '@survey-bird/contracts';
+import { closedRing, formatGeoPoints, formatMeasure, MAX_GEO_POINTS, parseGeoPoints, shapeArea, traceLength, type GeoPoint } from '@survey-bird/contracts';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import '../maps/maps.css';
+import { t, useT } from '../../lib/i18n';
 import './more-types.css';
 
 // Leaflet comes only when the person opens the map: the question itself is small.
@@ -38,6 +39,7 @@ const answerOf = (points: GeoPoint[], shape: boolean): string => (points.length 
  * request, where a tap adds a point. The length or area shows as the points come.
  */
 export function GeoQuestion({ id, shape, value, readOnly, onAnswer }: Props) {
+  useT();
   const points = pointsOf(value, shape);
   const latest = useRef(points);
   latest.current = points;
@@ -47,10 +49,9 @@ export function GeoQuestion({ id, shape, value, readOnly, onAnswer }: Props) {
   const [locating, setLocating] = useState(false);
   const [walking, setWalking] = useState<number | null>(null);
   const [map, setMap] = useState(false);
-  const noun = shape ? 'area' : 'line';
 
   const put = (next: GeoPoint[]) => {
-    if (next.length > MAX_GEO_POINTS) return setError(`At most ${MAX_GEO_POINTS} points`);
+    if (next.length > MAX_GEO_POINTS) return setError(t('geo.atMost', { max: MAX_GEO_POINTS }));
     setError(null);
     latest.current = next;
     onAnswer(answerOf(next, shape));
@@ -61,7 +62,7 @@ export function GeoQuestion({ id, shape, value, readOnly, onAnswer }: Props) {
 
   const fromGps = () => {
     const geo = geolocation();
-    if (!geo) return setError(Msg.geolocationUnsupported);
+    if (!geo) return setError(t('msg.geolocationUnsupported'));
     setLocating(true);
     geo.getCurrentPosition(
       (pos) => {
@@ -70,7 +71,7 @@ export function GeoQuestion({ id, shape, value, readOnly, onAnswer }: Props) {
       },
       () => {
         setLocating(false);
-        setError('No position yet. Move to open sky and try again, or type the point.');
+        setError(t('geo.noPosition'));
       },
       { enableHighAccuracy: true, timeout: 30_000, maximumAge: 0 },
     );
@@ -78,7 +79,7 @@ export function GeoQuestion({ id, shape, value, readOnly, onAnswer }: Props) {
 
   const walk = () => {
     const geo = geolocation();
-    if (!geo) return setError(Msg.geolocationUnsupported);
+    if (!geo) return setError(t('msg.geolocationUnsupported'));
     if (walking !== null) {
       geo.clearWatch(walking);
       return setWalking(null);
@@ -89,7 +90,7 @@ export function GeoQuestion({ id, shape, value, readOnly, onAnswer }: Props) {
         const last = latest.current[latest.current.length - 1];
         if (!last || traceLength([last, p]) >= WALK_STEP_M) add(p);
       },
-      () => setError('The position is not available right now. Stop, then walk again.'),
+      () => setError(t('geo.walkLost')),
       { enableHighAccuracy: true, maximumAge: 0 },
     ));
   };
@@ -97,27 +98,27 @@ export function GeoQuestion({ id, shape, value, readOnly, onAnswer }: Props) {
   const typed = () => {
     const a = Number(lat.trim());
     const b = Number(lng.trim());
-    if (lat.trim() === '' || lng.trim() === '' || !Number.isFinite(a) || !Number.isFinite(b)) return setError('Type a latitude and a longitude, e.g. 9.0765 and 7.3986');
-    if (Math.abs(a) > 90 || Math.abs(b) > 180) return setError('A latitude is between -90 and 90, a longitude between -180 and 180');
+    if (lat.trim() === '' || lng.trim() === '' || !Number.isFinite(a) || !Number.isFinite(b)) return setError(t('geo.typeBoth'));
+    if (Math.abs(a) > 90 || Math.abs(b) > 180) return setError(t('geo.outOfRange'));
     add({ lat: a, lng: b, alt: 0, acc: 0 });
     setLat('');
     setLng('');
   };
 
   const enough = shape ? points.length >= 3 : points.length >= 2;
-  const measure = !enough ? null : shape ? `Area ${formatMeasure(shapeArea(points), true)}, perimeter ${formatMeasure(traceLength(closedRing(points)), false)}` : `Length ${formatMeasure(traceLength(points), false)}`;
+  const measure = !enough ? null : shape ? t('geo.area', { area: formatMeasure(shapeArea(points), true), perimeter: formatMeasure(traceLength(closedRing(points)), false) }) : t('geo.length', { length: formatMeasure(traceLength(points), false) });
 
   return (
     <div className="capture geo">
       <output id={id} className={`location${points.length > 0 ? ' location--set' : ''}`} aria-live="polite">
-        {points.length === 0 ? `No points yet: add at least ${shape ? 3 : 2}` : `${points.length} ${points.length === 1 ? 'point' : 'points'}${measure ? ` · ${measure}` : ` · add ${(shape ? 3 : 2) - points.length} more`}`}
+        {points.length === 0 ? t('geo.noPoints', { min: shape ? 3 : 2 }) : `${t('geo.points', { count: points.length })} · ${measure ?? t('geo.addMore', { count: (shape ? 3 : 2) - points.length })}`}
       </output>
       {points.length > 0 && (
-        <ol className="geo__points" aria-label={`Points of the ${noun}`}>
+        <ol className="geo__points" aria-label={shape ? t('geo.pointsOfArea') : t('geo.pointsOfLine')}>
           {points.map((p, i) => (
             <li key={`${i}-${p.lat}-${p.lng}`}>
               <span>{p.lat.toFixed(6)}, {p.lng.toFixed(6)}{p.acc > 0 ? ` (±${Math.round(p.acc)} m)` : ''}</span>
-              {!readOnly && <button type="button" className="btn btn--ghost geo__remove" aria-label={`Remove point ${i + 1}`} onClick={() => put(points.filter((_, k) => k !== i))}>Remove</button>}
+              {!readOnly && <button type="button" className="btn btn--ghost geo__remove" aria-label={t('geo.removePoint', { n: i + 1 })} onClick={() => put(points.filter((_, k) => k !== i))}>{t('geo.remove')}</button>}
             </li>
           ))}
         </ol>
@@ -125,27 +126,27 @@ export function GeoQuestion({ id, shape, value, readOnly, onAnswer }: Props) {
       {!readOnly && (
         <>
           <div className="capture__row">
-            <button type="button" className="btn btn--ghost capture__btn" onClick={fromGps} disabled={locating || walking !== null}>{locating ? 'Locating…' : 'Add my position'}</button>
-            <button type="button" className={`btn capture__btn ${walking !== null ? 'btn--primary' : 'btn--ghost'}`} onClick={walk} aria-pressed={walking !== null}>{walking !== null ? 'Stop walking' : `Walk the ${noun}`}</button>
+            <button type="button" className="btn btn--ghost capture__btn" onClick={fromGps} disabled={locating || walking !== null}>{locating ? t('geo.locating') : t('geo.addMine')}</button>
+            <button type="button" className={`btn capture__btn ${walking !== null ? 'btn--primary' : 'btn--ghost'}`} onClick={walk} aria-pressed={walking !== null}>{walking !== null ? t('geo.stopWalking') : (shape ? t('geo.walkArea') : t('geo.walkLine'))}</button>
           </div>
           <fieldset className="geo__typed">
-            <legend>Or type a point</legend>
-            <label>Latitude<input className="q__control" inputMode="decimal" value={lat} onChange={(e) => setLat(e.currentTarget.value)} placeholder="9.0765" /></label>
-            <label>Longitude<input className="q__control" inputMode="decimal" value={lng} onChange={(e) => setLng(e.currentTarget.value)} placeholder="7.3986" /></label>
-            <button type="button" className="btn btn--ghost capture__btn" onClick={typed}>Add point</button>
+            <legend>{t('geo.typePoint')}</legend>
+            <label>{t('geo.latitude')}<input className="q__control" inputMode="decimal" value={lat} onChange={(e) => setLat(e.currentTarget.value)} placeholder="9.0765" /></label>
+            <label>{t('geo.longitude')}<input className="q__control" inputMode="decimal" value={lng} onChange={(e) => setLng(e.currentTarget.value)} placeholder="7.3986" /></label>
+            <button type="button" className="btn btn--ghost capture__btn" onClick={typed}>{t('geo.addPoint')}</button>
           </fieldset>
         </>
       )}
-      <button type="button" className="btn btn--ghost capture__btn" aria-expanded={map} onClick={() => setMap((m) => !m)}>{map ? 'Hide the map' : 'Show on the map'}</button>
+      <button type="button" className="btn btn--ghost capture__btn" aria-expanded={map} onClick={() => setMap((m) => !m)}>{map ? t('geo.hideMap') : t('geo.showMap')}</button>
       {map && (
         <div className="map-frame geo__map">
-          <Suspense fallback={<div className="q__loading">Loading the map…</div>}>
+          <Suspense fallback={<div className="q__loading">{t('geo.loadingMap')}</div>}>
             <LazyMap
               basemap={null}
-              markers={points.map((p, i) => ({ id: `p${i}`, lat: p.lat, lng: p.lng, colour: '#0f766e', title: `Point ${i + 1}` }))}
+              markers={points.map((p, i) => ({ id: `p${i}`, lat: p.lat, lng: p.lng, colour: '#0f766e', title: t('geo.point', { n: i + 1 }) }))}
               line={{ points: points.map((p) => [p.lat, p.lng]), closed: shape }}
               fitKey={points.length > 0 ? 'points' : null}
-              label={`Map of the ${noun}${readOnly ? '' : ': tap to add a point'}`}
+              label={readOnly ? (shape ? t('geo.mapOfArea') : t('geo.mapOfLine')) : (shape ? t('geo.mapOfAreaTap') : t('geo.mapOfLineTap'))}
               onTap={readOnly ? undefined : (a, b) => add({ lat: a, lng: b, alt: 0, acc: 0 })}
             />
           </Suspense>

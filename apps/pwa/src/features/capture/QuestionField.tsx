@@ -2,7 +2,7 @@ import { isChoiceList, Limits, QuestionType, type Answer, type StoredQuestion } 
 import { lazy, Suspense, useId } from 'react';
 import { PLAIN_TYPES, toggleOption } from './form-logic';
 import type { QuestionView } from './form-view';
-import { useT } from '../../lib/i18n';
+import { loadPart, useT } from '../../lib/i18n';
 import { ruleText } from './rule-text';
 import './capture.css';
 
@@ -14,10 +14,12 @@ const LocationQuestion = lazy(() => import('./LocationQuestion'));
 // The typed questions (numbers, dates, times, phone, e-mail, barcode, signature): one lazy input,
 // which loads the signature pad and the barcode scanner only for such a question.
 const TypedInput = lazy(() => import('./TypedInput'));
-// Lines and areas, rankings, and recordings, videos and documents: each with the first form that asks one.
-const GeoQuestion = lazy(() => import('./GeoQuestion'));
-const RankQuestion = lazy(() => import('./RankQuestion'));
-const MediaQuestion = lazy(() => import('./MediaQuestion'));
+// Lines and areas, rankings, and recordings, videos and documents: each with the first form that asks
+// one, and with their words (the catalog's `inputs` part, kept out of the form route's 170 KB).
+const withInputWords = <M,>(module: Promise<M>): Promise<M> => Promise.all([module, loadPart('inputs')]).then(([m]) => m);
+const GeoQuestion = lazy(() => withInputWords(import('./GeoQuestion')));
+const RankQuestion = lazy(() => withInputWords(import('./RankQuestion')));
+const MediaQuestion = lazy(() => withInputWords(import('./MediaQuestion')));
 
 
 export interface QuestionFieldProps {

@@ -1,3 +1,4 @@
+import { t, useT } from '../../lib/i18n';
 import './more-types.css';
 
 interface Props {
@@ -13,6 +14,7 @@ interface Props {
  * announces): unanswered until the person confirms or moves one, then every choice in its place.
  */
 export function RankQuestion({ id, choices, value, readOnly, onAnswer }: Props) {
+  useT();
   const names = choices.map((c) => c.value);
   // A kept order without choices the filter no longer offers, and new ones at its end.
   const order = value && value.length > 0 ? [...value.filter((v) => names.includes(v)), ...names.filter((n) => !value.includes(n))] : names;
@@ -32,14 +34,14 @@ export function RankQuestion({ id, choices, value, readOnly, onAnswer }: Props) 
             <span className="rank__label">{labelOf.get(name) ?? name}</span>
             {!readOnly && (
               <span className="rank__moves">
-                <button type="button" className="btn btn--ghost btn--sm" disabled={i === 0} aria-label={`Move ${labelOf.get(name) ?? name} up`} onClick={() => move(i, i - 1)}>↑</button>
-                <button type="button" className="btn btn--ghost btn--sm" disabled={i === order.length - 1} aria-label={`Move ${labelOf.get(name) ?? name} down`} onClick={() => move(i, i + 1)}>↓</button>
+                <button type="button" className="btn btn--ghost btn--sm" disabled={i === 0} aria-label={t('rank.moveUp', { label: labelOf.get(name) ?? name })} onClick={() => move(i, i - 1)}>↑</button>
+                <button type="button" className="btn btn--ghost btn--sm" disabled={i === order.length - 1} aria-label={t('rank.moveDown', { label: labelOf.get(name) ?? name })} onClick={() => move(i, i + 1)}>↓</button>
               </span>
             )}
           </li>
         ))}
       </ol>
-      {!readOnly && (!value || value.length === 0) && <button type="button" className="btn btn--ghost capture__btn" onClick={() => onAnswer(order)}>Keep this order</button>}
+      {!readOnly && (!value || value.length === 0) && <button type="button" className="btn btn--ghost capture__btn" onClick={() => onAnswer(order)}>{t('rank.keep')}</button>}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { formatCell } from '../insight/cells';
 import { HiddenPersonal } from '../privacy/HiddenPersonal';
 import { SessionPhoto } from './SessionPhoto';
 import { answerTree, type AnswerNode } from './answer-lines';
+import { AnswerValue, hasOwnView } from './AnswerValue';
 
 /**
  * A response's answers in the detail view: the form's questions in order, a group under its
@@ -66,7 +67,9 @@ function Lines({ lines }: { lines: AnswerNode[] }) {
         return [
           <dt key={`q-${i}`}>{text}</dt>,
           <dd key={`a-${i}`}>
-            {cell.kind === 'photo' ? (
+            {type !== undefined && answer !== undefined && hasOwnView(type, answer, cell) ? (
+              <AnswerValue type={type} answer={answer} cell={cell} question={text} />
+            ) : cell.kind === 'photo' ? (
               <SessionPhoto href={cell.href} alt={`Photo: ${text}`} />
             ) : cell.kind === 'link' ? (
               <a href={cell.href} target="_blank" rel="noopener noreferrer">{cell.text}</a>

@@ -1,5 +1,14 @@
+import { IMAGE_PATH } from '@survey-bird/contracts';
 import { useEffect, useState } from 'react';
+import { api } from '../../api';
 import { activeAccount } from '../../session/account-storage';
+
+/**
+ * The stored file at `href` (absolute), with the session: the route is public for signed links, so
+ * the client adds no token by itself. A failure is shown as the client shows any, unless `quiet`.
+ */
+export const fetchSessionFile = (href: string, quiet = false): Promise<Blob> =>
+  api.call('getImage', { params: { id: decodeURIComponent(new URL(href).pathname.slice(IMAGE_PATH.length)) }, token: activeAccount()?.token, handleErrors: !quiet });
 
 /**
  * The address to show a file that needs the session (a bare `/api/v1/files/image/:id` answers
@@ -18,9 +27,7 @@ export function useSessionFileUrl(href: string): string | undefined {
     }
     let live = true;
     let objectUrl: string | undefined;
-    const token = activeAccount()?.token;
-    fetch(href, { headers: token ? { authorization: `Bearer ${token}` } : {}, credentials: 'omit' })
-      .then((res) => (res.ok ? res.blob() : Promise.reject(new Error(String(res.status)))))
+    fetchSessionFile(href, true)
       .then((blob) => {
         if (!live) return;
         objectUrl = URL.createObjectURL(blob);

@@ -14,7 +14,7 @@ export interface AnswerLine {
  */
 export function answerLines(questions: Survey['questions'], answers: Record<string, Answer>): AnswerLine[] {
   const texts = new Set(questions.map((q) => q.text));
-  const lines: AnswerLine[] = questions.map((q) => ({ question: q.text, answer: answerOf(answers, q.text), type: q.type }));
+  const lines: AnswerLine[] = questions.map((q) => ({ question: q.text, answer: labelled(q, answerOf(answers, q.text)), type: q.type }));
   for (const key of Object.keys(answers)) if (!texts.has(key)) lines.push({ question: key, answer: answers[key], type: undefined });
   return lines;
 }

@@ -22,7 +22,7 @@ interface Report {
 }
 
 /**
- * "Import XLSForm": an ODK or Kobo .xlsx read by the server into a draft the builder opens (nothing
+ * "Import XLSForm": an ODK or Kobo .xlsx (with the .csv lists it names) read by the server into a draft the builder opens (nothing
  * is published until Publish), then the list of what could not be carried over, row by row. The
  * last import's report can be reopened until the next import replaces it.
  */
@@ -32,11 +32,13 @@ export function ImportXlsformButton({ onDraft }: { onDraft: (state: BuilderState
   const [open, setOpen] = useState(false);
 
   async function choose(e: ChangeEvent<HTMLInputElement>) {
-    const file = e.target.files?.[0];
+    // The form, and the CSV lists its `select_one_from_file` rows name, chosen together.
+    const chosen = [...(e.target.files ?? [])];
     e.target.value = '';
+    const file = chosen.find((f) => !/\.csv$/i.test(f.name)) ?? chosen[0];
     if (!file) return;
     const form = new FormData();
-    form.append('file', file, file.name);
+    for (const f of [file, ...chosen.filter((f) => f !== file)]) form.append('file', f, f.name);
     setBusy(true);
     try {
       const { draft, unsupported } = await api.call('importXlsform', { form });
@@ -65,7 +67,7 @@ export function ImportXlsformButton({ onDraft }: { onDraft: (state: BuilderState
       <div className="builder__import">
         <label className={`btn btn--ghost btn--sm${busy ? ' is-busy' : ''}`} aria-busy={busy}>
           {busy ? <Spinner label="Importing" /> : <UploadIcon size={16} />} Import XLSForm
-          <input type="file" accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" className="visually-hidden" disabled={busy} onChange={(e) => void choose(e)} />
+          <input type="file" multiple accept=".xlsx,.csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv" className="visually-hidden" disabled={busy} onChange={(e) => void choose(e)} />
         </label>
         {hasReport && !open && (
           <button type="button" className="btn btn--ghost btn--sm" onClick={() => setOpen(true)}>
