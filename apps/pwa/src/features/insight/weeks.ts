@@ -1,4 +1,5 @@
 import { Limits } from '@survey-bird/contracts';
+import { formatLocale } from '../../lib/i18n';
 
 /**
  * The weeks of the weekly charts (spec section 9): a week runs from Sunday 00:00 to the next
@@ -16,9 +17,22 @@ export interface Week {
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
-export const WEEK_DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
+const WEEK_DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
 
-const dayMonth = (d: Date) => `${d.getDate()} ${MONTHS[d.getMonth()]}`;
+/**
+ * Short month and weekday names in the app's language: Intl's for a locale the runtime has (ha-NG,
+ * yo-NG, ig-NG), the fixed English ones otherwise (en-NG's Intl would write 'Sept' in some ICU versions).
+ */
+const english = () => formatLocale().startsWith('en');
+const monthName = (d: Date) => (english() ? MONTHS[d.getMonth()]! : d.toLocaleDateString(formatLocale(), { month: 'short' }));
+/** Sunday first (spec section 9). */
+export function weekDays(): string[] {
+  if (english()) return [...WEEK_DAYS];
+  // 4 Jan 2026 was a Sunday.
+  return WEEK_DAYS.map((_, i) => new Date(2026, 0, 4 + i).toLocaleDateString(formatLocale(), { weekday: 'short' }));
+}
+
+const dayMonth = (d: Date) => `${d.getDate()} ${monthName(d)}`;
 
 /** '16 Nov - 22 Nov 2026'; a week across New Year names both years: '27 Dec 2026 - 2 Jan 2027'. */
 export function weekLabel(start: Date): string {
@@ -42,7 +56,7 @@ export function selectableWeeks(now: Date = new Date(), count: number = Limits.w
 
 /** Each day of the week with its date, for tooltips: 'Sun 15 Nov', 'Mon 16 Nov', ... */
 export function dayLabels(week: Week): string[] {
-  return WEEK_DAYS.map((name, i) => `${name} ${dayMonth(new Date(week.start.getFullYear(), week.start.getMonth(), week.start.getDate() + i))}`);
+  return weekDays().map((name, i) => `${name} ${dayMonth(new Date(week.start.getFullYear(), week.start.getMonth(), week.start.getDate() + i))}`);
 }
 
 const pad = (n: number, width = 2) => String(Math.abs(n)).padStart(width, '0');
