@@ -160,7 +160,9 @@ export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }
         {!loading && rows.length === 0 && (
           <p className="responses__empty">
             {query || status || flagged
-              ? t(query ? 'office.responses.noneMatchingQuery' : 'office.responses.noneMatching', { flagged: flagged || 'any', status: status || 'any', query })
+              ? (query
+                ? t('office.responses.noneMatchingQuery', { flagged: flagged || 'any', status: status || 'any', query })
+                : t('office.responses.noneMatching', { flagged: flagged || 'any', status: status || 'any' }))
               : t('office.responses.none')}
           </p>
         )}

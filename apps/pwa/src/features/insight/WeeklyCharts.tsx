@@ -3,7 +3,7 @@ import type { ChartConfiguration } from 'chart.js';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { api } from '../../api';
 import { formatNaira, formatNumber } from '../../ui/format';
-import { t, useLanguage, useT } from '../../lib/i18n';
+import { useLanguage, useT } from '../../lib/i18n';
 import { ChartCanvas } from './ChartCanvas';
 import { dayLabels, localIso, selectableWeeks, weekDays } from './weeks';
 
@@ -18,7 +18,7 @@ const FULL_DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frid
  * errors (spec section 8): an empty week is drawn instead.
  */
 export function WeeklyCharts({ surveyId, reload, payAfterReview = false }: { surveyId: string; reload: number; payAfterReview?: boolean }) {
-  const tr = useT();
+  const t = useT();
   const lang = useLanguage();
   // The weeks' labels are in the app's language: built again when it changes.
   const weeks = useMemo(() => (lang ? selectableWeeks(new Date()) : []), [lang]);
@@ -55,7 +55,7 @@ export function WeeklyCharts({ surveyId, reload, payAfterReview = false }: { sur
   }, [days]);
   const labels = useMemo(() => dayLabels(week), [week]);
 
-  const responses = useMemo(() => barConfig(labels, series.map((d) => d.value), BRAND, (v) => t('office.weekly.responsesCount', { count: v }), formatNumber, 4), [labels, series]);
+  const responses = useMemo(() => barConfig(labels, series.map((d) => d.value), BRAND, (v) => t('office.weekly.responsesCount', { count: v }), formatNumber, 4), [labels, series, t]);
   const amounts = useMemo(() => barConfig(labels, series.map((d) => d.amount), ACCENT, formatNaira, compactNaira, 1000), [labels, series]);
   const totalResponses = series.reduce((n, d) => n + d.value, 0);
   const totalAmount = series.reduce((n, d) => n + d.amount, 0);
@@ -65,11 +65,11 @@ export function WeeklyCharts({ surveyId, reload, payAfterReview = false }: { sur
     <section className="insight-panel insight-weekly" aria-labelledby={`${selectId}-title`} aria-busy={loading}>
       <div className="insight-panel__head">
         <div>
-          <h2 id={`${selectId}-title`} className="insight-panel__title">{tr('office.weekly.title')}</h2>
-          <p className="insight-panel__sub">{tr('office.weekly.sub')}</p>
+          <h2 id={`${selectId}-title`} className="insight-panel__title">{t('office.weekly.title')}</h2>
+          <p className="insight-panel__sub">{t('office.weekly.sub')}</p>
         </div>
         <div className="week-select">
-          <label htmlFor={selectId} className="insight-sr">{tr('office.weekly.week')}</label>
+          <label htmlFor={selectId} className="insight-sr">{t('office.weekly.week')}</label>
           <select id={selectId} value={weekIndex} onChange={(e) => setWeekIndex(Number(e.target.value))}>
             {weeks.map((w, i) => (
               <option key={w.label} value={i}>{w.label}</option>
@@ -80,18 +80,18 @@ export function WeeklyCharts({ surveyId, reload, payAfterReview = false }: { sur
       <div className="insight-weekly__charts">
         <figure className="insight-chart">
           <figcaption className="insight-chart__head">
-            <span className="insight-chart__title">{tr('office.weekly.responsesPerDay')}</span>
-            <span className="insight-chart__total">{loading ? '…' : formatNumber(totalResponses)}<small>{tr('office.weekly.weekTotal')}</small></span>
+            <span className="insight-chart__title">{t('office.weekly.responsesPerDay')}</span>
+            <span className="insight-chart__total">{loading ? '…' : formatNumber(totalResponses)}<small>{t('office.weekly.weekTotal')}</small></span>
           </figcaption>
-          <ChartCanvas config={responses} label={tr('office.weekly.chartLabel', { title: tr('office.weekly.responsesPerDay'), week: week.label, days: describe(formatNumber, (d) => d.value) })} />
+          <ChartCanvas config={responses} label={t('office.weekly.chartLabel', { title: t('office.weekly.responsesPerDay'), week: week.label, days: describe(formatNumber, (d) => d.value) })} />
         </figure>
         <figure className="insight-chart">
           <figcaption className="insight-chart__head">
-            <span className="insight-chart__title">{tr('office.weekly.amountPerDay')}</span>
-            <span className="insight-chart__total">{loading ? '…' : formatNaira(totalAmount)}<small>{tr('office.weekly.weekTotal')}</small></span>
+            <span className="insight-chart__title">{t('office.weekly.amountPerDay')}</span>
+            <span className="insight-chart__total">{loading ? '…' : formatNaira(totalAmount)}<small>{t('office.weekly.weekTotal')}</small></span>
           </figcaption>
-          <ChartCanvas config={amounts} label={tr('office.weekly.chartLabel', { title: tr('office.weekly.amountEarned'), week: week.label, days: describe(formatNaira, (d) => d.amount) })} />
-          {payAfterReview && <p className="insight-panel__sub">{tr('office.weekly.approvedOnly')}</p>}
+          <ChartCanvas config={amounts} label={t('office.weekly.chartLabel', { title: t('office.weekly.amountEarned'), week: week.label, days: describe(formatNaira, (d) => d.amount) })} />
+          {payAfterReview && <p className="insight-panel__sub">{t('office.weekly.approvedOnly')}</p>}
         </figure>
       </div>
     </section>
