@@ -79,7 +79,7 @@ export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }
     <section className="insight-panel responses" aria-labelledby={titleId}>
       <div className="responses__bar">
         <div className="responses__heading">
-          <h2 id={titleId} className="insight-panel__title">{t('responses.title')}</h2>
+          <h2 id={titleId} className="insight-panel__title">{t('office.responses.title')}</h2>
           <button type="button" className="icon-btn responses__refresh" aria-label={t('office.responses.refreshLabel')} title={t('office.responses.refresh')} onClick={onRefresh} disabled={loading}>
             <RefreshIcon size={18} className={loading ? 'is-spinning' : undefined} />
           </button>

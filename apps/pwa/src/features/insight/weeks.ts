@@ -1,5 +1,5 @@
 import { Limits } from '@survey-bird/contracts';
-import { formatLocale } from '../../lib/i18n';
+import { t } from '../../lib/i18n';
 
 /**
  * The weeks of the weekly charts (spec section 9): a week runs from Sunday 00:00 to the next
@@ -16,20 +16,17 @@ export interface Week {
   label: string;
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
-const WEEK_DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'] as const;
+const WEEK_DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 
 /**
- * Short month and weekday names in the app's language: Intl's for a locale the runtime has (ha-NG,
- * yo-NG, ig-NG), the fixed English ones otherwise (en-NG's Intl would write 'Sept' in some ICU versions).
+ * Short month and weekday names from the catalogs (ICU selects), not Intl: Chromium has no Pidgin
+ * date names and many browsers none in Hausa, Yoruba or Igbo (formatLocale falls back to en-NG's).
  */
-const english = () => formatLocale().startsWith('en');
-const monthName = (d: Date) => (english() ? MONTHS[d.getMonth()]! : d.toLocaleDateString(formatLocale(), { month: 'short' }));
+const monthName = (d: Date) => t('office.date.month', { month: MONTHS[d.getMonth()]! });
 /** Sunday first (spec section 9). */
 export function weekDays(): string[] {
-  if (english()) return [...WEEK_DAYS];
-  // 4 Jan 2026 was a Sunday.
-  return WEEK_DAYS.map((_, i) => new Date(2026, 0, 4 + i).toLocaleDateString(formatLocale(), { weekday: 'short' }));
+  return WEEK_DAYS.map((day) => t('office.date.weekday', { day }));
 }
 
 const dayMonth = (d: Date) => `${d.getDate()} ${monthName(d)}`;

@@ -9,7 +9,7 @@ export function PayoutLines({ lines }: { lines: PayoutLine[] }) {
     <div className="payout-lines__frame" tabIndex={0} role="region" aria-label={t('office.payout.linesLabel')}>
       <table className="payout-lines">
         <thead>
-          <tr><th>{t('office.responses.fieldUser')}</th><th>{t('office.payout.bank')}</th><th>{t('office.payout.accountNumber')}</th><th>{t('office.payout.accountName')}</th><th className="num">{t('responses.title')}</th><th className="num">{t('office.payout.amount')}</th></tr>
+          <tr><th>{t('office.responses.fieldUser')}</th><th>{t('office.payout.bank')}</th><th>{t('office.payout.accountNumber')}</th><th>{t('office.payout.accountName')}</th><th className="num">{t('office.responses.title')}</th><th className="num">{t('office.payout.amount')}</th></tr>
         </thead>
         <tbody>
           {lines.map((l) => (

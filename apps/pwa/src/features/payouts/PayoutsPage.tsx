@@ -82,7 +82,7 @@ function SurveyPayouts({ survey, readOnly }: { survey: Survey; readOnly: boolean
     { header: t('office.responses.status'), cell: (p) => <span className={`payout-chip payout-chip--${p.status}`}>{t(PAYOUT_STATUS_LABEL[p.status])}</span> },
     { header: t('office.payout.created'), cell: (p) => formatResponseDate(p.createdAt) },
     { header: t('nav.short.fieldUsers'), className: 'num', cell: (p) => formatNumber(p.fieldUserCount) },
-    { header: t('responses.title'), className: 'num', cell: (p) => formatNumber(p.responseCount) },
+    { header: t('office.responses.title'), className: 'num', cell: (p) => formatNumber(p.responseCount) },
     { header: t('office.payout.referenceColumn'), className: 'wrap', cell: (p) => p.reference ?? <span className="cell-muted">-</span> },
   ];
 
