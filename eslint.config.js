@@ -110,7 +110,6 @@ const untranslatedScreens = [
   'apps/pwa/src/features/surveys/StructureControls.tsx',
   'apps/pwa/src/features/surveys/SurveyDetailsModal.tsx',
   'apps/pwa/src/features/surveys/SurveySettingsModal.tsx',
-  'apps/pwa/src/features/team/OfficeUsersPage.tsx',
   'apps/pwa/src/features/tokens/TokensPage.tsx',
   'apps/pwa/src/features/webhooks/WebhooksPage.tsx',
   'apps/pwa/src/shell/ProductGrid.tsx',
