@@ -8,6 +8,8 @@ import { messages as ha } from '../../locales/ha/messages.po';
 import { readCatalog } from '../../../i18n/catalogs';
 import { HeldSummary } from '../payouts/HeldSummary';
 import { PayoutDialog } from '../payouts/PayoutDialog';
+import { EraseForm } from '../privacy/EraseForm';
+import { HiddenPersonal } from '../privacy/HiddenPersonal';
 import { FlagChips } from '../review/FlagChips';
 import { FlagsSection } from '../review/FlagsSection';
 import { ReviewActions } from '../review/ReviewActions';
@@ -42,6 +44,8 @@ const screens = (): ReactElement[] => [
   createElement(ReviewActions, { onVerdict: async () => undefined }),
   createElement(FlagsSection, { detail, onDismissed: () => undefined }),
   createElement(HeldSummary, { held: [{ reason: 'not_reviewed', count: 2, amount: 1000 }], title: 'Held' }),
+  createElement(HiddenPersonal),
+  createElement(EraseForm, { responseId: 'r1', onErased: () => undefined, onCancel: () => undefined }),
   createElement(PayoutDialog, { id: 'p1', surveyTitle: 'Kano', readOnly: false, created: { payout, skipped: [], held: [] }, onClose: () => undefined, onChanged: () => undefined }),
 ];
 
@@ -73,7 +77,7 @@ describe('office screens in Hausa', () => {
     act(() => i18n.loadAndActivate({ locale: 'ha', locales: ['en-NG'], messages: ha }));
     render();
     const text = shown();
-    for (const words of ['Jimillar amsoshi', 'Ma\'aikatan fili masu aiki', 'Alamun inganci', 'Sauri da yawa', 'Amince', 'Mayar', 'Duba wannan biyan kuɗi', 'Daftari', 'Sauke CSV', 'mai dubawa bai amince ba tukuna', 'An mayar']) {
+    for (const words of ['Jimillar amsoshi', 'Ma\'aikatan fili masu aiki', 'Alamun inganci', 'Sauri da yawa', 'Amince', 'Mayar', 'Duba wannan biyan kuɗi', 'Daftari', 'Sauke CSV', 'mai dubawa bai amince ba tukuna', 'An mayar', 'Goge bayanan sirri']) {
       expect(text, words).toContain(words);
     }
     // Each English text of the catalog (one a translator changed) is absent: a screen showing it was not translated.
