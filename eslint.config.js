@@ -98,7 +98,6 @@ const untranslatedScreens = [
   'apps/pwa/src/features/maps/TeamMapPage.tsx',
   'apps/pwa/src/features/organizations/OrganizationsPage.tsx',
   'apps/pwa/src/features/privacy/RespondentsPage.tsx',
-  'apps/pwa/src/features/settings/SupervisorSettingsPanel.tsx',
   'apps/pwa/src/features/surveys/CreateSurveyPage.tsx',
   'apps/pwa/src/features/surveys/EditSurveyPage.tsx',
   'apps/pwa/src/features/surveys/FormPreview.tsx',
