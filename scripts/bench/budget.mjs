@@ -67,7 +67,7 @@ const formRoute = 'src/features/capture/QuestionsPage.tsx';
 if (!fieldUserScreens.has(formRoute)) throw new Error(`${formRoute} is not a field-user route in router.tsx: has the form moved?`);
 // The app's language catalogs (src/locales/<lang>/messages.po), each in parts of a chunk each
 // (apps/pwa/i18n/po-plugin.ts partsOf): `core` arrives before any screen paints, a route's own part
-// (`withWords(import(...), 'part')` in router.tsx) with the route, `server` after the first paint.
+// (`withWords(import(...), 'part', ...)` in router.tsx) with the route, `server` after the first paint.
 // A route carries the heaviest language's core and own part.
 const catalogKeys = Object.keys(manifest).filter((k) => /src\/locales\/[a-z]+\/messages\.po\?part=[a-z]+$/.test(k));
 if (catalogKeys.length < 10) throw new Error(`found ${catalogKeys.length} language catalog parts in the manifest: has lib/i18n.ts changed how it loads them?`);
@@ -75,11 +75,11 @@ const entryFiles = closure([entry]);
 const partKb = (k) => kb(closure([k]).filter((f) => !entryFiles.includes(f)));
 const parts = [...new Set(catalogKeys.map((k) => k.split('?part=')[1]))];
 const catalogKb = Object.fromEntries(parts.map((part) => [part, Math.max(...catalogKeys.filter((k) => k.endsWith(`?part=${part}`)).map(partKb))]));
-const partOfScreen = new Map([...router.matchAll(/withWords\(import\('\.\.\/(features\/[^']+)'\), '([a-z]+)'\)/g)].map((m) => [`src/${m[1]}.tsx`, m[2]]));
+const partOfScreen = new Map([...router.matchAll(/withWords\(import\('\.\.\/(features\/[^']+)'\)((?:, '[a-z]+')+)\)/g)].map((m) => [`src/${m[1]}.tsx`, [...m[2].matchAll(/'([a-z]+)'/g)].map((p) => p[1])]));
 const checks = screens.map((src) => {
   const fieldUser = fieldUserScreens.has(src);
   const name = src === formRoute ? 'field-user form route JS (gzip)' : `${src.replace(/^src\/features\//, '').replace(/\.tsx$/, '')} route JS (gzip)`;
-  const words = catalogKb.core + (partOfScreen.has(src) ? catalogKb[partOfScreen.get(src)] : 0);
+  const words = catalogKb.core + (partOfScreen.get(src) ?? []).reduce((n, part) => n + catalogKb[part], 0);
   return { name, value: kb(closure([entry, chunkOf(src)])) + words, max: fieldUser ? BUDGET_KB.fieldUser : BUDGET_KB.office };
 });
 console.log(`info   language catalog parts (gzip, the heaviest language's; core on every route, a route's own part with it, server after the first paint): ${parts.map((p) => `${p} ${catalogKb[p].toFixed(1)} KB`).join(', ')}`);

@@ -116,3 +116,60 @@ describe('the app in the field user\'s language', () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe('the office screens in the office user\'s language', () => {
+  let b: Browser;
+  let org: TestUser;
+  let token: string;
+
+  beforeAll(async () => {
+    org = await createOrganizationUser(env, 'lang-office');
+    token = await apiLogin(env, org);
+    await apiPost(env, '/survey/create', { title: TITLE, questions: [{ text: Q.name, type: QuestionType.text, compulsory: true, options: [] }] }, token);
+    b = await openBrowser();
+    await new LoginPage(b.page, env.baseUrl).signIn(org.email, org.password);
+  });
+  afterAll(async () => {
+    await b?.close();
+  });
+
+  it('switches to Hausa in the account menu, remembered on the server and after a reload', async () => {
+    const { page } = b;
+    await page.getByRole('heading', { name: /Total responses/ }).waitFor();
+    await page.getByRole('button', { name: org.email }).click();
+    await page.locator('.menu__language select').selectOption('ha');
+    await page.getByRole('heading', { name: 'Jimillar amsoshi' }).waitFor();
+    await expect.poll(async () => ((await (await fetch(`${env.baseUrl}/api/v1/user`, { headers: { authorization: `Bearer ${token}` } })).json()) as { user: { language: string } }).user.language).toBe('ha');
+    await page.reload();
+    await page.getByRole('heading', { name: 'Ayyukan mako' }).waitFor();
+    await page.goto(`${env.baseUrl}/survey-bird/organization/payouts`);
+    await page.getByRole('button', { name: 'Ƙirƙiri biyan kuɗi' }).waitFor();
+  });
+
+  it('keeps the translated office screens within 390 px in Hausa, no text cut', async () => {
+    const { page } = b;
+    await page.setViewportSize({ width: 390, height: 844 });
+    const problems: string[] = [];
+    for (const [name, path] of [['insight', '/survey-bird/organization/insight'], ['payouts', '/survey-bird/organization/payouts'], ['field-users', '/survey-bird/organization/field-users'], ['supervisors', '/survey-bird/organization/supervisors']] as const) {
+      await page.goto(`${env.baseUrl}${path}`);
+      await page.locator('main h1').first().waitFor();
+      await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('ha');
+      await page.waitForTimeout(300);
+      mkdirSync(SHOTS, { recursive: true });
+      await page.screenshot({ path: join(SHOTS, `ha-office-${name}.png`), fullPage: true });
+      const found = await page.evaluate(() => {
+        const width = document.documentElement.clientWidth;
+        const out: string[] = [];
+        if (document.documentElement.scrollWidth > width) out.push(`page ${document.documentElement.scrollWidth}px wide`);
+        for (const el of document.querySelectorAll<HTMLElement>('body *')) {
+          const r = el.getBoundingClientRect();
+          if (r.width === 0 || el.closest('.scroll-frame, .dt-frame, .responses__frame, .payout-lines__frame, .map-frame, .leaflet-container')) continue;
+          if (r.right > width + 1) out.push(`${el.tagName.toLowerCase()}.${el.className} ends at ${Math.round(r.right)}px`);
+        }
+        return out;
+      });
+      problems.push(...found.map((p) => `${name}: ${p}`));
+    }
+    expect(problems).toEqual([]);
+  });
+});

@@ -9,11 +9,12 @@ import { parsePo } from './po';
  * `responses` and `earnings` with their screens, `bank`, `map`, `backchecks` and `settings` with their screen,
  * `auth` with the account screens (sign in, register, reset), `inputs` with the lazy inputs of lines
  * and areas, rankings, recordings, videos and documents (few forms ask them: the form's route stays
- * within its budget without their words), `server` once the page has painted
+ * within its budget without their words), `office` with the office screens (organization,
+ * supervisor and master admin: a field user's phone never downloads it), `server` once the page has painted
  * (the server's and the form rules' messages: until then a reply shows its English `msg`). A route
  * so carries only the words it can show (scripts/bench/budget.mjs weighs them with it).
  */
-export type CatalogPart = 'core' | 'form' | 'inputs' | 'responses' | 'earnings' | 'backchecks' | 'bank' | 'map' | 'settings' | 'auth' | 'server';
+export type CatalogPart = 'core' | 'form' | 'inputs' | 'responses' | 'earnings' | 'backchecks' | 'bank' | 'map' | 'settings' | 'auth' | 'office' | 'server';
 const PARTS: [CatalogPart, string[]][] = [
   ['server', ['msg.']],
   ['form', ['form.', 'location.', 'photo.', 'camera.', 'repeat.', 'typed.', 'combo.', 'closed.', 'barcode.', 'signature.']],
@@ -25,6 +26,7 @@ const PARTS: [CatalogPart, string[]][] = [
   ['backchecks', ['backcheck.']],
   ['settings', ['settings.']],
   ['auth', ['login.', 'reset.', 'password.', 'register.', 'confirm.']],
+  ['office', ['office.']],
 ];
 /** The sync strip's words: on every field-user screen and in Settings, never on an office screen. */
 const FIELD_USER_SHARED = ['sync.'];

@@ -44,6 +44,9 @@ declare module '*.po?part=settings' {
 declare module '*.po?part=auth' {
   export const messages: import('@lingui/core').Messages;
 }
+declare module '*.po?part=office' {
+  export const messages: import('@lingui/core').Messages;
+}
 declare module '*.po?part=server' {
   export const messages: import('@lingui/core').Messages;
 }

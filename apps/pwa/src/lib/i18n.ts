@@ -12,7 +12,7 @@ import { StorageKey } from '../session/storage-keys';
  * downloaded only when the user picks its language.
  */
 type Catalog = Promise<{ messages: Messages }>;
-export type CatalogPart = 'form' | 'inputs' | 'responses' | 'earnings' | 'backchecks' | 'bank' | 'map' | 'settings' | 'auth' | 'server';
+export type CatalogPart = 'form' | 'inputs' | 'responses' | 'earnings' | 'backchecks' | 'bank' | 'map' | 'settings' | 'auth' | 'office' | 'server';
 /** Each language's catalog in its parts (i18n/po-plugin.ts partsOf): a chunk each, loaded when needed. */
 const catalogs: Record<AppLanguage, Record<'core' | CatalogPart, () => Catalog>> = {
   en: {
@@ -26,6 +26,7 @@ const catalogs: Record<AppLanguage, Record<'core' | CatalogPart, () => Catalog>>
     backchecks: () => import('../locales/en/messages.po?part=backchecks'),
     settings: () => import('../locales/en/messages.po?part=settings'),
     auth: () => import('../locales/en/messages.po?part=auth'),
+    office: () => import('../locales/en/messages.po?part=office'),
     server: () => import('../locales/en/messages.po?part=server'),
   },
   ha: {
@@ -39,6 +40,7 @@ const catalogs: Record<AppLanguage, Record<'core' | CatalogPart, () => Catalog>>
     backchecks: () => import('../locales/ha/messages.po?part=backchecks'),
     settings: () => import('../locales/ha/messages.po?part=settings'),
     auth: () => import('../locales/ha/messages.po?part=auth'),
+    office: () => import('../locales/ha/messages.po?part=office'),
     server: () => import('../locales/ha/messages.po?part=server'),
   },
   yo: {
@@ -52,6 +54,7 @@ const catalogs: Record<AppLanguage, Record<'core' | CatalogPart, () => Catalog>>
     backchecks: () => import('../locales/yo/messages.po?part=backchecks'),
     settings: () => import('../locales/yo/messages.po?part=settings'),
     auth: () => import('../locales/yo/messages.po?part=auth'),
+    office: () => import('../locales/yo/messages.po?part=office'),
     server: () => import('../locales/yo/messages.po?part=server'),
   },
   ig: {
@@ -65,6 +68,7 @@ const catalogs: Record<AppLanguage, Record<'core' | CatalogPart, () => Catalog>>
     backchecks: () => import('../locales/ig/messages.po?part=backchecks'),
     settings: () => import('../locales/ig/messages.po?part=settings'),
     auth: () => import('../locales/ig/messages.po?part=auth'),
+    office: () => import('../locales/ig/messages.po?part=office'),
     server: () => import('../locales/ig/messages.po?part=server'),
   },
   pcm: {
@@ -78,6 +82,7 @@ const catalogs: Record<AppLanguage, Record<'core' | CatalogPart, () => Catalog>>
     backchecks: () => import('../locales/pcm/messages.po?part=backchecks'),
     settings: () => import('../locales/pcm/messages.po?part=settings'),
     auth: () => import('../locales/pcm/messages.po?part=auth'),
+    office: () => import('../locales/pcm/messages.po?part=office'),
     server: () => import('../locales/pcm/messages.po?part=server'),
   },
 };

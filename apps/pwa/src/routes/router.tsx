@@ -35,8 +35,8 @@ function NotFound() {
   );
 }
 
-/** A screen's module and its words (a part of the language's catalog, lib/i18n.ts), fetched side by side. */
-const withWords = <M,>(module: Promise<M>, part: CatalogPart): Promise<M> => Promise.all([module, loadPart(part)]).then(([m]) => m);
+/** A screen's module and its words (parts of the language's catalog, lib/i18n.ts), fetched side by side. */
+const withWords = <M,>(module: Promise<M>, ...parts: CatalogPart[]): Promise<M> => Promise.all([module, ...parts.map(loadPart)]).then(([m]) => m);
 
 const text = (v: unknown): string | undefined => (v === undefined || v === null || v === '' ? undefined : typeof v === 'string' ? v : JSON.stringify(v));
 
@@ -94,38 +94,38 @@ const welcome = createRoute({
 });
 
 const organization = createRoute({ getParentRoute: () => rootRoute, id: 'organization', component: () => <AppShell role={Role.organization} /> });
-const orgFieldUsers = lazyRouteComponent(() => import('../features/team/OrganizationFieldUsersPage'), 'OrganizationFieldUsersPage');
-const orgSupervisors = lazyRouteComponent(() => import('../features/team/SupervisorsPage'), 'SupervisorsPage');
+const orgFieldUsers = lazyRouteComponent(() => withWords(import('../features/team/OrganizationFieldUsersPage'), 'office'), 'OrganizationFieldUsersPage');
+const orgSupervisors = lazyRouteComponent(() => withWords(import('../features/team/SupervisorsPage'), 'office'), 'SupervisorsPage');
 const organizationRoutes = [
-  createRoute({ getParentRoute: () => organization, path: paths.orgInsight, component: lazyRouteComponent(() => import('../features/insight/OrganizationInsightPage'), 'OrganizationInsightPage') }),
-  createRoute({ getParentRoute: () => organization, path: paths.orgSurveys, component: lazyRouteComponent(() => import('../features/surveys/ManageSurveysPage'), 'ManageSurveysPage') }),
-  createRoute({ getParentRoute: () => organization, path: paths.orgCreateSurvey, component: lazyRouteComponent(() => import('../features/surveys/CreateSurveyPage'), 'CreateSurveyPage') }),
-  createRoute({ getParentRoute: () => organization, path: paths.orgEditSurvey, component: lazyRouteComponent(() => import('../features/surveys/EditSurveyPage'), 'EditSurveyPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgInsight, component: lazyRouteComponent(() => withWords(import('../features/insight/OrganizationInsightPage'), 'office'), 'OrganizationInsightPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgSurveys, component: lazyRouteComponent(() => withWords(import('../features/surveys/ManageSurveysPage'), 'office'), 'ManageSurveysPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgCreateSurvey, component: lazyRouteComponent(() => withWords(import('../features/surveys/CreateSurveyPage'), 'office'), 'CreateSurveyPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgEditSurvey, component: lazyRouteComponent(() => withWords(import('../features/surveys/EditSurveyPage'), 'office'), 'EditSurveyPage') }),
   createRoute({ getParentRoute: () => organization, path: paths.orgFieldUsers, component: orgFieldUsers }),
   createRoute({ getParentRoute: () => organization, path: paths.orgFieldUsersAlias, component: orgFieldUsers }),
   createRoute({ getParentRoute: () => organization, path: paths.orgSupervisors, component: orgSupervisors }),
   createRoute({ getParentRoute: () => organization, path: paths.orgSupervisorsAlias, component: orgSupervisors }),
-  createRoute({ getParentRoute: () => organization, path: paths.orgOfficeUsers, component: lazyRouteComponent(() => import('../features/team/OfficeUsersPage'), 'OfficeUsersPage') }),
-  createRoute({ getParentRoute: () => organization, path: paths.orgPayouts, component: lazyRouteComponent(() => import('../features/payouts/PayoutsPage'), 'PayoutsPage') }),
-  createRoute({ getParentRoute: () => organization, path: paths.orgWebhooks, component: lazyRouteComponent(() => import('../features/webhooks/WebhooksPage'), 'WebhooksPage') }),
-  createRoute({ getParentRoute: () => organization, path: paths.orgTokens, component: lazyRouteComponent(() => import('../features/tokens/TokensPage'), 'TokensPage') }),
-  createRoute({ getParentRoute: () => organization, path: paths.orgRespondents, component: lazyRouteComponent(() => import('../features/privacy/RespondentsPage'), 'RespondentsPage') }),
-  createRoute({ getParentRoute: () => organization, path: paths.orgBackchecks, component: lazyRouteComponent(() => import('../features/backchecks/BackchecksPage'), 'BackchecksPage') }),
-  createRoute({ getParentRoute: () => organization, path: paths.orgAudit, component: lazyRouteComponent(() => import('../features/audit/AuditPage'), 'AuditPage') }),
-  createRoute({ getParentRoute: () => organization, path: paths.orgBankChanges, component: lazyRouteComponent(() => import('../features/team/BankChangesPage'), 'BankChangesPage') }),
-  createRoute({ getParentRoute: () => organization, path: paths.orgDeactivated, component: lazyRouteComponent(() => import('../features/team/DeactivatedPeoplePage'), 'DeactivatedPeoplePage') }),
-  createRoute({ getParentRoute: () => organization, path: paths.orgMap, component: lazyRouteComponent(() => withWords(import('../features/maps/ResponsesMapPage'), 'map'), 'OrganizationResponsesMapPage') }),
-  createRoute({ getParentRoute: () => organization, path: paths.orgTeamMap, component: lazyRouteComponent(() => withWords(import('../features/maps/TeamMapPage'), 'map'), 'OrganizationTeamMapPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgOfficeUsers, component: lazyRouteComponent(() => withWords(import('../features/team/OfficeUsersPage'), 'office'), 'OfficeUsersPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgPayouts, component: lazyRouteComponent(() => withWords(import('../features/payouts/PayoutsPage'), 'office'), 'PayoutsPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgWebhooks, component: lazyRouteComponent(() => withWords(import('../features/webhooks/WebhooksPage'), 'office'), 'WebhooksPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgTokens, component: lazyRouteComponent(() => withWords(import('../features/tokens/TokensPage'), 'office'), 'TokensPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgRespondents, component: lazyRouteComponent(() => withWords(import('../features/privacy/RespondentsPage'), 'office'), 'RespondentsPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgBackchecks, component: lazyRouteComponent(() => withWords(import('../features/backchecks/BackchecksPage'), 'office'), 'BackchecksPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgAudit, component: lazyRouteComponent(() => withWords(import('../features/audit/AuditPage'), 'office'), 'AuditPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgBankChanges, component: lazyRouteComponent(() => withWords(import('../features/team/BankChangesPage'), 'office'), 'BankChangesPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgDeactivated, component: lazyRouteComponent(() => withWords(import('../features/team/DeactivatedPeoplePage'), 'office'), 'DeactivatedPeoplePage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgMap, component: lazyRouteComponent(() => withWords(import('../features/maps/ResponsesMapPage'), 'map', 'office'), 'OrganizationResponsesMapPage') }),
+  createRoute({ getParentRoute: () => organization, path: paths.orgTeamMap, component: lazyRouteComponent(() => withWords(import('../features/maps/TeamMapPage'), 'map', 'office'), 'OrganizationTeamMapPage') }),
 ] as const;
 
 const supervisor = createRoute({ getParentRoute: () => rootRoute, id: 'supervisor', component: () => <AppShell role={Role.supervisor} /> });
 const supervisorRoutes = [
-  createRoute({ getParentRoute: () => supervisor, path: paths.supervisorInsight, component: lazyRouteComponent(() => import('../features/insight/SupervisorInsightPage'), 'SupervisorInsightPage') }),
-  createRoute({ getParentRoute: () => supervisor, path: paths.supervisorFieldUsers, component: lazyRouteComponent(() => import('../features/team/SupervisorFieldUsersPage'), 'SupervisorFieldUsersPage') }),
-  createRoute({ getParentRoute: () => supervisor, path: paths.supervisorPayouts, component: lazyRouteComponent(() => import('../features/payouts/PayoutsPage'), 'SupervisorPayoutsPage') }),
-  createRoute({ getParentRoute: () => supervisor, path: paths.supervisorMap, component: lazyRouteComponent(() => withWords(import('../features/maps/ResponsesMapPage'), 'map'), 'SupervisorResponsesMapPage') }),
-  createRoute({ getParentRoute: () => supervisor, path: paths.supervisorBackchecks, component: lazyRouteComponent(() => withWords(import('../features/backchecks/MyBackchecksPage'), 'backchecks'), 'MyBackchecksPage') }),
-  createRoute({ getParentRoute: () => supervisor, path: paths.supervisorTeamMap, component: lazyRouteComponent(() => withWords(import('../features/maps/TeamMapPage'), 'map'), 'SupervisorTeamMapPage') }),
+  createRoute({ getParentRoute: () => supervisor, path: paths.supervisorInsight, component: lazyRouteComponent(() => withWords(import('../features/insight/SupervisorInsightPage'), 'office'), 'SupervisorInsightPage') }),
+  createRoute({ getParentRoute: () => supervisor, path: paths.supervisorFieldUsers, component: lazyRouteComponent(() => withWords(import('../features/team/SupervisorFieldUsersPage'), 'office'), 'SupervisorFieldUsersPage') }),
+  createRoute({ getParentRoute: () => supervisor, path: paths.supervisorPayouts, component: lazyRouteComponent(() => withWords(import('../features/payouts/PayoutsPage'), 'office'), 'SupervisorPayoutsPage') }),
+  createRoute({ getParentRoute: () => supervisor, path: paths.supervisorMap, component: lazyRouteComponent(() => withWords(import('../features/maps/ResponsesMapPage'), 'map', 'office'), 'SupervisorResponsesMapPage') }),
+  createRoute({ getParentRoute: () => supervisor, path: paths.supervisorBackchecks, component: lazyRouteComponent(() => withWords(import('../features/backchecks/MyBackchecksPage'), 'backchecks', 'office'), 'MyBackchecksPage') }),
+  createRoute({ getParentRoute: () => supervisor, path: paths.supervisorTeamMap, component: lazyRouteComponent(() => withWords(import('../features/maps/TeamMapPage'), 'map', 'office'), 'SupervisorTeamMapPage') }),
 ] as const;
 
 const fieldUser = createRoute({ getParentRoute: () => rootRoute, id: 'field-user', component: () => <AppShell role={Role.fieldUser} /> });
@@ -140,10 +140,10 @@ const fieldUserRoutes = [
 
 const masterAdmin = createRoute({ getParentRoute: () => rootRoute, id: 'master-admin', component: () => <AppShell role={Role.masterAdmin} /> });
 const masterAdminRoutes = [
-  createRoute({ getParentRoute: () => masterAdmin, path: paths.masterAdmin, component: lazyRouteComponent(() => import('../features/organizations/OrganizationsPage'), 'OrganizationsPage') }),
-  createRoute({ getParentRoute: () => masterAdmin, path: paths.masterAdminUsers, component: lazyRouteComponent(() => import('../features/team/UsersPage'), 'UsersPage') }),
-  createRoute({ getParentRoute: () => masterAdmin, path: paths.masterAdminFieldUsers, component: lazyRouteComponent(() => import('../features/team/MasterAdminFieldUsersPage'), 'MasterAdminFieldUsersPage') }),
-  createRoute({ getParentRoute: () => masterAdmin, path: paths.masterAdminMail, component: lazyRouteComponent(() => import('../features/mail/SendMailPage'), 'SendMailPage') }),
+  createRoute({ getParentRoute: () => masterAdmin, path: paths.masterAdmin, component: lazyRouteComponent(() => withWords(import('../features/organizations/OrganizationsPage'), 'office'), 'OrganizationsPage') }),
+  createRoute({ getParentRoute: () => masterAdmin, path: paths.masterAdminUsers, component: lazyRouteComponent(() => withWords(import('../features/team/UsersPage'), 'office'), 'UsersPage') }),
+  createRoute({ getParentRoute: () => masterAdmin, path: paths.masterAdminFieldUsers, component: lazyRouteComponent(() => withWords(import('../features/team/MasterAdminFieldUsersPage'), 'office'), 'MasterAdminFieldUsersPage') }),
+  createRoute({ getParentRoute: () => masterAdmin, path: paths.masterAdminMail, component: lazyRouteComponent(() => withWords(import('../features/mail/SendMailPage'), 'office'), 'SendMailPage') }),
 ] as const;
 
 export const routeTree = rootRoute.addChildren([

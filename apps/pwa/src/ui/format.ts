@@ -62,6 +62,11 @@ export function formatAgo(iso: string | null | undefined, now: Date = new Date()
   return t('ago.days', { count: Math.floor(hours / 24) });
 }
 
+/** A whole number with the language's digit grouping: 1200 -> '1,200'. */
+export function formatNumber(n: number): string {
+  return n.toLocaleString(formatLocale());
+}
+
 /** "1 field user", "2 field users", "1,200 responses": a count with its noun in the number it takes. */
 export function countOf(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString(formatLocale())} ${n === 1 ? one : many}`;

@@ -1,5 +1,6 @@
 import type { Chart as ChartJs, ChartConfiguration, ChartType } from 'chart.js';
 import { useEffect, useRef, useState } from 'react';
+import { useT } from '../../lib/i18n';
 
 let chartModule: Promise<typeof import('./chart-setup')> | undefined;
 const loadCharts = () => (chartModule ??= import('./chart-setup'));
@@ -16,6 +17,7 @@ interface ChartCanvasProps<T extends ChartType> {
  * chart in place so it animates from the old values instead of redrawing from scratch.
  */
 export function ChartCanvas<T extends ChartType>({ config, label, className = '' }: ChartCanvasProps<T>) {
+  const t = useT();
   const canvas = useRef<HTMLCanvasElement>(null);
   const chart = useRef<ChartJs<T> | null>(null);
   const [failed, setFailed] = useState(false);
@@ -51,7 +53,7 @@ export function ChartCanvas<T extends ChartType>({ config, label, className = ''
   return (
     <div className={`chart-box ${className}`}>
       <canvas ref={canvas} role="img" aria-label={label} />
-      {failed && <p className="chart-box__failed">The chart could not load. Check your connection and reload the page.</p>}
+      {failed && <p className="chart-box__failed">{t('office.chart.failed')}</p>}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { exportFileName, formatBytes } from './cells';
 import { fetchExport, saveBlob, type ExportRoute } from './download';
 import { DownloadIcon } from './icons';
 import type { ListFilters } from './use-insight';
+import { msgId, useT } from '../../lib/i18n';
 
 /** The formats offered, with the file extension each downloads as (the server's content-disposition says the same). */
 const FORMATS: { value: ExportFormat; label: string; extension: string }[] = [
@@ -13,7 +14,7 @@ const FORMATS: { value: ExportFormat; label: string; extension: string }[] = [
   { value: 'csv', label: 'CSV', extension: 'csv' },
   { value: 'stata', label: 'Stata (.do + CSV)', extension: 'stata.zip' },
   { value: 'spss', label: 'SPSS (.sps + CSV)', extension: 'spss.zip' },
-  { value: 'geojson', label: 'GeoJSON (map)', extension: 'geojson' },
+  { value: 'geojson', label: msgId('office.export.geojson'), extension: 'geojson' },
   { value: 'kml', label: 'KML (Google Earth)', extension: 'kml' },
 ];
 
@@ -24,6 +25,7 @@ const FORMATS: { value: ExportFormat; label: string; extension: string }[] = [
  * by the failure handler.
  */
 export function ExportButton({ route, surveyId, title, searchQuery, filters }: { route: ExportRoute; surveyId: string; title: string; searchQuery: string; filters: ListFilters }) {
+  const t = useT();
   const [busy, setBusy] = useState(false);
   const [format, setFormat] = useState<ExportFormat>('xlsx');
   const [withoutPersonal, setWithoutPersonal] = useState(false);
@@ -48,11 +50,11 @@ export function ExportButton({ route, surveyId, title, searchQuery, filters }: {
 
   return (
     <span className="export-group">
-      <select className="responses__status-filter export-format" aria-label="Export format" value={format} disabled={busy} onChange={(e) => setFormat(e.target.value as ExportFormat)}>
-        {FORMATS.map((f) => <option key={f.value} value={f.value}>{f.label}</option>)}
+      <select className="responses__status-filter export-format" aria-label={t('office.export.format')} value={format} disabled={busy} onChange={(e) => setFormat(e.target.value as ExportFormat)}>
+        {FORMATS.map((f) => <option key={f.value} value={f.value}>{f.label.startsWith('office.') ? t(f.label) : f.label}</option>)}
       </select>
-      <label className="export-personal" title="Personal answers (names, phone numbers, photos, locations) read &quot;hidden: personal&quot;">
-        <input type="checkbox" checked={withoutPersonal} disabled={busy} onChange={(e) => setWithoutPersonal(e.target.checked)} /> Without personal data
+      <label className="export-personal" title={t('office.export.personalHint')}>
+        <input type="checkbox" checked={withoutPersonal} disabled={busy} onChange={(e) => setWithoutPersonal(e.target.checked)} /> {t('office.export.withoutPersonal')}
       </label>
       <button
         type="button"
@@ -60,10 +62,10 @@ export function ExportButton({ route, surveyId, title, searchQuery, filters }: {
         onClick={() => void run()}
         disabled={busy}
         aria-busy={busy}
-        title="Download the responses in the chosen format"
+        title={t('office.export.title')}
       >
-        {busy ? <Spinner label="Exporting" /> : <DownloadIcon size={18} />}
-        <span aria-live="polite">{busy ? (received > 0 ? `Exporting… ${formatBytes(received)}` : position ? `Waiting: ${ordinal(position)} in line` : 'Exporting…') : 'Export'}</span>
+        {busy ? <Spinner label={t('office.export.exportingLabel')} /> : <DownloadIcon size={18} />}
+        <span aria-live="polite">{busy ? (received > 0 ? t('office.export.exportingBytes', { bytes: formatBytes(received) }) : position ? t('office.export.waiting', { position }) : t('office.export.exporting')) : t('office.export.export')}</span>
       </button>
     </span>
   );
@@ -91,10 +93,4 @@ function useQueuePosition(waiting: boolean): number | null {
     };
   }, [waiting]);
   return position;
-}
-
-function ordinal(n: number): string {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
-  return `${n}${suffix}`;
 }

@@ -11,9 +11,11 @@ import { useCards, useGreetingName } from './use-insight';
 import { WeeklyCharts } from './WeeklyCharts';
 import './insight.css';
 import { useActiveSurvey } from '../surveys/active-survey';
+import { useT } from '../../lib/i18n';
 
 /** Spec screen 1: the organization's dashboard for its active survey. */
 export function OrganizationInsightPage() {
+  const t = useT();
   const { survey, loading: surveysLoading } = useActiveSurvey();
   const name = useGreetingName('organization');
   const [reload, setReload] = useState(0);
@@ -26,13 +28,13 @@ export function OrganizationInsightPage() {
       <InsightHeader
         greeting={greeting(new Date())}
         name={name}
-        sub={survey ? <>Here is how <strong>{survey.title}</strong> is doing. <Link to={paths.orgMap}>See it on the map</Link></> : surveysLoading ? 'Loading your surveys…' : 'Create a survey to start collecting responses.'}
+        sub={survey ? <>{t('office.insight.howBefore')}<strong>{survey.title}</strong>{t('office.insight.howAfter')} <Link to={paths.orgMap}>{t('office.insight.seeOnMap')}</Link></> : surveysLoading ? t('office.insight.loadingSurveys') : t('office.insight.createToStart')}
       />
       {!survey && !surveysLoading ? (
         <NoSurvey>
-          <h2 className="insight-panel__title">You have not created a survey yet</h2>
-          <p className="insight-panel__sub">Once field users respond, their numbers, charts and answers appear here.</p>
-          <Link to={paths.orgCreateSurvey} className="btn btn--primary">Create a survey</Link>
+          <h2 className="insight-panel__title">{t('office.insight.noSurveyTitle')}</h2>
+          <p className="insight-panel__sub">{t('office.insight.noSurveyBody')}</p>
+          <Link to={paths.orgCreateSurvey} className="btn btn--primary">{t('office.insight.createSurvey')}</Link>
         </NoSurvey>
       ) : (
         <>

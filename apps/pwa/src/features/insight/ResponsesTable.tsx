@@ -1,6 +1,7 @@
 import { Limits, RESPONSE_STATUSES, answerOf, type ResponseRow, type ResponseStatus, type RouteName, type Survey } from '@survey-bird/contracts';
 import { lazy, type MouseEvent, Suspense, useId, useMemo, useState } from 'react';
-import { formatResponseDate } from '../../ui/format';
+import { formatNumber, formatResponseDate } from '../../ui/format';
+import { useT } from '../../lib/i18n';
 import { ScrollFrame } from '../../ui/ScrollFrame';
 import { HiddenPersonal } from '../privacy/HiddenPersonal';
 import { capturedOrReceived, orderByCaptureWithinBatches } from './capture-order';
@@ -41,6 +42,7 @@ const SKELETON_ROWS = 6;
  * Key it by survey id so another survey starts on page 1 with an empty search.
  */
 export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }: ResponsesTableProps) {
+  const t = useT();
   const [search, setSearch] = useState('');
   const query = useDebounced(search.trim());
   const [status, setStatus] = useState<ResponseStatus | ''>('');
@@ -77,25 +79,25 @@ export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }
     <section className="insight-panel responses" aria-labelledby={titleId}>
       <div className="responses__bar">
         <div className="responses__heading">
-          <h2 id={titleId} className="insight-panel__title">Responses</h2>
-          <button type="button" className="icon-btn responses__refresh" aria-label="Refresh responses" title="Refresh" onClick={onRefresh} disabled={loading}>
+          <h2 id={titleId} className="insight-panel__title">{t('office.responses.title')}</h2>
+          <button type="button" className="icon-btn responses__refresh" aria-label={t('office.responses.refreshLabel')} title={t('office.responses.refresh')} onClick={onRefresh} disabled={loading}>
             <RefreshIcon size={18} className={loading ? 'is-spinning' : undefined} />
           </button>
         </div>
         <div className="responses__tools">
           <div className="insight-search">
-            <label htmlFor={searchId} className="insight-sr">Search responses</label>
+            <label htmlFor={searchId} className="insight-sr">{t('office.responses.searchLabel')}</label>
             <SearchIcon size={18} className="insight-search__icon" />
-            <input id={searchId} type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Search anything..." autoComplete="off" enterKeyHint="search" />
+            <input id={searchId} type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t('office.responses.search')} autoComplete="off" enterKeyHint="search" />
           </div>
-          <label htmlFor={statusId} className="insight-sr">Status</label>
+          <label htmlFor={statusId} className="insight-sr">{t('office.responses.status')}</label>
           <select id={statusId} className="responses__status-filter" value={status} onChange={(e) => setStatus(e.target.value as ResponseStatus | '')}>
-            <option value="">All statuses</option>
-            {RESPONSE_STATUSES.map((s) => <option key={s} value={s}>{STATUS_LABEL[s]}</option>)}
+            <option value="">{t('office.responses.allStatuses')}</option>
+            {RESPONSE_STATUSES.map((s) => <option key={s} value={s}>{t(STATUS_LABEL[s])}</option>)}
           </select>
-          <label htmlFor={flaggedId} className="insight-sr">Flags</label>
+          <label htmlFor={flaggedId} className="insight-sr">{t('office.responses.flags')}</label>
           <select id={flaggedId} className="responses__status-filter" value={flagged} onChange={(e) => setFlagged(e.target.value as FlaggedFilter)}>
-            {FLAGGED_FILTERS.map((f) => <option key={f.value} value={f.value}>{f.label}</option>)}
+            {FLAGGED_FILTERS.map((f) => <option key={f.value} value={f.value}>{t(f.label)}</option>)}
           </select>
           <ExportButton route={exportRoute} surveyId={survey._id} title={survey.title} searchQuery={query} filters={filters} />
         </div>
@@ -115,24 +117,24 @@ export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }
 
       <p className="responses__notice">
         <MonitorIcon size={18} />
-        <span>This table has many columns: open it on a desktop, or use Export to read it in Excel.</span>
+        <span>{t('office.responses.manyColumns')}</span>
       </p>
 
-      <ScrollFrame className="responses__frame" label="Responses table (scrolls sideways)">
+      <ScrollFrame className="responses__frame" label={t('office.responses.tableLabel')}>
         <table className="responses__table" aria-busy={loading}>
           <thead>
             <tr>
               <th scope="col" className="responses__pick">
-                <input type="checkbox" aria-label="Select every response on this page" checked={rows.length > 0 && rows.every((r) => selected.has(r._id))}
+                <input type="checkbox" aria-label={t('office.responses.selectPage')} checked={rows.length > 0 && rows.every((r) => selected.has(r._id))}
                   onChange={(e) => setSelection({ key: selectionKey, ids: e.target.checked ? new Set(rows.map((r) => r._id)) : new Set() })} />
               </th>
               <th scope="col" className="responses__sn">S/N</th>
-              <th scope="col">Field user</th>
-              <th scope="col">Field user email</th>
-              <th scope="col">Date</th>
-              <th scope="col" className="responses__received">Received</th>
-              <th scope="col">Status</th>
-              <th scope="col">Flags</th>
+              <th scope="col">{t('office.responses.fieldUser')}</th>
+              <th scope="col">{t('office.responses.fieldUserEmail')}</th>
+              <th scope="col">{t('office.responses.date')}</th>
+              <th scope="col" className="responses__received">{t('office.responses.received')}</th>
+              <th scope="col">{t('office.responses.status')}</th>
+              <th scope="col">{t('office.responses.flags')}</th>
               {questions.map((q) => <th key={q.id ?? q.text} scope="col">{q.text}</th>)}
             </tr>
           </thead>
@@ -157,21 +159,25 @@ export function ResponsesTable({ survey, route, exportRoute, reload, onRefresh }
         </table>
         {!loading && rows.length === 0 && (
           <p className="responses__empty">
-            {query || status || flagged ? `No ${flagged === 'true' ? 'flagged ' : flagged === 'false' ? 'unflagged ' : ''}${status ? `${STATUS_LABEL[status].toLowerCase()} ` : ''}response${query ? ` matches "${query}"` : ''}.` : 'No responses yet. They appear here as soon as field users submit them.'}
+            {query || status || flagged
+              ? (query
+                ? t('office.responses.noneMatchingQuery', { flagged: flagged || 'any', status: status || 'any', query })
+                : t('office.responses.noneMatching', { flagged: flagged || 'any', status: status || 'any' }))
+              : t('office.responses.none')}
           </p>
         )}
       </ScrollFrame>
 
       <div className="responses__pager">
         <span className="responses__count" aria-live="polite">
-          {rows.length ? `Showing ${from} - ${to} of ${(data?.totalCount ?? 0).toLocaleString('en-NG')}` : loading ? 'Loading…' : 'Showing 0 of 0'}
+          {rows.length ? t('office.responses.showing', { from: formatNumber(from), to: formatNumber(to), total: formatNumber(data?.totalCount ?? 0) }) : loading ? t('common.loading') : t('office.responses.showingNone')}
         </span>
         <div className="responses__arrows">
-          <button type="button" className="icon-btn" aria-label="Previous page" disabled={loading || !data?.hasPreviousPage} onClick={() => setPaging({ list, page: shownPage - 1 })}>
+          <button type="button" className="icon-btn" aria-label={t('office.responses.previous')} disabled={loading || !data?.hasPreviousPage} onClick={() => setPaging({ list, page: shownPage - 1 })}>
             <ChevronLeftIcon />
           </button>
-          <span className="responses__page">Page {shownPage}</span>
-          <button type="button" className="icon-btn" aria-label="Next page" disabled={loading || !data?.hasNextPage} onClick={() => setPaging({ list, page: shownPage + 1 })}>
+          <span className="responses__page">{t('office.responses.page', { page: shownPage })}</span>
+          <button type="button" className="icon-btn" aria-label={t('office.responses.next')} disabled={loading || !data?.hasNextPage} onClick={() => setPaging({ list, page: shownPage + 1 })}>
             <ChevronRightIcon />
           </button>
         </div>
@@ -190,14 +196,15 @@ function openUnlessControl(e: MouseEvent, open: () => void) {
 function ResponseTableRow({ row, sn, questions, now, picked, onPick, onOpen }: {
   row: ResponseRow; sn: number; questions: Survey['questions']; now: Date; picked: boolean; onPick: (on: boolean) => void; onOpen: () => void;
 }) {
-  const name = row.fieldUser?.fullName || row.fullName || 'N/A';
+  const t = useT();
+  const name = row.fieldUser?.fullName || row.fullName || t('common.na');
   return (
     <tr className="responses__row" onClick={(e) => openUnlessControl(e, onOpen)}>
-      <td className="responses__pick"><input type="checkbox" aria-label={`Select response ${sn}`} checked={picked} onChange={(e) => onPick(e.target.checked)} /></td>
+      <td className="responses__pick"><input type="checkbox" aria-label={t('office.responses.selectOne', { sn })} checked={picked} onChange={(e) => onPick(e.target.checked)} /></td>
       <td className="responses__sn">{sn}</td>
-      <td className="responses__name"><button type="button" className="responses__open" onClick={onOpen} title="Open this response">{name}</button></td>
-      <td>{row.fieldUser?.email || row.email || 'N/A'}</td>
-      <td className="responses__date" title={`Received by the server ${formatResponseDate(row.createdAt, now, true)}`}>{formatResponseDate(capturedOrReceived(row), now, true)}</td>
+      <td className="responses__name"><button type="button" className="responses__open" onClick={onOpen} title={t('office.responses.open')}>{name}</button></td>
+      <td>{row.fieldUser?.email || row.email || t('common.na')}</td>
+      <td className="responses__date" title={t('office.responses.receivedTitle', { when: formatResponseDate(row.createdAt, now, true) })}>{formatResponseDate(capturedOrReceived(row), now, true)}</td>
       <td className="responses__date responses__received">{formatResponseDate(row.createdAt, now, true)}</td>
       <td><StatusChip status={row.status} /></td>
       <td><FlagChips row={row} /></td>

@@ -2,7 +2,8 @@ import { Limits, type TopPerformerReply } from '@survey-bird/contracts';
 import type { ReactNode } from 'react';
 import { flaggedShare } from '../review/flag-labels';
 import { FlagIcon, InboxIcon, PulseIcon, TrophyIcon } from './icons';
-import { countOf } from '../../ui/format';
+import { formatNumber } from '../../ui/format';
+import { useT } from '../../lib/i18n';
 
 interface StatCardsProps {
   cards: TopPerformerReply | null;
@@ -15,33 +16,35 @@ interface StatCardsProps {
 
 /** Total responses, Flagged, Active field users, Top performer (spec screens 1 and 9). */
 export function StatCards({ cards, loading, expected, scope = 'survey' }: StatCardsProps) {
+  const t = useT();
   const show = !loading && cards;
   const team = scope === 'team';
   return (
     <ul className="stat-cards" aria-busy={loading}>
-      <StatCard icon={<InboxIcon />} title="Total responses" tone="brand" caption={team ? 'From your field users' : expected ? `Target: ${countOf(expected, 'response')}` : 'All responses to this survey'}>
-        {show ? cards.totalResponses.toLocaleString('en-NG') : null}
+      <StatCard icon={<InboxIcon />} title={t('office.cards.total')} tone="brand" caption={team ? t('office.cards.fromYourFieldUsers') : expected ? t('office.cards.target', { count: expected }) : t('office.cards.allResponses')}>
+        {show ? formatNumber(cards.totalResponses) : null}
       </StatCard>
-      <StatCard icon={<FlagIcon />} title="Flagged" tone="rose" caption={show ? flaggedShare(cards.flaggedResponses, cards.totalResponses) : 'Responses with an open flag'}>
-        {show ? cards.flaggedResponses.toLocaleString('en-NG') : null}
+      <StatCard icon={<FlagIcon />} title={t('office.flagFilter.flagged')} tone="rose" caption={show ? flaggedShare(cards.flaggedResponses, cards.totalResponses) : t('office.cards.withOpenFlag')}>
+        {show ? formatNumber(cards.flaggedResponses) : null}
       </StatCard>
-      <StatCard icon={<PulseIcon />} title="Active field users" tone="sky" caption={`Submitted in the last ${Limits.activeFieldUserDays} days`}>
-        {show ? cards.activeFieldUsers.toLocaleString('en-NG') : null}
+      <StatCard icon={<PulseIcon />} title={t('office.cards.active')} tone="sky" caption={t('office.cards.activeCaption', { days: Limits.activeFieldUserDays })}>
+        {show ? formatNumber(cards.activeFieldUsers) : null}
       </StatCard>
-      <StatCard icon={<TrophyIcon />} title="Top performer" tone="amber" caption={team ? 'Most responses in your team' : 'Most responses on this survey'}>
-        {show ? (cards.topPerformer ?? <span className="stat-card__none">No responses yet</span>) : null}
+      <StatCard icon={<TrophyIcon />} title={t('office.cards.top')} tone="amber" caption={team ? t('office.cards.topTeam') : t('office.cards.topSurvey')}>
+        {show ? (cards.topPerformer ?? <span className="stat-card__none">{t('office.cards.noResponses')}</span>) : null}
       </StatCard>
     </ul>
   );
 }
 
 function StatCard({ icon, title, caption, tone, children }: { icon: ReactNode; title: string; caption: string; tone: string; children: ReactNode }) {
+  const t = useT();
   return (
     <li className="stat-card">
       <span className={`stat-card__icon stat-card__icon--${tone}`}>{icon}</span>
       <div className="stat-card__body">
         <h2 className="stat-card__title">{title}</h2>
-        <p className="stat-card__value">{children ?? <><span className="insight-skeleton insight-skeleton--value" aria-hidden="true" /><span className="insight-sr">Loading</span></>}</p>
+        <p className="stat-card__value">{children ?? <><span className="insight-skeleton insight-skeleton--value" aria-hidden="true" /><span className="insight-sr">{t('office.cards.loading')}</span></>}</p>
         <p className="stat-card__caption">{caption}</p>
       </div>
     </li>

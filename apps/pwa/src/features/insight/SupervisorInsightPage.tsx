@@ -7,9 +7,11 @@ import { StatCards } from './StatCards';
 import { useCards, useGreetingName } from './use-insight';
 import './insight.css';
 import { useActiveSurvey } from '../surveys/active-survey';
+import { useT } from '../../lib/i18n';
 
 /** Spec screen 9: the supervisor's dashboard, over the field users assigned to them. */
 export function SupervisorInsightPage() {
+  const t = useT();
   const { survey, loading: surveysLoading } = useActiveSurvey();
   const name = useGreetingName('supervisor');
   const [reload, setReload] = useState(0);
@@ -19,13 +21,13 @@ export function SupervisorInsightPage() {
     <div className="insight">
       <InsightHeader
         greeting={greeting(new Date())}
-        name={name && `Supervisor ${name}`}
-        sub={survey ? <>Your field users on <strong>{survey.title}</strong>.</> : surveysLoading ? 'Loading your surveys…' : 'No survey has been assigned to you yet.'}
+        name={name && t('office.insight.supervisorName', { name })}
+        sub={survey ? <>{t('office.insight.yourFieldUsersOn')} <strong>{survey.title}</strong>.</> : surveysLoading ? t('office.insight.loadingSurveys') : t('office.insight.noneAssigned')}
       />
       {!survey && !surveysLoading ? (
         <NoSurvey>
-          <h2 className="insight-panel__title">No survey to supervise yet</h2>
-          <p className="insight-panel__sub">When an organization invites you to a survey, your field users' responses appear here.</p>
+          <h2 className="insight-panel__title">{t('office.insight.noSuperviseTitle')}</h2>
+          <p className="insight-panel__sub">{t('office.insight.noSuperviseBody')}</p>
         </NoSurvey>
       ) : (
         <>

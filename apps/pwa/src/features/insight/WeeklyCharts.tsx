@@ -2,9 +2,10 @@ import type { ByWeeksReply } from '@survey-bird/contracts';
 import type { ChartConfiguration } from 'chart.js';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { api } from '../../api';
-import { formatNaira } from '../../ui/format';
+import { formatNaira, formatNumber } from '../../ui/format';
+import { useLanguage, useT } from '../../lib/i18n';
 import { ChartCanvas } from './ChartCanvas';
-import { dayLabels, localIso, selectableWeeks, WEEK_DAYS } from './weeks';
+import { dayLabels, localIso, selectableWeeks, weekDays } from './weeks';
 
 const BRAND = '#0f766e';
 const ACCENT = '#d97706';
@@ -17,7 +18,10 @@ const FULL_DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frid
  * errors (spec section 8): an empty week is drawn instead.
  */
 export function WeeklyCharts({ surveyId, reload, payAfterReview = false }: { surveyId: string; reload: number; payAfterReview?: boolean }) {
-  const weeks = useMemo(() => selectableWeeks(new Date()), []);
+  const t = useT();
+  const lang = useLanguage();
+  // The weeks' labels are in the app's language: built again when it changes.
+  const weeks = useMemo(() => (lang ? selectableWeeks(new Date()) : []), [lang]);
   const [weekIndex, setWeekIndex] = useState(0);
   const week = weeks[weekIndex] ?? weeks[0]!;
   const [days, setDays] = useState<{ key: string; data: ByWeeksReply } | null>(null);
@@ -51,7 +55,7 @@ export function WeeklyCharts({ surveyId, reload, payAfterReview = false }: { sur
   }, [days]);
   const labels = useMemo(() => dayLabels(week), [week]);
 
-  const responses = useMemo(() => barConfig(labels, series.map((d) => d.value), BRAND, (v) => `${v} ${v === 1 ? 'response' : 'responses'}`, (v) => String(v), 4), [labels, series]);
+  const responses = useMemo(() => barConfig(labels, series.map((d) => d.value), BRAND, (v) => t('office.weekly.responsesCount', { count: v }), formatNumber, 4), [labels, series, t]);
   const amounts = useMemo(() => barConfig(labels, series.map((d) => d.amount), ACCENT, formatNaira, compactNaira, 1000), [labels, series]);
   const totalResponses = series.reduce((n, d) => n + d.value, 0);
   const totalAmount = series.reduce((n, d) => n + d.amount, 0);
@@ -61,11 +65,11 @@ export function WeeklyCharts({ surveyId, reload, payAfterReview = false }: { sur
     <section className="insight-panel insight-weekly" aria-labelledby={`${selectId}-title`} aria-busy={loading}>
       <div className="insight-panel__head">
         <div>
-          <h2 id={`${selectId}-title`} className="insight-panel__title">Weekly activity</h2>
-          <p className="insight-panel__sub">Sunday to Saturday, in your time zone</p>
+          <h2 id={`${selectId}-title`} className="insight-panel__title">{t('office.weekly.title')}</h2>
+          <p className="insight-panel__sub">{t('office.weekly.sub')}</p>
         </div>
         <div className="week-select">
-          <label htmlFor={selectId} className="insight-sr">Week</label>
+          <label htmlFor={selectId} className="insight-sr">{t('office.weekly.week')}</label>
           <select id={selectId} value={weekIndex} onChange={(e) => setWeekIndex(Number(e.target.value))}>
             {weeks.map((w, i) => (
               <option key={w.label} value={i}>{w.label}</option>
@@ -76,18 +80,18 @@ export function WeeklyCharts({ surveyId, reload, payAfterReview = false }: { sur
       <div className="insight-weekly__charts">
         <figure className="insight-chart">
           <figcaption className="insight-chart__head">
-            <span className="insight-chart__title">Responses per day</span>
-            <span className="insight-chart__total">{loading ? '…' : totalResponses.toLocaleString('en-NG')}<small>week total</small></span>
+            <span className="insight-chart__title">{t('office.weekly.responsesPerDay')}</span>
+            <span className="insight-chart__total">{loading ? '…' : formatNumber(totalResponses)}<small>{t('office.weekly.weekTotal')}</small></span>
           </figcaption>
-          <ChartCanvas config={responses} label={`Responses per day, ${week.label}. ${describe(String, (d) => d.value)}`} />
+          <ChartCanvas config={responses} label={t('office.weekly.chartLabel', { title: t('office.weekly.responsesPerDay'), week: week.label, days: describe(formatNumber, (d) => d.value) })} />
         </figure>
         <figure className="insight-chart">
           <figcaption className="insight-chart__head">
-            <span className="insight-chart__title">Amount earned per day (₦)</span>
-            <span className="insight-chart__total">{loading ? '…' : formatNaira(totalAmount)}<small>week total</small></span>
+            <span className="insight-chart__title">{t('office.weekly.amountPerDay')}</span>
+            <span className="insight-chart__total">{loading ? '…' : formatNaira(totalAmount)}<small>{t('office.weekly.weekTotal')}</small></span>
           </figcaption>
-          <ChartCanvas config={amounts} label={`Amount earned per day, ${week.label}. ${describe(formatNaira, (d) => d.amount)}`} />
-          {payAfterReview && <p className="insight-panel__sub">Approved responses only: this survey pays after review.</p>}
+          <ChartCanvas config={amounts} label={t('office.weekly.chartLabel', { title: t('office.weekly.amountEarned'), week: week.label, days: describe(formatNaira, (d) => d.amount) })} />
+          {payAfterReview && <p className="insight-panel__sub">{t('office.weekly.approvedOnly')}</p>}
         </figure>
       </div>
     </section>
@@ -105,7 +109,7 @@ function barConfig(labels: string[], values: number[], color: string, exact: (v:
   return {
     type: 'bar',
     data: {
-      labels: [...WEEK_DAYS],
+      labels: weekDays(),
       datasets: [{ data: values, backgroundColor: color, hoverBackgroundColor: color, borderRadius: 6, maxBarThickness: 36 }],
     },
     options: {

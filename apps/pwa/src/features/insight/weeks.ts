@@ -1,4 +1,5 @@
 import { Limits } from '@survey-bird/contracts';
+import { t } from '../../lib/i18n';
 
 /**
  * The weeks of the weekly charts (spec section 9): a week runs from Sunday 00:00 to the next
@@ -15,10 +16,20 @@ export interface Week {
   label: string;
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
-export const WEEK_DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'] as const;
+const WEEK_DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 
-const dayMonth = (d: Date) => `${d.getDate()} ${MONTHS[d.getMonth()]}`;
+/**
+ * Short month and weekday names from the catalogs (ICU selects), not Intl: Chromium has no Pidgin
+ * date names and many browsers none in Hausa, Yoruba or Igbo (formatLocale falls back to en-NG's).
+ */
+const monthName = (d: Date) => t('office.date.month', { month: MONTHS[d.getMonth()]! });
+/** Sunday first (spec section 9). */
+export function weekDays(): string[] {
+  return WEEK_DAYS.map((day) => t('office.date.weekday', { day }));
+}
+
+const dayMonth = (d: Date) => `${d.getDate()} ${monthName(d)}`;
 
 /** '16 Nov - 22 Nov 2026'; a week across New Year names both years: '27 Dec 2026 - 2 Jan 2027'. */
 export function weekLabel(start: Date): string {
@@ -42,7 +53,7 @@ export function selectableWeeks(now: Date = new Date(), count: number = Limits.w
 
 /** Each day of the week with its date, for tooltips: 'Sun 15 Nov', 'Mon 16 Nov', ... */
 export function dayLabels(week: Week): string[] {
-  return WEEK_DAYS.map((name, i) => `${name} ${dayMonth(new Date(week.start.getFullYear(), week.start.getMonth(), week.start.getDate() + i))}`);
+  return weekDays().map((name, i) => `${name} ${dayMonth(new Date(week.start.getFullYear(), week.start.getMonth(), week.start.getDate() + i))}`);
 }
 
 const pad = (n: number, width = 2) => String(Math.abs(n)).padStart(width, '0');

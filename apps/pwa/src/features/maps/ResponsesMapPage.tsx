@@ -4,7 +4,7 @@ import { api } from '../../api';
 import { paths } from '../../lib/paths';
 import { toast } from '../../lib/toast-store';
 import { HiddenPersonalNote } from '../privacy/HiddenPersonal';
-import { FLAG_LABEL } from '../review/flag-labels';
+import { flagLabel } from '../review/flag-labels';
 import { ActiveSurveyButton } from '../surveys/ActiveSurveyButton';
 import { useActiveSurvey } from '../surveys/active-survey';
 import { MgmtHead, NoActiveSurvey } from '../team/Layout';
@@ -128,7 +128,7 @@ function SurveyMap({ survey, role }: { survey: Survey; role: Office }) {
             <option value="">Flagged or not</option>
             <option value="any">Any open flag</option>
             <option value="none">No open flag</option>
-            {QUALITY_FLAGS.map((f) => <option key={f} value={f}>{FLAG_LABEL[f]}</option>)}
+            {QUALITY_FLAGS.map((f) => <option key={f} value={f}>{flagLabel(f)}</option>)}
           </select>
         </label>
         <label>Colour by

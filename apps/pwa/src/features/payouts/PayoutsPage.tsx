@@ -2,7 +2,8 @@ import type { CreatePayoutReply, HeldBucket, Payout, Survey } from '@survey-bird
 import { useEffect, useRef, useState } from 'react';
 import { api } from '../../api';
 import { ApiError } from '../../api/client';
-import { formatNaira, formatResponseDate } from '../../ui/format';
+import { formatNaira, formatNumber, formatResponseDate } from '../../ui/format';
+import { useT } from '../../lib/i18n';
 import { ActiveSurveyButton } from '../surveys/ActiveSurveyButton';
 import { useActiveSurvey } from '../surveys/active-survey';
 import { DataTable, type Column } from '../team/DataTable';
@@ -26,12 +27,13 @@ export function SupervisorPayoutsPage() {
 }
 
 function Payouts({ readOnly }: { readOnly: boolean }) {
+  const t = useT();
   const { survey, loading } = useActiveSurvey();
   if (!survey) {
     return (
-      <NoActiveSurvey heading="Payouts" loading={loading}>
-        <p className="empty-note__title">No survey yet</p>
-        <p>Payouts belong to a survey: {readOnly ? 'once you supervise one, its payouts show here.' : 'create a survey first.'}</p>
+      <NoActiveSurvey heading={t('nav.payouts')} loading={loading}>
+        <p className="empty-note__title">{t('office.payout.noSurvey')}</p>
+        <p>{readOnly ? t('office.payout.noSurveySupervisor') : t('office.payout.noSurveyOrg')}</p>
       </NoActiveSurvey>
     );
   }
@@ -39,6 +41,7 @@ function Payouts({ readOnly }: { readOnly: boolean }) {
 }
 
 function SurveyPayouts({ survey, readOnly }: { survey: Survey; readOnly: boolean }) {
+  const t = useT();
   const list = usePagedList(({ page, signal }) => api.call('payouts', { query: { survey_id: survey._id, page }, signal }));
   const [open, setOpen] = useState<{ id: string; created?: CreatePayoutReply } | null>(null);
   const [creating, setCreating] = useState(false);
@@ -75,35 +78,35 @@ function SurveyPayouts({ survey, readOnly }: { survey: Survey; readOnly: boolean
   // The amount opens the payout: it is the pinned column, so a phone reaches it without scrolling sideways.
   const columns: Column<Payout>[] = [
     { header: 'S/N', cell: (_, i) => serialNumber(page, i) },
-    { header: 'Amount', cell: (p) => <button type="button" className="payout-open" aria-label={`Open payout of ${formatNaira(p.total)}, ${formatResponseDate(p.createdAt)}`} onClick={() => setOpen({ id: p._id })}>{formatNaira(p.total)}</button> },
-    { header: 'Status', cell: (p) => <span className={`payout-chip payout-chip--${p.status}`}>{PAYOUT_STATUS_LABEL[p.status]}</span> },
-    { header: 'Created', cell: (p) => formatResponseDate(p.createdAt) },
-    { header: 'Field users', className: 'num', cell: (p) => p.fieldUserCount },
-    { header: 'Responses', className: 'num', cell: (p) => p.responseCount },
-    { header: 'Reference', className: 'wrap', cell: (p) => p.reference ?? <span className="cell-muted">-</span> },
+    { header: t('office.payout.amount'), cell: (p) => <button type="button" className="payout-open" aria-label={t('office.payout.open', { amount: formatNaira(p.total), when: formatResponseDate(p.createdAt) })} onClick={() => setOpen({ id: p._id })}>{formatNaira(p.total)}</button> },
+    { header: t('office.responses.status'), cell: (p) => <span className={`payout-chip payout-chip--${p.status}`}>{t(PAYOUT_STATUS_LABEL[p.status])}</span> },
+    { header: t('office.payout.created'), cell: (p) => formatResponseDate(p.createdAt) },
+    { header: t('nav.short.fieldUsers'), className: 'num', cell: (p) => formatNumber(p.fieldUserCount) },
+    { header: t('office.responses.title'), className: 'num', cell: (p) => formatNumber(p.responseCount) },
+    { header: t('office.payout.referenceColumn'), className: 'wrap', cell: (p) => p.reference ?? <span className="cell-muted">-</span> },
   ];
 
   return (
     <section className="mgmt">
       <MgmtHead
-        title={`${survey.title} Payouts`}
-        sub={readOnly ? 'Payouts to the field users assigned to you (read-only).' : 'Pay field users for their approved responses: create a payout, download the bank file, then mark it paid.'}
+        title={t('office.payout.pageTitle', { survey: survey.title })}
+        sub={readOnly ? t('office.payout.subSupervisor') : t('office.payout.subOrg')}
         actions={
           <>
             <ActiveSurveyButton />
             <RefreshButton onClick={list.refresh} busy={list.loading} />
-            {!readOnly && <button type="button" className="btn btn--primary" disabled={creating} onClick={() => void create()}>{creating ? 'Creating…' : 'Create payout'}</button>}
+            {!readOnly && <button type="button" className="btn btn--primary" disabled={creating} onClick={() => void create()}>{creating ? t('office.payout.creating') : t('office.payout.create')}</button>}
           </>
         }
       />
-      <HeldSummary held={held} title="Held for verification now" />
+      <HeldSummary held={held} title={t('office.payout.heldNow')} />
       <div className="mgmt-panel">
-        <DataTable label="Payouts" columns={columns} rows={data?.payouts} rowKey={(p) => p._id} loading={list.loading}
-          empty={<p>No payout yet{readOnly ? '' : ': Create payout pays every field user their approved, unpaid responses'}.</p>} />
+        <DataTable label={t('nav.payouts')} columns={columns} rows={data?.payouts} rowKey={(p) => p._id} loading={list.loading}
+          empty={<p>{readOnly ? t('office.payout.noneSupervisor') : t('office.payout.noneOrg')}</p>} />
         <Pager page={page} count={data?.payouts.length ?? 0} total={data?.totalCount ?? 0} hasPreviousPage={!!data?.hasPreviousPage} hasNextPage={!!data?.hasNextPage} onPage={list.setPage}>
           <span className="payout-totals">
-            <span>Draft <strong>{formatNaira(data?.totals.draft ?? 0)}</strong></span>
-            <span>Paid <strong>{formatNaira(data?.totals.paid ?? 0)}</strong></span>
+            <span>{t('office.payout.draft')} <strong>{formatNaira(data?.totals.draft ?? 0)}</strong></span>
+            <span>{t('office.payout.paid')} <strong>{formatNaira(data?.totals.paid ?? 0)}</strong></span>
           </span>
         </Pager>
       </div>

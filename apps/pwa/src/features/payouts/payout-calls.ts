@@ -1,6 +1,7 @@
 import type { PayoutDetail } from '@survey-bird/contracts';
 import { api } from '../../api';
 import { saveBlob } from '../insight/download';
+import { msgId } from '../../lib/i18n';
 
 export type PayoutFile = 'xlsx' | 'csv';
 
@@ -10,4 +11,5 @@ export async function downloadPayout(payout: PayoutDetail | { _id: string; creat
   saveBlob(blob, `${surveyTitle} payout ${payout.createdAt.slice(0, 10)}.${format}`);
 }
 
-export const PAYOUT_STATUS_LABEL = { draft: 'Draft', paid: 'Paid', cancelled: 'Cancelled' } as const;
+/** A payout's status word (catalog ids: `t(PAYOUT_STATUS_LABEL[status])`). */
+export const PAYOUT_STATUS_LABEL = { draft: msgId('office.payout.draft'), paid: msgId('office.payout.paid'), cancelled: msgId('office.payout.cancelled') } as const;

@@ -1,10 +1,12 @@
 import type { ReactNode } from 'react';
 import { PERSONAL_MASK } from '@survey-bird/contracts';
 import { EyeOffIcon } from '../../ui/icons';
+import { useT } from '../../lib/i18n';
 
 /** A personal answer kept from this reader: said plainly, never mistaken for an answer. */
 export function HiddenPersonal() {
-  return <span className="resp-hidden" title="Personal data: your office role does not see it"><EyeOffIcon size={14} />{PERSONAL_MASK}</span>;
+  const t = useT();
+  return <span className="resp-hidden" title={t('office.hidden.title')}><EyeOffIcon size={14} />{PERSONAL_MASK}</span>;
 }
 
 /** A whole view of which part is kept from this reader (the map's places, for an analyst): said once, above it. */

@@ -1,15 +1,17 @@
 import type { ResponseFlag } from '@survey-bird/contracts';
-import { FLAG_LABEL, flagSummary } from './flag-labels';
+import { flagLabel, flagSummary } from './flag-labels';
+import { useT } from '../../lib/i18n';
 import './review.css';
 
 /** A response's open quality flags as chips (the reason on hover), "Checking" until they are set. */
 export function FlagChips({ row }: { row: { checking: boolean; flags: ResponseFlag[] } }) {
+  const t = useT();
   const s = flagSummary(row);
-  if (s.checking) return <span className="flag-chip flag-chip--checking" title="The server is still checking this response">Checking…</span>;
-  if (s.open.length === 0) return <span className="resp-na" title={s.dismissed ? `${s.dismissed} dismissed` : undefined}>{s.dismissed ? 'Dismissed' : 'None'}</span>;
+  if (s.checking) return <span className="flag-chip flag-chip--checking" title={t('office.flags.checkingTitle')}>{t('office.flags.checking')}</span>;
+  if (s.open.length === 0) return <span className="resp-na" title={s.dismissed ? t('office.flags.dismissedCount', { count: s.dismissed }) : undefined}>{s.dismissed ? t('office.flags.dismissed') : t('office.flags.none')}</span>;
   return (
     <span className="flag-chips">
-      {s.open.map((f) => <span key={f.flag} className="flag-chip" title={f.reason}>{FLAG_LABEL[f.flag]}</span>)}
+      {s.open.map((f) => <span key={f.flag} className="flag-chip" title={f.reason}>{flagLabel(f.flag)}</span>)}
     </span>
   );
 }

@@ -4,8 +4,9 @@ import { api } from '../../api';
 import { formatResponseDate } from '../../ui/format';
 import { toast } from '../../lib/toast-store';
 import { formatCell } from '../insight/cells';
-import { FLAG_LABEL, isPhotoFlag, matchingPhotos } from './flag-labels';
+import { flagLabel, isPhotoFlag, matchingPhotos } from './flag-labels';
 import { SessionPhoto } from './SessionPhoto';
+import { useT } from '../../lib/i18n';
 import './review.css';
 import { useOfficeMay } from '../accounts/session';
 
@@ -14,11 +15,12 @@ import { useOfficeMay } from '../accounts/session';
  * flag, and Dismiss with a required note. `onDismissed` reloads the detail and the table's rows.
  */
 export function FlagsSection({ detail, onDismissed }: { detail: ResponseDetailReply; onDismissed: () => void }) {
+  const t = useT();
   return (
     <section className="response-detail__section">
-      <h3>Quality flags</h3>
-      {detail.checking ? <p className="form__hint">Checking this response…</p>
-        : detail.flags.length === 0 ? <p className="form__hint">No flags.</p>
+      <h3>{t('office.flags.title')}</h3>
+      {detail.checking ? <p className="form__hint">{t('office.flags.checkingResponse')}</p>
+        : detail.flags.length === 0 ? <p className="form__hint">{t('office.flags.noFlags')}</p>
         : (
           <ul className="response-flags">
             {detail.flags.map((f) => <FlagItem key={f.flag} detail={detail} flag={f} onDismissed={onDismissed} />)}
@@ -29,18 +31,19 @@ export function FlagsSection({ detail, onDismissed }: { detail: ResponseDetailRe
 }
 
 function FlagItem({ detail, flag, onDismissed }: { detail: ResponseDetailReply; flag: ResponseFlag; onDismissed: () => void }) {
+  const t = useT();
   const mayDismiss = useOfficeMay('dismissFlag');
   const [asking, setAsking] = useState(false);
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
   const noteId = useId();
-  const label = FLAG_LABEL[flag.flag];
+  const label = flagLabel(flag.flag);
 
   async function dismiss() {
     setBusy(true);
     try {
       await api.call('dismissFlag', { params: { id: detail._id, flag: flag.flag }, body: { note: note.trim() } });
-      toast.success(`${label}: flag dismissed`);
+      toast.success(t('office.flags.dismissedToast', { label }));
       setAsking(false);
       onDismissed();
     } catch {
@@ -55,19 +58,19 @@ function FlagItem({ detail, flag, onDismissed }: { detail: ResponseDetailReply; 
       <div className="response-flag__head">
         <span className={`flag-chip${flag.dismissed ? ' flag-chip--dismissed' : ''}`}>{label}</span>
         <span>{flag.reason}</span>
-        {mayDismiss && !flag.dismissed && !asking && <button type="button" className="btn btn--ghost btn--sm" onClick={() => setAsking(true)} aria-label={`Dismiss ${label}`}>Dismiss</button>}
+        {mayDismiss && !flag.dismissed && !asking && <button type="button" className="btn btn--ghost btn--sm" onClick={() => setAsking(true)} aria-label={t('office.flags.dismissLabel', { label })}>{t('office.flags.dismiss')}</button>}
       </div>
       {isPhotoFlag(flag.flag) && flag.otherResponseId && <PhotoPair detail={detail} flag={flag} otherId={flag.otherResponseId} />}
       {flag.dismissed && (
-        <p>Dismissed by {flag.dismissed.by} ({flag.dismissed.role}), {formatResponseDate(flag.dismissed.at, new Date(), true)}: {flag.dismissed.note}</p>
+        <p>{t('office.flags.dismissedBy', { by: flag.dismissed.by, role: flag.dismissed.role, when: formatResponseDate(flag.dismissed.at, new Date(), true), note: flag.dismissed.note })}</p>
       )}
       {asking && (
         <form onSubmit={(e) => { e.preventDefault(); if (note.trim()) void dismiss(); }}>
-          <label htmlFor={noteId}>Why dismiss this flag?</label>
+          <label htmlFor={noteId}>{t('office.flags.why')}</label>
           <textarea id={noteId} value={note} maxLength={Limits.maxReviewComment} required autoFocus onChange={(e) => setNote(e.target.value)} />
           <div className="comment-dialog__buttons">
-            <button type="button" className="btn btn--ghost btn--sm" onClick={() => setAsking(false)}>Cancel</button>
-            <button type="submit" className="btn btn--primary btn--sm" disabled={busy || !note.trim()}>Dismiss flag</button>
+            <button type="button" className="btn btn--ghost btn--sm" onClick={() => setAsking(false)}>{t('common.cancel')}</button>
+            <button type="submit" className="btn btn--primary btn--sm" disabled={busy || !note.trim()}>{t('office.flags.dismissFlag')}</button>
           </div>
         </form>
       )}
@@ -87,6 +90,7 @@ const photoHref = (answers: ResponseDetailReply['answers'], question: string) =>
  * supervisor who may not see it (another team's field user) gets a line saying so instead.
  */
 function PhotoPair({ detail, flag, otherId }: { detail: ResponseDetailReply; flag: ResponseFlag; otherId: string }) {
+  const t = useT();
   const [other, setOther] = useState<{ reply: ResponseDetailReply | null } | null>(null);
   useEffect(() => {
     const controller = new AbortController();
@@ -98,7 +102,7 @@ function PhotoPair({ detail, flag, otherId }: { detail: ResponseDetailReply; fla
   }, [otherId]);
   if (!other) return null;
   const theirs = other.reply;
-  if (!theirs) return <p className="form__hint">The other response is not in your view.</p>;
+  if (!theirs) return <p className="form__hint">{t('office.flags.otherHidden')}</p>;
   const pair = matchingPhotos(flag.flag, detail.meta.photos, theirs.meta.photos);
   const mine = pair && photoHref(detail.answers, pair.mine);
   const their = pair && photoHref(theirs.answers, pair.other);
@@ -106,11 +110,11 @@ function PhotoPair({ detail, flag, otherId }: { detail: ResponseDetailReply; fla
   return (
     <div className="response-flag__photos">
       <figure>
-        <SessionPhoto href={mine} alt={`This response: ${pair.mine}`} className="response-flag__photo" />
-        <figcaption>This response</figcaption>
+        <SessionPhoto href={mine} alt={t('office.flags.thisPhoto', { question: pair.mine })} className="response-flag__photo" />
+        <figcaption>{t('office.flags.thisResponse')}</figcaption>
       </figure>
       <figure>
-        <SessionPhoto href={their} alt={`Other response: ${pair.other}`} className="response-flag__photo" />
+        <SessionPhoto href={their} alt={t('office.flags.otherPhoto', { question: pair.other })} className="response-flag__photo" />
         <figcaption>{theirs.fieldUser.fullName}, {formatResponseDate(theirs.createdAt, new Date(), true)}</figcaption>
       </figure>
     </div>

@@ -1,4 +1,4 @@
-import { HoldReasonText, type ResponseDetailReply, type Survey } from '@survey-bird/contracts';
+import type { ResponseDetailReply, Survey } from '@survey-bird/contracts';
 import { useEffect, useState } from 'react';
 import { api } from '../../api';
 import { openedKey } from '../e2e/key-store';
@@ -12,7 +12,9 @@ import { EraseForm } from '../privacy/EraseForm';
 import '../privacy/privacy.css';
 import { AudioAuditSection } from './AudioAuditSection';
 import { AnswerTree } from './AnswerTree';
-import { FLAG_LABEL } from './flag-labels';
+import { flagLabel } from './flag-labels';
+import { holdReasonText } from './hold-reasons';
+import { useT } from '../../lib/i18n';
 import { FlagsSection } from './FlagsSection';
 import { BackcheckComparison } from '../backchecks/BackcheckComparison';
 import { ReviewActions } from './ReviewActions';
@@ -26,6 +28,7 @@ import { StatusChip, STATUS_LABEL } from './StatusChip';
  * `onChanged` lets the table reload its rows after a verdict.
  */
 export function ResponseDetail({ id, survey, onClose, onChanged }: { id: string; survey: Survey; onClose: () => void; onChanged: () => void }) {
+  const t = useT();
   const [detail, setDetail] = useState<(ResponseDetailReply & { opened?: boolean }) | null>(null);
   const [version, setVersion] = useState(0);
   const [erasing, setErasing] = useState(false);
@@ -50,39 +53,39 @@ export function ResponseDetail({ id, survey, onClose, onChanged }: { id: string;
   const locked = detail ? detail.paid || detail.status === 'rejected' : true;
   const history = detail ? auditTrail(detail) : [];
   return (
-    <Modal open title="Response" onClose={onClose} className="response-detail">
+    <Modal open title={t('office.detail.title')} onClose={onClose} className="response-detail">
       {!detail ? <PageLoading /> : (
         <div className="response-detail__body modal__body">
           <div className="response-detail__meta">
             <StatusChip status={detail.status} />
-            {detail.paid && <span className="badge badge--brand">Paid</span>}
+            {detail.paid && <span className="badge badge--brand">{t('office.detail.paid')}</span>}
             <span>{detail.fieldUser.fullName} ({detail.fieldUser.email})</span>
-            <span>Received {formatResponseDate(detail.createdAt, new Date(), true)}</span>
-            {detail.revision !== undefined && <span>Revision {detail.revision}</span>}
+            <span>{t('office.detail.received', { when: formatResponseDate(detail.createdAt, new Date(), true) })}</span>
+            {detail.revision !== undefined && <span>{t('office.detail.revision', { n: detail.revision })}</span>}
           </div>
-          {detail.held.length > 0 && !detail.audioAudit && <p className="form__hint">Held from payouts: {detail.held.map((r) => HoldReasonText[r]).join('; ')}.</p>}
-          {detail.comment && <p className="response-detail__comment"><strong>Reviewer's comment:</strong> {detail.comment}</p>}
-          {detail.erasedAt && <p className="erased-note">Personal data erased {formatResponseDate(detail.erasedAt, new Date(), true)}: its personal answers, photos and files are gone.</p>}
-          {detail.hiddenPersonal && <p className="erased-note">Answers marked personal are hidden from your office role.</p>}
-          {detail.encrypted && !detail.opened && <p className="erased-note">The answers are end-to-end encrypted: open the survey key above the responses table to read them in this browser.</p>}
-          {detail.opened && <p className="form__hint">Decrypted in this browser with the survey key.</p>}
+          {detail.held.length > 0 && !detail.audioAudit && <p className="form__hint">{t('office.held', { reasons: detail.held.map(holdReasonText).join('; ') })}</p>}
+          {detail.comment && <p className="response-detail__comment"><strong>{t('office.detail.comment')}</strong> {detail.comment}</p>}
+          {detail.erasedAt && <p className="erased-note">{t('office.detail.erased', { when: formatResponseDate(detail.erasedAt, new Date(), true) })}</p>}
+          {detail.hiddenPersonal && <p className="erased-note">{t('office.detail.hiddenPersonal')}</p>}
+          {detail.encrypted && !detail.opened && <p className="erased-note">{t('office.detail.encrypted')}</p>}
+          {detail.opened && <p className="form__hint">{t('office.detail.decrypted')}</p>}
           {!locked && <ReviewActions onVerdict={verdict} size="md" />}
           <FlagsSection detail={detail} onDismissed={() => { setVersion((v) => v + 1); onChanged(); }} />
           {/* The recording beside the answers it should match (stacked on a phone). */}
           <div className={detail.audioAudit ? 'response-detail__pair' : undefined}>
             {detail.audioAudit && <AudioAuditSection responseId={detail._id} audit={detail.audioAudit} held={detail.held} locked={locked} onChanged={() => { setVersion((v) => v + 1); onChanged(); }} />}
             <section className="response-detail__section">
-              <h3>Answers</h3>
+              <h3>{t('office.detail.answers')}</h3>
               <AnswerTree answers={detail.answers} survey={survey} />
             </section>
           </div>
           <BackcheckComparison responseId={detail._id} version={version} />
           {detail.revisions && detail.revisions.length > 1 && (
             <section className="response-detail__section">
-              <h3>Revisions</h3>
+              <h3>{t('office.detail.revisions')}</h3>
               {detail.revisions.map((r) => (
                 <details key={r.revision} className="response-detail__revision">
-                  <summary>Revision {r.revision}, {STATUS_LABEL[r.status]}, submitted {formatResponseDate(r.submittedAt, new Date(), true)}</summary>
+                  <summary>{t('office.detail.revisionLine', { n: r.revision, status: t(STATUS_LABEL[r.status]), when: formatResponseDate(r.submittedAt, new Date(), true) })}</summary>
                   <AnswerTree answers={r.answers} survey={survey} />
                 </details>
               ))}
@@ -90,21 +93,21 @@ export function ResponseDetail({ id, survey, onClose, onChanged }: { id: string;
           )}
           {mayErase && (
             <section className="response-detail__section">
-              <h3>Personal data</h3>
+              <h3>{t('office.detail.personal')}</h3>
               {erasing
                 ? <EraseForm responseId={id} onCancel={() => setErasing(false)} onErased={() => { setErasing(false); setVersion((v) => v + 1); onChanged(); }} />
-                : <button type="button" className="btn btn--danger-outline btn--sm" onClick={() => setErasing(true)}>Erase personal data…</button>}
+                : <button type="button" className="btn btn--danger-outline btn--sm" onClick={() => setErasing(true)}>{t('office.detail.erase')}</button>}
             </section>
           )}
           <section className="response-detail__section">
-            <h3>Review history</h3>
-            {history.length === 0 ? <p className="form__hint">No review yet.</p> : (
+            <h3>{t('office.detail.history')}</h3>
+            {history.length === 0 ? <p className="form__hint">{t('office.detail.noReview')}</p> : (
               <ol className="response-detail__audit">
                 {history.map((a, i) => (
                   <li key={i}>
                     {'flag' in a
-                      ? <>Flag <strong>{FLAG_LABEL[a.flag]}</strong> dismissed by {a.by} ({a.role})</>
-                      : <>{STATUS_LABEL[a.from]} → <strong>{STATUS_LABEL[a.to]}</strong> by {a.by} ({a.role})</>}
+                      ? <>{t('office.detail.flagWord')} <strong>{flagLabel(a.flag)}</strong> {t('office.detail.dismissedBy', { by: a.by, role: a.role })}</>
+                      : <>{t(STATUS_LABEL[a.from])} → <strong>{t(STATUS_LABEL[a.to])}</strong> {t('office.detail.by', { by: a.by, role: a.role })}</>}
                     <small>{formatResponseDate(a.at, new Date(), true)}</small>
                     {a.comment && <div>{a.comment}</div>}
                   </li>

@@ -4,10 +4,12 @@ import { Modal } from '../../ui/Modal';
 import type { Verdict } from './review-calls';
 import './review.css';
 import { useOfficeMay } from '../accounts/session';
+import { msgId, useT } from '../../lib/i18n';
 
+/** The comment dialog's words (catalog ids). */
 const ASK: Record<Exclude<Verdict, 'approved'>, { title: string; label: string; action: string }> = {
-  returned: { title: 'Return for fixing', label: 'What needs fixing?', action: 'Return' },
-  rejected: { title: 'Reject', label: 'Why is it rejected? (final)', action: 'Reject' },
+  returned: { title: msgId('office.review.returnTitle'), label: msgId('office.review.returnLabel'), action: msgId('office.review.return') },
+  rejected: { title: msgId('office.review.reject'), label: msgId('office.review.rejectLabel'), action: msgId('office.review.reject') },
 };
 
 /**
@@ -15,6 +17,7 @@ const ASK: Record<Exclude<Verdict, 'approved'>, { title: string; label: string; 
  * `onVerdict` does the call (and its toast) and the buttons wait for it.
  */
 export function ReviewActions({ onVerdict, disabled, size = 'sm' }: { onVerdict: (status: Verdict, comment?: string) => Promise<void>; disabled?: boolean; size?: 'sm' | 'md' }) {
+  const t = useT();
   const [asking, setAsking] = useState<Exclude<Verdict, 'approved'> | null>(null);
   const [comment, setComment] = useState('');
   const [busy, setBusy] = useState(false);
@@ -37,10 +40,10 @@ export function ReviewActions({ onVerdict, disabled, size = 'sm' }: { onVerdict:
   if (!mayReview) return null;
   return (
     <div className="review-actions">
-      <button type="button" className={`btn btn--primary${cls}`} disabled={disabled || busy} onClick={() => void run('approved')}>Approve</button>
-      <button type="button" className={`btn btn--ghost${cls}`} disabled={disabled || busy} onClick={() => setAsking('returned')}>Return</button>
-      <button type="button" className={`btn btn--danger-outline${cls}`} disabled={disabled || busy} onClick={() => setAsking('rejected')}>Reject</button>
-      <Modal open={asking !== null} title={asking ? ASK[asking].title : ''} onClose={() => setAsking(null)} className="comment-dialog">
+      <button type="button" className={`btn btn--primary${cls}`} disabled={disabled || busy} onClick={() => void run('approved')}>{t('office.review.approve')}</button>
+      <button type="button" className={`btn btn--ghost${cls}`} disabled={disabled || busy} onClick={() => setAsking('returned')}>{t('office.review.return')}</button>
+      <button type="button" className={`btn btn--danger-outline${cls}`} disabled={disabled || busy} onClick={() => setAsking('rejected')}>{t('office.review.reject')}</button>
+      <Modal open={asking !== null} title={asking ? t(ASK[asking].title) : ''} onClose={() => setAsking(null)} className="comment-dialog">
         {asking && (
           <form
             className="form"
@@ -50,12 +53,12 @@ export function ReviewActions({ onVerdict, disabled, size = 'sm' }: { onVerdict:
             }}
           >
             <div className="field">
-              <label htmlFor={fieldId}>{ASK[asking].label}</label>
+              <label htmlFor={fieldId}>{t(ASK[asking].label)}</label>
               <textarea id={fieldId} value={comment} maxLength={Limits.maxReviewComment} required autoFocus onChange={(e) => setComment(e.target.value)} />
             </div>
             <div className="comment-dialog__buttons">
-              <button type="button" className="btn btn--ghost btn--sm" onClick={() => setAsking(null)}>Cancel</button>
-              <button type="submit" className={`btn btn--sm ${asking === 'rejected' ? 'btn--danger' : 'btn--primary'}`} disabled={busy || !comment.trim()}>{ASK[asking].action}</button>
+              <button type="button" className="btn btn--ghost btn--sm" onClick={() => setAsking(null)}>{t('common.cancel')}</button>
+              <button type="submit" className={`btn btn--sm ${asking === 'rejected' ? 'btn--danger' : 'btn--primary'}`} disabled={busy || !comment.trim()}>{t(ASK[asking].action)}</button>
             </div>
           </form>
         )}

@@ -1,5 +1,6 @@
 import { toast } from '../../lib/toast-store';
 import { ReviewActions } from './ReviewActions';
+import { useT } from '../../lib/i18n';
 import { outcomeText, reviewIds, reviewMatching, type Verdict } from './review-calls';
 
 /**
@@ -15,6 +16,7 @@ export function ReviewBar({ surveyId, searchQuery, selected, pendingFilter, onDo
   onDone: () => void;
   onClear: () => void;
 }) {
+  const t = useT();
   if (selected.length === 0 && !pendingFilter) return null;
   const matching = selected.length === 0;
   async function verdict(status: Verdict, comment?: string) {
@@ -26,12 +28,12 @@ export function ReviewBar({ surveyId, searchQuery, selected, pendingFilter, onDo
     }
   }
   return (
-    <div className="review-bar" role="region" aria-label="Review">
+    <div className="review-bar" role="region" aria-label={t('office.review.region')}>
       <span className="review-bar__count">
-        {matching ? `Every pending response${searchQuery ? ` matching "${searchQuery}"` : ''}` : `${selected.length} selected`}
+        {matching ? (searchQuery ? t('office.review.everyPendingMatching', { query: searchQuery }) : t('office.review.everyPending')) : t('office.review.selected', { count: selected.length })}
       </span>
       <ReviewActions onVerdict={verdict} />
-      {!matching && <button type="button" className="btn btn--ghost btn--sm" onClick={onClear}>Clear selection</button>}
+      {!matching && <button type="button" className="btn btn--ghost btn--sm" onClick={onClear}>{t('office.review.clearSelection')}</button>}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { QUALITY_FLAGS, QualityFlag, type ResponseFlag } from '@survey-bird/contracts';
 import { describe, expect, it } from 'vitest';
-import { FLAG_LABEL, filterQuery, flagSummary, flaggedShare, matchingPhotos } from './flag-labels';
+import { flagLabel, filterQuery, flagSummary, flaggedShare, matchingPhotos } from './flag-labels';
 
 const flag = (f: QualityFlag, dismissed = false): ResponseFlag => ({
   flag: f, reason: `reason of ${f}`, otherResponseId: null,
@@ -10,10 +10,10 @@ const flag = (f: QualityFlag, dismissed = false): ResponseFlag => ({
 describe('flag chips', () => {
   it('names every flag in a few short words', () => {
     for (const f of QUALITY_FLAGS) {
-      expect(FLAG_LABEL[f].split(' ').length).toBeLessThanOrEqual(3);
-      expect(FLAG_LABEL[f].length).toBeLessThanOrEqual(17);
+      expect(flagLabel(f).split(' ').length).toBeLessThanOrEqual(3);
+      expect(flagLabel(f).length).toBeLessThanOrEqual(17);
     }
-    expect(FLAG_LABEL.duplicate_photo).toBe('Same photo');
+    expect(flagLabel(QualityFlag.duplicatePhoto)).toBe('Same photo');
   });
 
   it('shows "checking" until the server has set the flags, whatever the list holds', () => {

@@ -1,18 +1,21 @@
+import { msgId, t } from '../../lib/i18n';
 import { FlagThresholds, QualityFlag, hammingDistance, type ResponseFlag, type ResponseMeta, type ResponseStatus } from '@survey-bird/contracts';
 
-/** A flag's name on a chip: a few short words, so a row's chips stay readable on a phone. */
-export const FLAG_LABEL: Record<QualityFlag, string> = {
-  [QualityFlag.duplicatePhoto]: 'Same photo',
-  [QualityFlag.similarPhoto]: 'Similar photo',
-  [QualityFlag.tooFast]: 'Too fast',
-  [QualityFlag.lowGpsAccuracy]: 'Weak GPS',
-  [QualityFlag.impossibleTravel]: 'Impossible travel',
-  [QualityFlag.duplicateAnswers]: 'Same answers',
-  [QualityFlag.clockSkew]: 'Phone clock off',
-  [QualityFlag.implausibleTime]: 'Unlikely time',
-  [QualityFlag.audioUnavailable]: 'No audio',
-  [QualityFlag.backcheckMismatch]: 'Revisit differs',
+/** A flag's name on a chip (a catalog id): a few short words, so a row's chips stay readable on a phone. */
+const FLAG_LABEL: Record<QualityFlag, string> = {
+  [QualityFlag.duplicatePhoto]: msgId('office.flag.duplicatePhoto'),
+  [QualityFlag.similarPhoto]: msgId('office.flag.similarPhoto'),
+  [QualityFlag.tooFast]: msgId('office.flag.tooFast'),
+  [QualityFlag.lowGpsAccuracy]: msgId('office.flag.lowGpsAccuracy'),
+  [QualityFlag.impossibleTravel]: msgId('office.flag.impossibleTravel'),
+  [QualityFlag.duplicateAnswers]: msgId('office.flag.duplicateAnswers'),
+  [QualityFlag.clockSkew]: msgId('office.flag.clockSkew'),
+  [QualityFlag.implausibleTime]: msgId('office.flag.implausibleTime'),
+  [QualityFlag.audioUnavailable]: msgId('office.flag.audioUnavailable'),
+  [QualityFlag.backcheckMismatch]: msgId('office.flag.backcheckMismatch'),
 };
+/** A flag's name in the app's language. */
+export const flagLabel = (flag: QualityFlag): string => t(FLAG_LABEL[flag]);
 
 /** What a table row shows: "Checking" until the server has set the flags, then the open ones and how many were dismissed. */
 export type FlagSummary = { checking: true } | { checking: false; open: ResponseFlag[]; dismissed: number };
@@ -26,9 +29,9 @@ export function flagSummary(row: { checking: boolean; flags: ResponseFlag[] }): 
 /** The table's flag filter: the select's value as the list's `flagged` query (absent = every response). */
 export type FlaggedFilter = '' | 'true' | 'false';
 export const FLAGGED_FILTERS: { value: FlaggedFilter; label: string }[] = [
-  { value: '', label: 'Any flags' },
-  { value: 'true', label: 'Flagged' },
-  { value: 'false', label: 'Not flagged' },
+  { value: '', label: msgId('office.flagFilter.any') },
+  { value: 'true', label: msgId('office.flagFilter.flagged') },
+  { value: 'false', label: msgId('office.flagFilter.notFlagged') },
 ];
 
 /** The filters as the responses list and the export take them: only those set. */
@@ -38,9 +41,9 @@ export function filterQuery(status: ResponseStatus | '', flagged: FlaggedFilter)
 
 /** The Flagged card's caption: the share of the survey's responses, whole percent (under 1% shown as such, not as 0%). */
 export function flaggedShare(flagged: number, total: number): string {
-  if (total === 0 || flagged === 0) return 'No open flags';
+  if (total === 0 || flagged === 0) return t('office.insight.noOpenFlags');
   const pct = (flagged / total) * 100;
-  return `${pct < 1 ? '<1' : Math.round(pct)}% of responses`;
+  return t('office.insight.flaggedShare', { pct: pct < 1 ? '<1' : Math.round(pct) });
 }
 
 const PHOTO_FLAGS: readonly QualityFlag[] = [QualityFlag.duplicatePhoto, QualityFlag.similarPhoto];

@@ -1,5 +1,6 @@
 import { Limits, type ReviewResult } from '@survey-bird/contracts';
 import { api } from '../../api';
+import { t } from '../../lib/i18n';
 
 export type Verdict = 'approved' | 'returned' | 'rejected';
 
@@ -42,8 +43,8 @@ export async function reviewMatching(surveyId: string, searchQuery: string, stat
 }
 
 export function outcomeText(outcome: ReviewOutcome, status: Verdict): string {
-  const word = { approved: 'approved', returned: 'returned', rejected: 'rejected' }[status];
-  const head = `${outcome.done} ${outcome.done === 1 ? 'response' : 'responses'} ${word}`;
+  const count = outcome.done;
+  const head = status === 'approved' ? t('office.review.doneApproved', { count }) : status === 'returned' ? t('office.review.doneReturned', { count }) : t('office.review.doneRejected', { count });
   if (outcome.failed.length === 0) return head;
-  return `${head}; ${outcome.failed.length} not changed: ${outcome.failed[0]!.msg}`;
+  return t('office.review.doneWithFailures', { head, failed: outcome.failed.length, reason: outcome.failed[0]!.msg });
 }

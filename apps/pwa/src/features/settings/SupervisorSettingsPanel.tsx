@@ -1,14 +1,19 @@
 import type { CurrentUser, SupervisorSettings } from '@survey-bird/contracts';
 import { Link } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { api } from '../../api';
 import { paths } from '../../lib/paths';
 import { Modal } from '../../ui/Modal';
 import { toast } from '../../lib/toast-store';
 import '../capture/field-user.css';
+import { useT } from '../../lib/i18n';
+
+// Its module loads with the panel, not with every supervisor screen.
+const LanguagePicker = lazy(() => import('../../ui/LanguagePicker'));
 
 /** 'Settings' from the supervisor's side pane: the account and the daily sync e-mail. */
 export default function SupervisorSettingsPanel({ user, onClose }: { user: CurrentUser; onClose: () => void }) {
+  const t = useT();
   const [settings, setSettings] = useState<SupervisorSettings | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -25,7 +30,7 @@ export default function SupervisorSettingsPanel({ user, onClose }: { user: Curre
     setBusy(true);
     try {
       setSettings(await api.call('updateSupervisorSettings', { body: { syncDigest: on } }));
-      toast.success(on ? 'You will get the daily sync e-mail' : 'The daily sync e-mail is off');
+      toast.success(on ? t('office.svSettings.digestOn') : t('office.svSettings.digestOff'));
     } catch {
       setSettings(before);
     } finally {
@@ -34,25 +39,29 @@ export default function SupervisorSettingsPanel({ user, onClose }: { user: Curre
   }
 
   return (
-    <Modal open title="Supervisor settings" onClose={onClose} className="modal--drawer">
+    <Modal open title={t('office.svSettings.title')} onClose={onClose} className="modal--drawer">
       <dl className="settings">
         <div>
-          <dt>Signed in as</dt>
+          <dt>{t('office.svSettings.signedInAs')}</dt>
           <dd>{user.fullName ? `${user.fullName} (${user.email})` : user.email}</dd>
         </div>
         <div>
-          <dt id="sync-digest-label">Daily sync e-mail</dt>
+          <dt>{t('language.label')}</dt>
+          <dd><Suspense fallback={null}><LanguagePicker className="language-picker--bare" /></Suspense></dd>
+        </div>
+        <div>
+          <dt id="sync-digest-label">{t('office.svSettings.digest')}</dt>
           <dd>
             <label className="settings__toggle">
               <input type="checkbox" role="switch" aria-labelledby="sync-digest-label" checked={settings?.syncDigest ?? false} disabled={!settings || busy} onChange={(e) => void setDigest(e.target.checked)} />
-              <span>{settings === null ? 'Checking…' : 'Each morning, e-mail me the field users assigned to me whose phones have not synced for the number of days my organization set, or hold failed responses.'}</span>
+              <span>{settings === null ? t('office.flags.checking') : t('office.svSettings.digestHint')}</span>
             </label>
           </dd>
         </div>
       </dl>
       <div className="modal__actions">
-        <Link to={paths.manageAccount} className="btn btn--ghost" onClick={onClose}>Manage Account</Link>
-        <button type="button" className="btn btn--primary" onClick={onClose}>Done</button>
+        <Link to={paths.manageAccount} className="btn btn--ghost" onClick={onClose}>{t('account.manage')}</Link>
+        <button type="button" className="btn btn--primary" onClick={onClose}>{t('common.done')}</button>
       </div>
     </Modal>
   );

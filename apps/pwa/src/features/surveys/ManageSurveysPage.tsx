@@ -59,7 +59,7 @@ export function ManageSurveysPage() {
             ))}
           </ul>
         )}
-        <Pager label="Showing:" page={page} count={surveys.length} total={data?.totalCount ?? 0} hasPreviousPage={!!data?.hasPreviousPage} hasNextPage={!!data?.hasNextPage} onPage={list.setPage} />
+        <Pager colon page={page} count={surveys.length} total={data?.totalCount ?? 0} hasPreviousPage={!!data?.hasPreviousPage} hasNextPage={!!data?.hasNextPage} onPage={list.setPage} />
       </div>
       <SurveyDetailsModal
         survey={setting ? null : viewing}

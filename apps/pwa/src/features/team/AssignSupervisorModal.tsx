@@ -6,6 +6,7 @@ import { Spinner } from '../../ui/Spinner';
 import { toast } from '../../lib/toast-store';
 import { SearchBox } from './ListControls';
 import { usePagedList } from './usePagedList';
+import { useT } from '../../lib/i18n';
 
 interface AssignSupervisorModalProps {
   surveyId: string;
@@ -16,6 +17,7 @@ interface AssignSupervisorModalProps {
 
 /** Spec section 6: a search box and the survey's supervisors; clicking one assigns them. */
 export function AssignSupervisorModal({ surveyId, fieldUser, onClose, onAssigned }: AssignSupervisorModalProps) {
+  const t = useT();
   const list = usePagedList(({ searchQuery, signal }) => api.call('supervisors', { params: { surveyId }, query: { searchQuery }, signal }));
   const [busy, setBusy] = useState<string | null>(null);
 
@@ -36,9 +38,9 @@ export function AssignSupervisorModal({ surveyId, fieldUser, onClose, onAssigned
 
   const supervisors = list.data?.supervisors ?? [];
   return (
-    <Modal open title="Assign a supervisor" onClose={onClose}>
-      <p className="form__hint">Choose who oversees <strong>{fieldUser.fullName}</strong>.</p>
-      <SearchBox value={list.search} onChange={list.setSearch} placeholder="Search supervisors" label="Search supervisors" />
+    <Modal open title={t('office.team.assignTitle')} onClose={onClose}>
+      <p className="form__hint">{t('office.team.chooseWho')} <strong>{fieldUser.fullName}</strong>.</p>
+      <SearchBox value={list.search} onChange={list.setSearch} placeholder={t('office.team.searchSupervisors')} label={t('office.team.searchSupervisors')} />
       <ul className="pick-list" aria-busy={list.loading}>
         {list.loading
           ? [0, 1, 2, 3].map((i) => <li key={i} className="pick-list__placeholder" aria-hidden="true"><span className="skeleton-bar" /></li>)
@@ -47,14 +49,14 @@ export function AssignSupervisorModal({ surveyId, fieldUser, onClose, onAssigned
                 <button type="button" className={`pick-list__item${s._id === fieldUser.supervisorId ? ' is-active' : ''}`} disabled={busy !== null} onClick={() => void assign(s)}>
                   <span className="pick-list__title">{s.fullName}</span>
                   <span className="pick-list__meta">{s.email}</span>
-                  {busy === s._id && <Spinner label="Assigning" />}
+                  {busy === s._id && <Spinner label={t('office.team.assigning')} />}
                 </button>
               </li>
             ))}
       </ul>
       {!list.loading && supervisors.length === 0 && (
         <p className="pick-list__empty">
-          {list.query ? `No supervisor found with "${list.query}" keywords` : 'No supervisor has been invited to this survey yet. Invite one from Manage Supervisors.'}
+          {list.query ? t('office.team.noSupervisorFound', { query: list.query }) : t('office.team.noSupervisorInvited')}
         </p>
       )}
     </Modal>

@@ -10,9 +10,10 @@ import { MgmtHead, RefreshButton } from './Layout';
 import { Pager } from './ListControls';
 import { serialNumber } from './paging';
 import { usePagedList } from './usePagedList';
+import { t, useT } from '../../lib/i18n';
 
 const details = (b: { bank: string; accountNumber: string; accountName: string }) => (
-  <span className="bank-change__details"><strong>{b.accountNumber || '–'}</strong> {b.bank || 'No bank'}<br />{b.accountName || '–'}</span>
+  <span className="bank-change__details"><strong>{b.accountNumber || '–'}</strong> {b.bank || t('office.bank.noBank')}<br />{b.accountName || '–'}</span>
 );
 
 /**
@@ -20,6 +21,7 @@ const details = (b: { bank: string; accountNumber: string; accountName: string }
  * audited, the person is mailed) or reject with a reason the person reads. Owner, admin, finance.
  */
 export function BankChangesPage() {
+  const t = useT();
   const list = usePagedList(({ page, searchQuery, signal }) => api.call('bankChangeRequests', { query: { page, searchQuery }, signal }));
   const [rejecting, setRejecting] = useState<BankChangeRow | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -42,21 +44,21 @@ export function BankChangesPage() {
 
   const columns: Column<BankChangeRow>[] = [
     { header: 'S/N', cell: (_, i) => serialNumber(page, i) },
-    { header: 'Name', className: 'wrap', cell: (r) => r.fullName },
-    { header: 'Email Address', className: 'wrap wrap--email', text: (r) => r.email, cell: (r) => <EmailText email={r.email} /> },
-    { header: 'Survey', className: 'wrap', cell: (r) => r.surveyTitle },
-    { header: 'Now', className: 'wrap', cell: (r) => details(r.current) },
-    { header: 'Asked for', className: 'wrap', cell: (r) => details(r.requested) },
-    { header: 'Asked', cell: (r) => formatResponseDate(r.requestedAt) },
+    { header: t('office.bulk.name'), className: 'wrap', cell: (r) => r.fullName },
+    { header: t('office.team.email'), className: 'wrap wrap--email', text: (r) => r.email, cell: (r) => <EmailText email={r.email} /> },
+    { header: t('office.survey'), className: 'wrap', cell: (r) => r.surveyTitle },
+    { header: t('office.bank.now'), className: 'wrap', cell: (r) => details(r.current) },
+    { header: t('office.bank.askedFor'), className: 'wrap', cell: (r) => details(r.requested) },
+    { header: t('office.bank.asked'), cell: (r) => formatResponseDate(r.requestedAt) },
     {
-      header: 'Decision',
+      header: t('office.bank.decision'),
       className: 'shrink',
       cell: (r) => (
         <span className="bank-change__actions">
-          <button type="button" className="btn btn--primary btn--sm" disabled={busy !== null} onClick={() => void approve(r)} aria-label={`Approve the change for ${r.fullName}`}>
-            {busy === r._id && <Spinner label="Approving" />} Approve
+          <button type="button" className="btn btn--primary btn--sm" disabled={busy !== null} onClick={() => void approve(r)} aria-label={t('office.bank.approveFor', { name: r.fullName })}>
+            {busy === r._id && <Spinner label={t('office.bank.approving')} />} {t('office.review.approve')}
           </button>
-          <button type="button" className="btn btn--ghost btn--sm" disabled={busy !== null} onClick={() => setRejecting(r)} aria-label={`Reject the change for ${r.fullName}`}>Reject</button>
+          <button type="button" className="btn btn--ghost btn--sm" disabled={busy !== null} onClick={() => setRejecting(r)} aria-label={t('office.bank.rejectFor', { name: r.fullName })}>{t('office.review.reject')}</button>
         </span>
       ),
     },
@@ -65,13 +67,13 @@ export function BankChangesPage() {
   return (
     <section className="mgmt">
       <MgmtHead
-        title="Bank changes"
-        sub="Field users ask to be paid to new bank details. Check each with the person before approving: a payout made within 24 hours of a change flags that line."
+        title={t('nav.bankChanges')}
+        sub={t('office.bank.sub')}
         actions={<RefreshButton onClick={list.refresh} busy={list.loading} />}
       />
       <div className="mgmt-panel">
-        <DataTable label="Bank change requests" columns={columns} rows={data?.requests} rowKey={(r) => r._id} loading={list.loading}
-          empty={<div className="empty-note"><p className="empty-note__title">No request waiting</p><p>When a field user asks to change their bank details, it shows here.</p></div>} />
+        <DataTable label={t('office.bank.requests')} columns={columns} rows={data?.requests} rowKey={(r) => r._id} loading={list.loading}
+          empty={<div className="empty-note"><p className="empty-note__title">{t('office.bank.none')}</p><p>{t('office.bank.noneBody')}</p></div>} />
         <Pager page={page} count={data?.requests.length ?? 0} total={data?.totalCount ?? 0} hasPreviousPage={!!data?.hasPreviousPage} hasNextPage={!!data?.hasNextPage} onPage={list.setPage} />
       </div>
       {rejecting && <RejectModal row={rejecting} onClose={() => setRejecting(null)} onRejected={list.refresh} />}
@@ -80,6 +82,7 @@ export function BankChangesPage() {
 }
 
 function RejectModal({ row, onClose, onRejected }: { row: BankChangeRow; onClose: () => void; onRejected: () => void }) {
+  const t = useT();
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const id = useId();
@@ -99,16 +102,16 @@ function RejectModal({ row, onClose, onRejected }: { row: BankChangeRow; onClose
     }
   }
   return (
-    <Modal open title={`Reject the change for ${row.fullName}?`} onClose={onClose} className="modal--form">
+    <Modal open title={t('office.bank.rejectTitle', { name: row.fullName })} onClose={onClose} className="modal--form">
       <form className="form" onSubmit={(e) => void submit(e)} noValidate inert={busy}>
-        <p className="form__hint">Their bank details stay as they are. They see your reason on their Bank details screen and by e-mail.</p>
+        <p className="form__hint">{t('office.bank.rejectHint')}</p>
         <div className="field">
-          <label htmlFor={`${id}-reason`}>Reason (optional)</label>
+          <label htmlFor={`${id}-reason`}>{t('office.bank.reason')}</label>
           <textarea id={`${id}-reason`} rows={3} maxLength={Limits.maxBankRejectReason} value={reason} onChange={(e) => setReason(e.target.value)} />
         </div>
         <div className="modal__actions">
-          <button type="button" className="btn btn--ghost" onClick={onClose}>Cancel</button>
-          <button type="submit" className="btn btn--danger" disabled={busy}>{busy && <Spinner label="Rejecting" />} Reject request</button>
+          <button type="button" className="btn btn--ghost" onClick={onClose}>{t('common.cancel')}</button>
+          <button type="submit" className="btn btn--danger" disabled={busy}>{busy && <Spinner label={t('office.bank.rejecting')} />} {t('office.bank.rejectRequest')}</button>
         </div>
       </form>
     </Modal>

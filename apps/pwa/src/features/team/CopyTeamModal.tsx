@@ -5,6 +5,7 @@ import { toast } from '../../lib/toast-store';
 import { Modal } from '../../ui/Modal';
 import { Spinner } from '../../ui/Spinner';
 import { useOrganizationSurveys } from './organization-surveys';
+import { useT } from '../../lib/i18n';
 
 /**
  * Copy another survey's team (its active supervisors and field users, with their rates, bank
@@ -12,6 +13,7 @@ import { useOrganizationSurveys } from './organization-surveys';
  * People already on this survey are skipped, so copying again invites only who is new.
  */
 export function CopyTeamModal({ surveyId, surveyTitle, onClose, onCopied }: { surveyId: string; surveyTitle: string; onClose: () => void; onCopied: () => void }) {
+  const t = useT();
   const surveys = useOrganizationSurveys().filter((s) => s._id !== surveyId);
   const [from, setFrom] = useState('');
   const [plan, setPlan] = useState<CopyTeamReply | null>(null);
@@ -24,7 +26,7 @@ export function CopyTeamModal({ surveyId, surveyTitle, onClose, onCopied }: { su
     try {
       const reply = await api.call('copyTeam', { body: { fromSurveyId: from, toSurveyId: surveyId, dryRun } });
       if (dryRun) return setPlan(reply);
-      toast.success(`${reply.msg}: ${reply.invited} invited`);
+      toast.success(t('office.copy.done', { msg: reply.msg, invited: reply.invited }));
       onCopied();
       onClose();
     } catch {
@@ -37,27 +39,27 @@ export function CopyTeamModal({ surveyId, surveyTitle, onClose, onCopied }: { su
   const count = (status: string) => plan?.rows.filter((r) => r.status === status).length ?? 0;
   const errors = plan?.rows.filter((r) => r.status === 'error') ?? [];
   return (
-    <Modal open title={`Copy a team to ${surveyTitle}`} onClose={onClose} className="modal--form">
+    <Modal open title={t('office.copy.title', { survey: surveyTitle })} onClose={onClose} className="modal--form">
       <div className="form">
         <div className="field">
-          <label htmlFor={`${id}-from`}>Copy the team of</label>
+          <label htmlFor={`${id}-from`}>{t('office.copy.from')}</label>
           <select id={`${id}-from`} value={from} onChange={(e) => { setFrom(e.target.value); setPlan(null); }}>
-            <option value="">Choose a survey</option>
+            <option value="">{t('office.copy.choose')}</option>
             {surveys.map((s) => <option key={s._id} value={s._id}>{s.title}</option>)}
           </select>
         </div>
-        <p className="form__hint">Supervisors and field users come with their rates, bank details and supervisors; each gets an invitation e-mail. Nobody is invited twice.</p>
+        <p className="form__hint">{t('office.copy.hint')}</p>
         {plan && (
           <div role="status">
-            <p className="copy-team__summary"><strong>{count('new')}</strong> to invite · {count('existing')} already on {surveyTitle} · {errors.length} cannot be copied</p>
+            <p className="copy-team__summary"><strong>{count('new')}</strong> {t('office.copy.toInvite')} · {t('office.copy.already', { n: count('existing'), survey: surveyTitle })} · {t('office.copy.cannot', { n: errors.length })}</p>
             {errors.length > 0 && <ul className="copy-team__errors">{errors.slice(0, 20).map((r) => <li key={r.email}>{r.email}: {r.msg}</li>)}</ul>}
           </div>
         )}
         <div className="modal__actions">
-          <button type="button" className="btn btn--ghost" onClick={onClose}>Cancel</button>
+          <button type="button" className="btn btn--ghost" onClick={onClose}>{t('common.cancel')}</button>
           {plan && count('new') > 0
-            ? <button type="button" className="btn btn--primary" disabled={busy} onClick={() => void run(false)}>{busy && <Spinner label="Copying" />} Invite {count('new')} {count('new') === 1 ? 'person' : 'people'}</button>
-            : <button type="button" className="btn btn--primary" disabled={busy || !from} onClick={() => void run(true)}>{busy && <Spinner label="Checking" />} Preview</button>}
+            ? <button type="button" className="btn btn--primary" disabled={busy} onClick={() => void run(false)}>{busy && <Spinner label={t('office.copy.copying')} />} {t('office.bulk.invitePeople', { count: count('new') })}</button>
+            : <button type="button" className="btn btn--primary" disabled={busy || !from} onClick={() => void run(true)}>{busy && <Spinner label={t('office.flags.checking')} />} {t('office.bulk.preview')}</button>}
         </div>
       </div>
     </Modal>

@@ -6,6 +6,7 @@ import { toast } from '../../lib/toast-store';
 import { useSession } from '../accounts/session';
 import { Modal } from '../../ui/Modal';
 import { Spinner } from '../../ui/Spinner';
+import { useT } from '../../lib/i18n';
 
 interface EditMemberModalProps {
   surveyId: string;
@@ -20,6 +21,7 @@ interface EditMemberModalProps {
  * An owner or admin can also deactivate the person on every survey of the organization from here.
  */
 export function EditMemberModal({ surveyId, member, onClose, onSaved }: EditMemberModalProps) {
+  const t = useT();
   const [form, setForm] = useState({ rate: member.rate === undefined ? '' : String(member.rate), phoneNumber: member.phoneNumber, bank: member.bank, accountNumber: member.accountNumber, accountName: member.accountName });
   const [busy, setBusy] = useState(false);
   const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
@@ -48,7 +50,7 @@ export function EditMemberModal({ surveyId, member, onClose, onSaved }: EditMemb
   }
 
   async function deactivate() {
-    const yes = await confirmDialog({ title: `Deactivate ${member.fullName}?`, body: `${member.email} loses access to every survey of your organization at once. Their responses and the money they are owed stay in your records.`, action: 'Deactivate', cancel: 'Cancel', tone: 'danger' });
+    const yes = await confirmDialog({ title: t('office.edit.deactivateTitle', { name: member.fullName }), body: t('office.edit.deactivateBody', { email: member.email }), action: t('office.edit.deactivate'), cancel: t('common.cancel'), tone: 'danger' });
     if (!yes) return;
     setBusy(true);
     try {
@@ -64,44 +66,44 @@ export function EditMemberModal({ surveyId, member, onClose, onSaved }: EditMemb
   }
 
   return (
-    <Modal open title={`Edit ${member.fullName}`} onClose={onClose} className="modal--form">
+    <Modal open title={t('office.team.editName', { name: member.fullName })} onClose={onClose} className="modal--form">
       <form className="form invite-form" onSubmit={(e) => void submit(e)} noValidate inert={busy}>
         {member.rate !== undefined && (
           <div className="field invite-form__wide">
-            <label htmlFor="edit-rate">Rate per response (₦)</label>
+            <label htmlFor="edit-rate">{t('office.invite.rate')}</label>
             <input id="edit-rate" type="number" inputMode="numeric" min={0} step={1} value={form.rate} onChange={set('rate')} />
-            <p className="form__hint">A new rate applies to responses received from now on; responses already in keep theirs.</p>
+            <p className="form__hint">{t('office.edit.rateHint')}</p>
           </div>
         )}
         <div className="field invite-form__wide">
-          <label htmlFor="edit-phone">Phone number</label>
+          <label htmlFor="edit-phone">{t('office.invite.phone')}</label>
           <input id="edit-phone" type="tel" inputMode="tel" value={form.phoneNumber} onChange={set('phoneNumber')} autoComplete="off" />
         </div>
         <div className="field invite-form__wide">
-          <label htmlFor="edit-bank">Bank</label>
+          <label htmlFor="edit-bank">{t('office.payout.bank')}</label>
           <select id="edit-bank" value={form.bank} onChange={set('bank')}>
             <option value="">{BANK_PLACEHOLDER}</option>
             {[...new Set([member.bank, ...NIGERIAN_BANKS])].filter(Boolean).map((b) => <option key={b} value={b}>{b}</option>)}
           </select>
         </div>
         <div className="field">
-          <label htmlFor="edit-acct-no">Account number</label>
+          <label htmlFor="edit-acct-no">{t('office.invite.accountNumber')}</label>
           <input id="edit-acct-no" inputMode="numeric" maxLength={10} value={form.accountNumber} onChange={set('accountNumber')} autoComplete="off" />
         </div>
         <div className="field">
-          <label htmlFor="edit-acct-name">Account name</label>
+          <label htmlFor="edit-acct-name">{t('office.invite.accountName')}</label>
           <input id="edit-acct-name" value={form.accountName} onChange={set('accountName')} autoComplete="off" />
         </div>
-        {bankChanged && <p className="form__hint invite-form__wide edit-member__warning" role="note">Bank changes are recorded in the audit log and the person is told by e-mail. A payout made within 24 hours will flag this line.</p>}
+        {bankChanged && <p className="form__hint invite-form__wide edit-member__warning" role="note">{t('office.edit.bankWarning')}</p>}
         {officeMay(user?.officeRole, 'deactivatePerson') && (
           <div className="deactivate-zone invite-form__wide">
-            <p className="form__hint">Deactivate takes {member.fullName} off every survey of your organization at once; their responses and money owed stay. Reactivate them from Deactivated people.</p>
-            <button type="button" className="btn btn--danger-outline btn--sm" disabled={busy} onClick={() => void deactivate()}>Deactivate on every survey</button>
+            <p className="form__hint">{t('office.edit.deactivateHint', { name: member.fullName })}</p>
+            <button type="button" className="btn btn--danger-outline btn--sm" disabled={busy} onClick={() => void deactivate()}>{t('office.edit.deactivateEverywhere')}</button>
           </div>
         )}
         <div className="modal__actions invite-form__wide">
-          <button type="button" className="btn btn--ghost" onClick={onClose}>Cancel</button>
-          <button type="submit" className="btn btn--primary" disabled={busy}>{busy && <Spinner label="Saving" />} Save changes</button>
+          <button type="button" className="btn btn--ghost" onClick={onClose}>{t('common.cancel')}</button>
+          <button type="submit" className="btn btn--primary" disabled={busy}>{busy && <Spinner label={t('office.edit.saving')} />} {t('office.edit.save')}</button>
         </div>
       </form>
     </Modal>

@@ -4,6 +4,7 @@ import { confirmDialog } from '../../lib/dialog-store';
 import { toast } from '../../lib/toast-store';
 import { PageLoading } from '../../ui/Spinner';
 import { RefreshIcon, TrashIcon } from './icons';
+import { useT } from '../../lib/i18n';
 import './team.css';
 
 /** Title row of a management screen: heading, optional sub-text, actions on the right (wrapping on phones). */
@@ -30,17 +31,19 @@ export function NoActiveSurvey({ heading, loading, children }: { heading: string
 }
 
 export function RefreshButton({ onClick, busy }: { onClick: () => void; busy: boolean }) {
+  const t = useT();
   return (
     <button type="button" className="btn btn--ghost" onClick={onClick} disabled={busy}>
-      <RefreshIcon /> Refresh
+      <RefreshIcon /> {t('office.responses.refresh')}
     </button>
   );
 }
 
 /** The Access column's delete icon where the spec gives it no visible effect (master admin): it only takes focus. */
 export function AccessButton({ name }: { name: string }) {
+  const t = useT();
   return (
-    <button type="button" className="icon-btn access-btn" aria-label={`Access of ${name}`} title="Access">
+    <button type="button" className="icon-btn access-btn" aria-label={t('office.team.accessOf', { name })} title={t('office.team.access')}>
       <TrashIcon />
     </button>
   );
@@ -51,14 +54,15 @@ export function AccessButton({ name }: { name: string }) {
  * (their responses and money owed stay with the organization), then `onWithdrawn` refreshes the list.
  */
 export function WithdrawButton({ name, surveyId, surveyTitle, memberId, onWithdrawn }: { name: string; surveyId: string; surveyTitle: string; memberId: string; onWithdrawn: () => void }) {
+  const t = useT();
   const [busy, setBusy] = useState(false);
   async function withdraw() {
     if (busy) return;
     const yes = await confirmDialog({
-      title: 'Remove access?',
-      body: `${name} will no longer have access to ${surveyTitle}. Their responses and the money they are owed stay in your records.`,
-      action: 'Remove access',
-      cancel: 'Cancel',
+      title: t('office.team.removeAccessTitle'),
+      body: t('office.team.removeAccessBody', { name, survey: surveyTitle }),
+      action: t('office.team.removeAccess'),
+      cancel: t('common.cancel'),
       tone: 'danger',
     });
     if (!yes) return;
@@ -74,7 +78,7 @@ export function WithdrawButton({ name, surveyId, surveyTitle, memberId, onWithdr
     }
   }
   return (
-    <button type="button" className="icon-btn access-btn" aria-label={`Remove access of ${name}`} title="Remove access" disabled={busy} onClick={() => void withdraw()}>
+    <button type="button" className="icon-btn access-btn" aria-label={t('office.team.removeAccessOf', { name })} title={t('office.team.removeAccess')} disabled={busy} onClick={() => void withdraw()}>
       <TrashIcon />
     </button>
   );

@@ -21,18 +21,18 @@ interface PagerProps {
   hasPreviousPage: boolean;
   hasNextPage: boolean;
   onPage: (page: number) => void;
-  /** 'Showing' on the team screens, 'Showing:' on Manage Survey. */
-  label?: string;
+  /** 'Showing:' (Manage Survey) instead of the team screens' 'Showing'. */
+  colon?: boolean;
   children?: ReactNode;
 }
 
 /** 'Showing 1 - n of total' with previous/next arrows, inactive when there is no such page. */
-export function Pager({ page, count, total, hasPreviousPage, hasNextPage, onPage, label, children }: PagerProps) {
+export function Pager({ page, count, total, hasPreviousPage, hasNextPage, onPage, colon, children }: PagerProps) {
   const t = useT();
   return (
     <div className="pager">
       {children}
-      <span className="pager__text" aria-live="polite">{showingText(page, count, total, label)}</span>
+      <span className="pager__text" aria-live="polite">{showingText(page, count, total, colon)}</span>
       <div className="pager__arrows">
         <button type="button" className="icon-btn pager__btn" aria-label={t('pager.previous')} disabled={!hasPreviousPage} onClick={() => onPage(page - 1)}>
           <ChevronLeftIcon />

@@ -1,33 +1,35 @@
 import type { FieldUserAcrossRow } from '@survey-bird/contracts';
 import { api } from '../../api';
-import { formatNaira } from '../../ui/format';
+import { formatNaira, formatNumber } from '../../ui/format';
 import { EmailText, type Column } from './DataTable';
 import { MgmtHead, RefreshButton } from './Layout';
 import { serialNumber } from './paging';
 import { UserListPanel } from './UserListPanel';
 import { usePagedList } from './usePagedList';
+import { useT } from '../../lib/i18n';
 
 /** Field users across organizations (GET /field-user/all): one row per survey invitation. */
 export function MasterAdminFieldUsersPage() {
+  const t = useT();
   const list = usePagedList(({ page, searchQuery, signal }) => api.call('allFieldUsers', { query: { page, searchQuery }, signal }));
   const data = list.data;
   const page = data?.page ?? list.page;
   const columns: Column<FieldUserAcrossRow>[] = [
     { header: 'S/N', cell: (_, i) => serialNumber(page, i) },
-    { header: 'Full Name', className: 'wrap wrap--name', cell: (r) => r.fullName },
-    { header: 'Email Address', className: 'wrap wrap--email', text: (r) => r.email, cell: (r) => <EmailText email={r.email} /> },
-    { header: 'Phone Number', cell: (r) => r.phoneNumber },
-    { header: 'Organization', className: 'wrap', cell: (r) => r.organization_name },
-    { header: 'Survey', className: 'wrap', cell: (r) => r.surveyTitle },
-    { header: 'Responses', className: 'num', cell: (r) => r.responses.toLocaleString('en-NG') },
-    { header: 'Outstanding', className: 'num', cell: (r) => formatNaira(r.outstanding) },
+    { header: t('office.team.fullName'), className: 'wrap wrap--name', cell: (r) => r.fullName },
+    { header: t('office.team.email'), className: 'wrap wrap--email', text: (r) => r.email, cell: (r) => <EmailText email={r.email} /> },
+    { header: t('office.team.phone'), cell: (r) => r.phoneNumber },
+    { header: t('nav.organization'), className: 'wrap', cell: (r) => r.organization_name },
+    { header: t('office.survey'), className: 'wrap', cell: (r) => r.surveyTitle },
+    { header: t('office.responses.title'), className: 'num', cell: (r) => formatNumber(r.responses) },
+    { header: t('office.users.outstanding'), className: 'num', cell: (r) => formatNaira(r.outstanding) },
   ];
   return (
     <section className="mgmt">
-      <MgmtHead title="All Field Users" sub="Field users of every organization, one row per survey they were invited to." actions={<RefreshButton onClick={list.refresh} busy={list.loading} />} />
+      <MgmtHead title={t('nav.allFieldUsers')} sub={t('office.users.fieldUsersSub')} actions={<RefreshButton onClick={list.refresh} busy={list.loading} />} />
       <UserListPanel list={list} page={page} info={data} rows={data?.fieldUsers} columns={columns}
-        label="Field users" searchLabel="Search field users" placeholder="Search by name, e-mail, phone, organization or survey"
-        empty={<p>No field user has been invited yet.</p>}
+        label={t('nav.short.fieldUsers')} searchLabel={t('office.team.searchFieldUsers')} placeholder={t('office.users.searchAcross')}
+        empty={<p>{t('office.users.noFieldUsers')}</p>}
       />
     </section>
   );

@@ -19,16 +19,18 @@ import { StaleSyncSetting } from './StaleSyncSetting';
 import { MgmtHead, NoActiveSurvey, RefreshButton, WithdrawButton } from './Layout';
 import { UserListPanel } from './UserListPanel';
 import { usePagedList } from './usePagedList';
+import { useT } from '../../lib/i18n';
 
 /** Spec screen 5: the active survey's field users, what each is owed, and their supervisors. */
 export function OrganizationFieldUsersPage() {
+  const t = useT();
   const { survey, loading } = useActiveSurvey();
   if (!survey) {
     return (
-      <NoActiveSurvey heading="Manage Field Users" loading={loading}>
-        <p className="empty-note__title">You have no survey yet</p>
-        <p>Field users are invited to a survey. Create your first survey, then invite field users to it.</p>
-        <Link to={paths.orgCreateSurvey} className="btn btn--primary">Create new survey</Link>
+      <NoActiveSurvey heading={t('nav.manageFieldUsers')} loading={loading}>
+        <p className="empty-note__title">{t('office.team.noSurveyYou')}</p>
+        <p>{t('office.team.fieldUsersInvitedToSurvey')}</p>
+        <Link to={paths.orgCreateSurvey} className="btn btn--primary">{t('office.team.createNewSurvey')}</Link>
       </NoActiveSurvey>
     );
   }
@@ -36,6 +38,7 @@ export function OrganizationFieldUsersPage() {
 }
 
 function SurveyFieldUsers({ survey }: { survey: Survey }) {
+  const t = useT();
   const list = usePagedList(({ page, searchQuery, signal }) => api.call('fieldUsers', { params: { surveyId: survey._id }, query: { page, searchQuery }, signal }));
   const [inviting, setInviting] = useState(false);
   const [assigning, setAssigning] = useState<FieldUser | null>(null);
@@ -49,41 +52,41 @@ function SurveyFieldUsers({ survey }: { survey: Survey }) {
   const columns: Column<FieldUser>[] = [
     ...fieldUserColumns(page, staleSyncDays),
     {
-      header: 'Svp. name',
+      header: t('office.team.svpName'),
       className: 'wrap',
-      cell: (r) => r.supervisorName ?? <button type="button" className="cell-link" onClick={() => setAssigning(r)}>Click to assign a supervisor</button>,
+      cell: (r) => r.supervisorName ?? <button type="button" className="cell-link" onClick={() => setAssigning(r)}>{t('office.team.clickToAssign')}</button>,
     },
-    { header: 'Edit', className: 'shrink', cell: (r) => <button type="button" className="cell-link" onClick={() => setEditing(r)} aria-label={`Edit ${r.fullName}`}>Edit</button> },
-    { header: 'Access', className: 'shrink', cell: (r) => <WithdrawButton name={r.fullName} surveyId={survey._id} surveyTitle={survey.title} memberId={r._id} onWithdrawn={list.refresh} /> },
+    { header: t('office.team.edit'), className: 'shrink', cell: (r) => <button type="button" className="cell-link" onClick={() => setEditing(r)} aria-label={t('office.team.editName', { name: r.fullName })}>{t('office.team.edit')}</button> },
+    { header: t('office.team.access'), className: 'shrink', cell: (r) => <WithdrawButton name={r.fullName} surveyId={survey._id} surveyTitle={survey.title} memberId={r._id} onWithdrawn={list.refresh} /> },
   ];
 
   return (
     <section className="mgmt">
       <MgmtHead
-        title={`Manage ${survey.title} Field Users`}
+        title={t('office.team.manageFieldUsersOf', { survey: survey.title })}
         actions={
           <>
             <ActiveSurveyButton />
             <RefreshButton onClick={list.refresh} busy={list.loading} />
-            <button type="button" className="btn btn--ghost" onClick={() => setUploading(true)}>Upload file</button>
-            <button type="button" className="btn btn--ghost" onClick={() => setCopying(true)}>Copy a team</button>
-            <Link to={paths.orgDeactivated} className="btn btn--ghost">Deactivated people</Link>
-            <button type="button" className="btn btn--primary" onClick={() => setInviting(true)}><UserPlusIcon /> Invite field user</button>
+            <button type="button" className="btn btn--ghost" onClick={() => setUploading(true)}>{t('office.team.uploadFile')}</button>
+            <button type="button" className="btn btn--ghost" onClick={() => setCopying(true)}>{t('office.team.copyTeam')}</button>
+            <Link to={paths.orgDeactivated} className="btn btn--ghost">{t('office.team.deactivated')}</Link>
+            <button type="button" className="btn btn--primary" onClick={() => setInviting(true)}><UserPlusIcon /> {t('office.team.inviteFieldUser')}</button>
           </>
         }
       />
       {data && <StaleSyncSetting days={staleSyncDays} onSaved={list.refresh} />}
       <UserListPanel list={list} page={page} info={data} rows={data?.fieldUsers} columns={columns}
-        label="Field users" searchLabel="Search field users" placeholder="Search field users"
+        label={t('nav.short.fieldUsers')} searchLabel={t('office.team.searchFieldUsers')} placeholder={t('office.team.searchFieldUsers')}
         empty={
           <div className="empty-note">
-            <p className="empty-note__title">No field user yet</p>
-            <p>Invite your first field user to {survey.title}; they get an e-mail to set up their account.</p>
-            <button type="button" className="btn btn--primary" onClick={() => setInviting(true)}><UserPlusIcon /> Invite field user</button>
+            <p className="empty-note__title">{t('office.team.noFieldUser')}</p>
+            <p>{t('office.team.inviteFirstFieldUser', { survey: survey.title })}</p>
+            <button type="button" className="btn btn--primary" onClick={() => setInviting(true)}><UserPlusIcon /> {t('office.team.inviteFieldUser')}</button>
           </div>
         }
       >
-        <span className="total-due">Total Due <strong>{formatNaira(data?.totalDue ?? 0)}</strong></span>
+        <span className="total-due">{t('office.team.totalDue')} <strong>{formatNaira(data?.totalDue ?? 0)}</strong></span>
       </UserListPanel>
       <InviteMemberModal kind="fieldUser" surveyId={survey._id} surveyTitle={survey.title} open={inviting} onClose={() => setInviting(false)} onInvited={list.refresh} />
       {editing && <EditMemberModal surveyId={survey._id} member={editing} onClose={() => setEditing(null)} onSaved={list.refresh} />}

@@ -7,15 +7,17 @@ import { fieldUserColumns } from './field-user-columns';
 import { MgmtHead, NoActiveSurvey, RefreshButton } from './Layout';
 import { UserListPanel } from './UserListPanel';
 import { usePagedList } from './usePagedList';
+import { useT } from '../../lib/i18n';
 
 /** Spec screen 10: the supervisor's own field users on the active survey, read-only. */
 export function SupervisorFieldUsersPage() {
+  const t = useT();
   const { survey, loading } = useActiveSurvey();
   if (!survey) {
     return (
-      <NoActiveSurvey heading="Manage Field Users" loading={loading}>
-        <p className="empty-note__title">No survey yet</p>
-        <p>You have not been added to a survey yet. Once an organization invites you as a supervisor, its field users show here.</p>
+      <NoActiveSurvey heading={t('nav.manageFieldUsers')} loading={loading}>
+        <p className="empty-note__title">{t('office.payout.noSurvey')}</p>
+        <p>{t('office.team.supervisorNoSurvey')}</p>
       </NoActiveSurvey>
     );
   }
@@ -23,6 +25,7 @@ export function SupervisorFieldUsersPage() {
 }
 
 function MyFieldUsers({ survey }: { survey: Survey }) {
+  const t = useT();
   const list = usePagedList(({ page, searchQuery, signal }) => api.call('supervisorFieldUsers', { params: { surveyId: survey._id }, query: { page, searchQuery }, signal }));
   const data = list.data;
   const page = data?.page ?? list.page;
@@ -32,8 +35,8 @@ function MyFieldUsers({ survey }: { survey: Survey }) {
   return (
     <section className="mgmt">
       <MgmtHead
-        title={`Manage ${survey.title} Field Users`}
-        sub={`The field users assigned to you on this survey. Highlighted: work on the phone and no sync for ${staleSyncDays} day${staleSyncDays === 1 ? '' : 's'} (your organization's setting).`}
+        title={t('office.team.manageFieldUsersOf', { survey: survey.title })}
+        sub={t('office.team.supervisorSub', { count: staleSyncDays })}
         actions={
           <>
             <ActiveSurveyButton />
@@ -42,10 +45,10 @@ function MyFieldUsers({ survey }: { survey: Survey }) {
         }
       />
       <UserListPanel list={list} page={page} info={data} rows={data?.fieldUsers} columns={columns}
-        label="Your field users" searchLabel="Search field users" placeholder="Search field users"
-        empty={<p>No field user has been assigned to you yet for {survey.title} survey. Don't worry, you might get one soon.</p>}
+        label={t('office.team.yourFieldUsers')} searchLabel={t('office.team.searchFieldUsers')} placeholder={t('office.team.searchFieldUsers')}
+        empty={<p>{t('office.team.noneAssigned', { survey: survey.title })}</p>}
       >
-        <span className="total-due">Total Due <strong>{formatNaira(data?.totalDue ?? 0)}</strong></span>
+        <span className="total-due">{t('office.team.totalDue')} <strong>{formatNaira(data?.totalDue ?? 0)}</strong></span>
       </UserListPanel>
     </section>
   );

@@ -15,16 +15,18 @@ import { MgmtHead, NoActiveSurvey, RefreshButton, WithdrawButton } from './Layou
 import { serialNumber } from './paging';
 import { UserListPanel } from './UserListPanel';
 import { usePagedList } from './usePagedList';
+import { useT } from '../../lib/i18n';
 
 /** Spec screen 7: the active survey's supervisors and what their field users are still owed. */
 export function SupervisorsPage() {
+  const t = useT();
   const { survey, loading } = useActiveSurvey();
   if (!survey) {
     return (
-      <NoActiveSurvey heading="Manage Supervisors" loading={loading}>
-        <p className="empty-note__title">You have no survey yet</p>
-        <p>Supervisors are invited to a survey. Create your first survey, then invite supervisors to it.</p>
-        <Link to={paths.orgCreateSurvey} className="btn btn--primary">Create new survey</Link>
+      <NoActiveSurvey heading={t('nav.manageSupervisors')} loading={loading}>
+        <p className="empty-note__title">{t('office.team.noSurveyYou')}</p>
+        <p>{t('office.team.supervisorsInvitedToSurvey')}</p>
+        <Link to={paths.orgCreateSurvey} className="btn btn--primary">{t('office.team.createNewSurvey')}</Link>
       </NoActiveSurvey>
     );
   }
@@ -32,6 +34,7 @@ export function SupervisorsPage() {
 }
 
 function SurveySupervisors({ survey }: { survey: Survey }) {
+  const t = useT();
   const list = usePagedList(({ page, searchQuery, signal }) => api.call('supervisors', { params: { surveyId: survey._id }, query: { page, searchQuery }, signal }));
   const [inviting, setInviting] = useState(false);
   const [editing, setEditing] = useState<Supervisor | null>(null);
@@ -41,37 +44,37 @@ function SurveySupervisors({ survey }: { survey: Survey }) {
 
   const columns: Column<Supervisor>[] = [
     { header: 'S/N', cell: (_, i) => serialNumber(page, i) },
-    { header: 'Full Name', className: 'wrap wrap--name', cell: (r) => r.fullName },
-    { header: 'Phone Number', cell: (r) => r.phoneNumber },
-    { header: 'Email Address', className: 'wrap wrap--email', text: (r) => r.email, cell: (r) => <EmailText email={r.email} /> },
-    { header: 'Bank', className: 'wrap', cell: (r) => r.bank || <span className="cell-muted">N/A</span> },
-    { header: 'Account Number', cell: (r) => r.accountNumber },
-    { header: 'Account Name', className: 'wrap', cell: (r) => r.accountName },
-    { header: 'Svp.', className: 'num', cell: (r) => formatNaira(r.outstanding) },
-    { header: 'Edit', className: 'shrink', cell: (r) => <button type="button" className="cell-link" onClick={() => setEditing(r)} aria-label={`Edit ${r.fullName}`}>Edit</button> },
-    { header: 'Access', className: 'shrink', cell: (r) => <WithdrawButton name={r.fullName} surveyId={survey._id} surveyTitle={survey.title} memberId={r._id} onWithdrawn={list.refresh} /> },
+    { header: t('office.team.fullName'), className: 'wrap wrap--name', cell: (r) => r.fullName },
+    { header: t('office.team.phone'), cell: (r) => r.phoneNumber },
+    { header: t('office.team.email'), className: 'wrap wrap--email', text: (r) => r.email, cell: (r) => <EmailText email={r.email} /> },
+    { header: t('office.payout.bank'), className: 'wrap', cell: (r) => r.bank || <span className="cell-muted">{t('common.na')}</span> },
+    { header: t('office.payout.accountNumber'), cell: (r) => r.accountNumber },
+    { header: t('office.team.accountName'), className: 'wrap', cell: (r) => r.accountName },
+    { header: t('office.team.svp'), className: 'num', cell: (r) => formatNaira(r.outstanding) },
+    { header: t('office.team.edit'), className: 'shrink', cell: (r) => <button type="button" className="cell-link" onClick={() => setEditing(r)} aria-label={t('office.team.editName', { name: r.fullName })}>{t('office.team.edit')}</button> },
+    { header: t('office.team.access'), className: 'shrink', cell: (r) => <WithdrawButton name={r.fullName} surveyId={survey._id} surveyTitle={survey.title} memberId={r._id} onWithdrawn={list.refresh} /> },
   ];
 
   return (
     <section className="mgmt">
       <MgmtHead
-        title={`Manage ${survey.title} Supervisors`}
+        title={t('office.team.manageSupervisorsOf', { survey: survey.title })}
         actions={
           <>
             <ActiveSurveyButton />
             <RefreshButton onClick={list.refresh} busy={list.loading} />
-            <button type="button" className="btn btn--ghost" onClick={() => setUploading(true)}>Upload file</button>
-            <button type="button" className="btn btn--primary" onClick={() => setInviting(true)}><UserPlusIcon /> Invite supervisor</button>
+            <button type="button" className="btn btn--ghost" onClick={() => setUploading(true)}>{t('office.team.uploadFile')}</button>
+            <button type="button" className="btn btn--primary" onClick={() => setInviting(true)}><UserPlusIcon /> {t('office.team.inviteSupervisor')}</button>
           </>
         }
       />
       <UserListPanel list={list} page={page} info={data} rows={data?.supervisors} columns={columns}
-        label="Supervisors" searchLabel="Search supervisors" placeholder="Search supervisors"
+        label={t('nav.short.supervisors')} searchLabel={t('office.team.searchSupervisors')} placeholder={t('office.team.searchSupervisors')}
         empty={
           <div className="empty-note">
-            <p className="empty-note__title">No supervisor yet</p>
-            <p>Invite your first supervisor to {survey.title}, then assign field users to them from Manage Field Users.</p>
-            <button type="button" className="btn btn--primary" onClick={() => setInviting(true)}><UserPlusIcon /> Invite supervisor</button>
+            <p className="empty-note__title">{t('office.team.noSupervisor')}</p>
+            <p>{t('office.team.inviteFirstSupervisor', { survey: survey.title })}</p>
+            <button type="button" className="btn btn--primary" onClick={() => setInviting(true)}><UserPlusIcon /> {t('office.team.inviteSupervisor')}</button>
           </div>
         }
       />

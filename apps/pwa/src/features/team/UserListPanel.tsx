@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { DataTable, type Column } from './DataTable';
 import { Pager, SearchBox } from './ListControls';
+import { useT } from '../../lib/i18n';
 
 interface ListState {
   search: string;
@@ -35,6 +36,7 @@ interface UserListPanelProps<Row> {
 
 /** The body of a screen that lists users: search box, table and pager, on one page of a server list. */
 export function UserListPanel<Row extends { _id: string }>({ list, page, info, rows, columns, label, searchLabel, placeholder, empty, children }: UserListPanelProps<Row>) {
+  const t = useT();
   return (
     <div className="mgmt-panel">
       <div className="toolbar">
@@ -46,7 +48,7 @@ export function UserListPanel<Row extends { _id: string }>({ list, page, info, r
         rows={rows}
         rowKey={(r) => r._id}
         loading={list.loading}
-        empty={list.query ? <p>No user found with "{list.query}" keywords</p> : empty}
+        empty={list.query ? <p>{t('office.team.noUserFound', { query: list.query })}</p> : empty}
       />
       <Pager page={page} count={rows?.length ?? 0} total={info?.totalCount ?? 0} hasPreviousPage={!!info?.hasPreviousPage} hasNextPage={!!info?.hasNextPage} onPage={list.setPage}>
         {children}

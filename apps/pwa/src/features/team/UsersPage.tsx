@@ -6,35 +6,37 @@ import { MgmtHead, RefreshButton } from './Layout';
 import { serialNumber } from './paging';
 import { UserListPanel } from './UserListPanel';
 import { usePagedList } from './usePagedList';
+import { msgId, useT } from '../../lib/i18n';
 
 const ROLE_LABEL: Record<string, string> = {
-  [Role.nothing]: 'No role yet',
-  [Role.fieldUser]: 'Field user',
-  [Role.supervisor]: 'Supervisor',
-  [Role.organization]: 'Organization',
-  [Role.masterAdmin]: 'Master admin',
-  [Role.customerService]: 'Customer service',
+  [Role.nothing]: msgId('office.role.none'),
+  [Role.fieldUser]: msgId('office.responses.fieldUser'),
+  [Role.supervisor]: msgId('office.deactivated.supervisor'),
+  [Role.organization]: msgId('nav.organization'),
+  [Role.masterAdmin]: msgId('office.role.masterAdmin'),
+  [Role.customerService]: msgId('office.role.customerService'),
 };
 
 /** Every account on the platform (GET /user/all), searchable and paged. */
 export function UsersPage() {
+  const t = useT();
   const list = usePagedList(({ page, searchQuery, signal }) => api.call('allUsers', { query: { page, searchQuery }, signal }));
   const data = list.data;
   const page = data?.page ?? list.page;
   const columns: Column<UserRow>[] = [
     { header: 'S/N', cell: (_, i) => serialNumber(page, i) },
-    { header: 'Email Address', className: 'wrap wrap--email', text: (r) => r.email, cell: (r) => <EmailText email={r.email} /> },
-    { header: 'Role', cell: (r) => ROLE_LABEL[r.role] ?? r.role },
-    { header: 'Organization', className: 'wrap', cell: (r) => r.organization_name ?? <span className="cell-muted">N/A</span> },
-    { header: 'Status', cell: (r) => (r.verified ? <span className="badge badge--brand">Verified</span> : <span className="badge">Not verified</span>) },
-    { header: 'Joined', cell: (r) => formatResponseDate(r.createdAt) },
+    { header: t('office.team.email'), className: 'wrap wrap--email', text: (r) => r.email, cell: (r) => <EmailText email={r.email} /> },
+    { header: t('office.deactivated.role'), cell: (r) => (ROLE_LABEL[r.role] ? t(ROLE_LABEL[r.role]!) : r.role) },
+    { header: t('nav.organization'), className: 'wrap', cell: (r) => r.organization_name ?? <span className="cell-muted">{t('common.na')}</span> },
+    { header: t('office.responses.status'), cell: (r) => (r.verified ? <span className="badge badge--brand">{t('office.users.verified')}</span> : <span className="badge">{t('office.users.notVerified')}</span>) },
+    { header: t('office.users.joined'), cell: (r) => formatResponseDate(r.createdAt) },
   ];
   return (
     <section className="mgmt">
-      <MgmtHead title="All users" sub="Every account on Survey Bird, newest first." actions={<RefreshButton onClick={list.refresh} busy={list.loading} />} />
+      <MgmtHead title={t('nav.allUsers')} sub={t('office.users.sub')} actions={<RefreshButton onClick={list.refresh} busy={list.loading} />} />
       <UserListPanel list={list} page={page} info={data} rows={data?.users} columns={columns}
-        label="Users" searchLabel="Search users" placeholder="Search users"
-        empty={<p>No user has signed up yet.</p>}
+        label={t('office.users.users')} searchLabel={t('office.users.search')} placeholder={t('office.users.search')}
+        empty={<p>{t('office.users.none')}</p>}
       />
     </section>
   );

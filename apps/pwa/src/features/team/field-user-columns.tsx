@@ -1,9 +1,10 @@
 import type { DeviceSummary, FieldUser } from '@survey-bird/contracts';
-import { formatAgo, formatNaira, formatResponseDate } from '../../ui/format';
+import { formatAgo, formatNaira, formatNumber, formatResponseDate } from '../../ui/format';
+import { t } from '../../lib/i18n';
 import { EmailText, type Column } from './DataTable';
 import { serialNumber } from './paging';
 
-const missing = <span className="cell-muted">N/A</span>;
+const Missing = () => <span className="cell-muted">{t('common.na')}</span>;
 const DAY_MS = 86_400_000;
 
 /** Work sits on the phone (waiting, failed or photos) and it has not synced for the organization's number of days. */
@@ -14,12 +15,12 @@ export function syncOverdue(device: DeviceSummary | null | undefined, staleSyncD
 }
 
 function LastSync({ device, staleSyncDays }: { device: DeviceSummary | null | undefined; staleSyncDays: number }) {
-  if (!device) return <span className="cell-muted" title="This phone has not reported yet">Never</span>;
+  if (!device) return <span className="cell-muted" title={t('office.team.notReported')}>{t('office.team.never')}</span>;
   const overdue = syncOverdue(device, staleSyncDays);
   return (
-    <span className={overdue ? 'sync-overdue' : undefined} title={`Last sync ${formatResponseDate(device.lastSyncAt, new Date(), true)}; reported ${formatResponseDate(device.reportedAt, new Date(), true)}`}>
+    <span className={overdue ? 'sync-overdue' : undefined} title={t('office.team.lastSyncTitle', { sync: formatResponseDate(device.lastSyncAt, new Date(), true), reported: formatResponseDate(device.reportedAt, new Date(), true) })}>
       {formatAgo(device.lastSyncAt)}
-      {overdue && <span className="sync-overdue__note"> · work waiting</span>}
+      {overdue && <span className="sync-overdue__note"> · {t('office.team.workWaiting')}</span>}
     </span>
   );
 }
@@ -29,24 +30,25 @@ function LastSync({ device, staleSyncDays }: { device: DeviceSummary | null | un
  * screens 5 and 10); `staleSyncDays` is the organization's threshold, which the list reply carries.
  */
 export function fieldUserColumns(page: number, staleSyncDays: number): Column<FieldUser>[] {
+  const missing = <Missing />;
   return [
     { header: 'S/N', cell: (_, i) => serialNumber(page, i) },
-    { header: 'Full Name', className: 'wrap wrap--name', cell: (r) => r.fullName },
-    { header: 'Phone Number', cell: (r) => r.phoneNumber },
-    { header: 'Email Address', className: 'wrap wrap--email', text: (r) => r.email, cell: (r) => <EmailText email={r.email} /> },
-    { header: 'Bank', className: 'wrap', cell: (r) => r.bank || missing },
-    { header: 'Account No.', cell: (r) => r.accountNumber || missing },
-    { header: 'Account Name', className: 'wrap', cell: (r) => r.accountName || missing },
-    { header: 'Fee', className: 'num', cell: (r) => formatNaira(r.outstanding) },
-    { header: 'Awaiting review', className: 'num', cell: (r) => formatNaira(r.awaitingReview) },
-    { header: 'Last sync', className: 'wrap', cell: (r) => <LastSync device={r.device} staleSyncDays={staleSyncDays} /> },
+    { header: t('office.team.fullName'), className: 'wrap wrap--name', cell: (r) => r.fullName },
+    { header: t('office.team.phone'), cell: (r) => r.phoneNumber },
+    { header: t('office.team.email'), className: 'wrap wrap--email', text: (r) => r.email, cell: (r) => <EmailText email={r.email} /> },
+    { header: t('office.payout.bank'), className: 'wrap', cell: (r) => r.bank || missing },
+    { header: t('office.team.accountNo'), cell: (r) => r.accountNumber || missing },
+    { header: t('office.team.accountName'), className: 'wrap', cell: (r) => r.accountName || missing },
+    { header: t('office.team.fee'), className: 'num', cell: (r) => formatNaira(r.outstanding) },
+    { header: t('office.team.awaitingReview'), className: 'num', cell: (r) => formatNaira(r.awaitingReview) },
+    { header: t('office.team.lastSync'), className: 'wrap', cell: (r) => <LastSync device={r.device} staleSyncDays={staleSyncDays} /> },
     {
-      header: 'Waiting on phone',
+      header: t('office.team.waitingOnPhone'),
       className: 'num',
-      cell: (r) => (r.device ? `${r.device.waiting}${r.device.photosWaiting ? ` · ${r.device.photosWaiting} photo${r.device.photosWaiting === 1 ? '' : 's'}` : ''}` : missing),
+      cell: (r) => (r.device ? `${formatNumber(r.device.waiting)}${r.device.photosWaiting ? ` · ${t('office.team.photos', { count: r.device.photosWaiting })}` : ''}` : missing),
     },
-    { header: 'Failed', className: 'num', cell: (r) => (r.device ? <span className={r.device.failed ? 'sync-overdue' : undefined}>{r.device.failed}</span> : missing) },
-    { header: 'App version', cell: (r) => r.device?.appVersion || missing },
-    { header: 'Flags', className: 'num', cell: (r) => (r.flags === undefined ? missing : <span className={r.flags ? 'flag-count' : undefined} title="Open quality flags on their responses">{r.flags}</span>) },
+    { header: t('office.team.failed'), className: 'num', cell: (r) => (r.device ? <span className={r.device.failed ? 'sync-overdue' : undefined}>{formatNumber(r.device.failed)}</span> : missing) },
+    { header: t('office.team.appVersion'), cell: (r) => r.device?.appVersion || missing },
+    { header: t('office.responses.flags'), className: 'num', cell: (r) => (r.flags === undefined ? missing : <span className={r.flags ? 'flag-count' : undefined} title={t('office.team.openFlags')}>{formatNumber(r.flags)}</span>) },
   ];
 }

@@ -9,14 +9,14 @@ describe('showingText', () => {
     expect(showingText(3, 5, 45)).toBe('Showing 41 - 45 of 45');
   });
   it('takes the Manage Survey label', () => {
-    expect(showingText(1, 3, 3, 'Showing:')).toBe('Showing: 1 - 3 of 3');
+    expect(showingText(1, 3, 3, true)).toBe('Showing: 1 - 3 of 3');
   });
   it('shows 0 - 0 for an empty page', () => {
     expect(showingText(1, 0, 0)).toBe('Showing 0 - 0 of 0');
     expect(showingRange(2, 0)).toEqual({ first: 0, last: 0 });
   });
   it('honours another page size', () => {
-    expect(showingText(2, 10, 25, 'Showing', 10)).toBe('Showing 11 - 20 of 25');
+    expect(showingText(2, 10, 25, false, 10)).toBe('Showing 11 - 20 of 25');
   });
 });
 

@@ -1,4 +1,5 @@
 import { Limits } from '@survey-bird/contracts';
+import { t } from '../../lib/i18n';
 
 /** First and last row numbers of a page: page 2 of 20-row pages holding 5 rows is 21 - 25. */
 export function showingRange(page: number, count: number, pageSize: number = Limits.pageSize): { first: number; last: number } {
@@ -7,10 +8,10 @@ export function showingRange(page: number, count: number, pageSize: number = Lim
   return { first, last: first + count - 1 };
 }
 
-/** 'Showing 1 - 20 of 45' (the Manage Survey screen words it 'Showing: 1 - 20 of 45'). */
-export function showingText(page: number, count: number, total: number, label = 'Showing', pageSize: number = Limits.pageSize): string {
+/** 'Showing 1 - 20 of 45' (the Manage Survey screen words it with a colon: 'Showing: 1 - 20 of 45'). */
+export function showingText(page: number, count: number, total: number, colon = false, pageSize: number = Limits.pageSize): string {
   const { first, last } = showingRange(page, count, pageSize);
-  return `${label} ${first} - ${last} of ${total}`;
+  return colon ? t('office.pager.showingColon', { first, last, total }) : t('office.pager.showing', { first, last, total });
 }
 
 /** The S/N of the i-th row (0-based) on a page. */
