@@ -19,6 +19,7 @@ import { formOf } from '../responses/survey-cache.js';
 import { compareAnswers, overThreshold } from './compare.js';
 import { BackchecksRepository, newAssignmentId, type NewAssignment, type SettingsRow } from './repository.js';
 import { drawOf, newSeed, pickBackchecker, sampled, weekOf, weekStart } from './sampling.js';
+import { iso } from '../../lib/time.js';
 
 /**
  * A response is drawn once it is this old: one whose transaction committed a little after a later
@@ -37,7 +38,6 @@ const MAX_EXPORT_ROWS = 100_000;
 
 const bp = (percent: number) => Math.round(percent * 100);
 const rateOf = (compared: number, mismatched: number) => (compared > 0 ? Math.round((mismatched / compared) * 10_000) / 100 : null);
-const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 const parseJson = <T>(json: string) => JSON.parse(json) as T;
 
 export function settingsOf(row: SettingsRow | undefined): BackcheckSettings {
@@ -275,7 +275,7 @@ export class BackchecksService {
       return {
         _id: r.id, responseId: r.response_id, survey_id: r.survey_id, organization_id: r.organization_id, surveyTitle: r.title, respondent,
         location: r.lat !== null && r.lng !== null ? { lat: Number(r.lat), lng: Number(r.lng) } : null,
-        capturedAt: iso(r.captured_at ?? r.created_at), assignedAt: iso(r.assigned_at ?? r.selected_at)!,
+        capturedAt: iso(r.captured_at ?? r.created_at), assignedAt: iso(r.assigned_at ?? r.selected_at),
       };
     }));
     const formList = [...forms.entries()].flatMap(([surveyId, f]) => (f ? [{ survey_id: surveyId, version: Number(f.version), questions: parseJson<StoredQuestion[]>(f.questions) }] : []));
@@ -387,7 +387,7 @@ export class BackchecksService {
       weeks: [...weeks.entries()].map(([week, w]) => ({ week, ...w, rate: rateOf(w.compared, w.mismatched) })),
       assignments: list.rows.map((r) => ({
         _id: r.id, responseId: r.response_id, fieldUser: r.full_name || r.email, backchecker: r.b_name || r.b_email || null, reason: r.reason as BackcheckReason,
-        selectedAt: iso(r.selected_at)!, completedAt: iso(r.completed_at), rate: r.compared === null ? null : rateOf(Number(r.compared), Number(r.mismatched ?? 0)), mismatch: Number(r.mismatch) === 1,
+        selectedAt: iso(r.selected_at), completedAt: iso(r.completed_at), rate: r.compared === null ? null : rateOf(Number(r.compared), Number(r.mismatched ?? 0)), mismatch: Number(r.mismatch) === 1,
       })),
       ...pagingReply(page, Math.max(list.total, people.total)),
     };
@@ -414,7 +414,7 @@ export class BackchecksService {
       backcheck: {
         status: a.completed_at !== null ? 'done' : a.backchecker_user_id ? 'assigned' : 'unassigned',
         backchecker: a.b_name || a.b_email || null,
-        selectedAt: iso(a.selected_at)!, completedAt: iso(a.completed_at), rate: compared, threshold: settings.threshold, mismatch: Number(a.mismatch) === 1,
+        selectedAt: iso(a.selected_at), completedAt: iso(a.completed_at), rate: compared, threshold: settings.threshold, mismatch: Number(a.mismatch) === 1,
         items: br ? stable.map((q) => {
           const d = diffs.get(q.id);
           return { questionId: q.id, text: q.text, original: d ? shown(parseJson<Answer | null>(d.original ?? 'null')) : null, backcheck: d ? shown(parseJson<Answer | null>(d.backcheck ?? 'null')) : shown(answerOf(answers, q.text)), match: d ? Number(d.matched) === 1 : null, tolerance: form!.tolerances[q.id] ?? (NUMERIC_QUESTION_TYPES.includes(q.type) ? 0 : null) };

@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.js';
 import { bucketsOf, heldOf, heldReasonsByIds, holdRuleOf, type MemberHeld } from '../payouts/holds.js';
 import { pageOf, pagingReply } from '../../http/paging.js';
 import { CHANGES_PAGE, EarningsRepository } from './repository.js';
+import { iso } from '../../lib/time.js';
 
 /** A field user's view of their own money: what changed since their last sync, and the totals. */
 export class EarningsService {
@@ -45,12 +46,11 @@ export class EarningsService {
     const p = pageOf(page);
     const { rows, total } = await this.repo.mine(userId, p);
     const held = await this.heldOnPage(rows);
-    const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
     return {
       responses: rows.map((r) => ({
         _id: r.id, clientId: r.client_id, survey_id: r.survey_id, status: r.status as ResponseStatus, comment: r.review_comment,
         revision: Number(r.revision), amount: Number(r.rate), paid: r.paid_at !== null,
-        capturedAt: iso(r.captured_at), submittedAt: iso(r.created_at)!,
+        capturedAt: iso(r.captured_at), submittedAt: iso(r.created_at),
         // A fix puts the response back to pending: the earlier decision is no longer its state.
         reviewedAt: r.status === ResponseStatus.pending ? null : iso(r.reviewed_at), paidAt: iso(r.paid_at),
         ...(held.has(r.id) ? { held: held.get(r.id)! } : {}),

@@ -7,6 +7,7 @@ import { ReviewRepository, type ReviewingActor } from '../review/repository.js';
 import { FlagWorker } from './flag-worker.js';
 import { parseMeta } from './meta.js';
 import type { FlagsRepository, PhotoFacts } from './repository.js';
+import { iso } from '../../lib/time.js';
 
 export const FlagMsg = { flagNotFound: 'This response has no such flag', dismissed: 'Flag dismissed' } as const;
 
@@ -63,7 +64,6 @@ export class FlagsService {
     const checked = await this.repo.photosOf(responseId);
     // Checked photos carry the server's SHA-256; before the check, the phone's hashes alone.
     const photos = checked.length > 0 ? checked : Object.entries(m.photoHashes ?? {}).map(([question, phash]) => ({ question, sha256: null, phash }));
-    const iso = (ms: number | undefined | null) => (ms === undefined || ms === null ? null : new Date(Number(ms)).toISOString());
     return {
       openedAt: iso(m.openedAt),
       capturedAt: iso(row.captured_at),

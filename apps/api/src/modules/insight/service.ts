@@ -12,6 +12,7 @@ import { InsightRepository, type ChangedRow, type Key, type ListedResponse, type
 import { fileLinkKey, linkExpiry } from '../files/file-links.js';
 import { maskAnswers } from '@survey-bird/contracts/personal';
 import { personalKeys } from '../privacy/personal-keys.js';
+import { iso } from '../../lib/time.js';
 
 /** Answer keys shown as PERSONAL_MASK; null: none hidden. */
 export type Hidden = ReadonlySet<string> | null;
@@ -183,7 +184,6 @@ function toResponseRow(r: ListedResponse, columns: ExportColumns | null, hidden:
   };
 }
 
-const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 function changedResponse(r: ChangedRow, columns: ExportColumns | null, hidden: Hidden): ChangedResponse {
   return {
@@ -192,7 +192,7 @@ function changedResponse(r: ChangedRow, columns: ExportColumns | null, hidden: H
     answers: visibleAnswers<ChangedResponse['answers'][string]>(columns, Number(r.version), r.answers, hidden),
     fullName: r.full_name,
     email: r.email,
-    createdAt: iso(r.created_at)!,
+    createdAt: iso(r.created_at),
     capturedAt: iso(r.captured_at),
     version: Number(r.version),
     revision: Number(r.revision),

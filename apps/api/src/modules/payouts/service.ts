@@ -12,9 +12,9 @@ import { payoutXlsx, responsesCsv } from './download.js';
 import { bucketsOf, heldOf, holdRuleOf, type MemberHeld } from './holds.js';
 import { NothingToPay, PayoutsRepository, type PayMember } from './repository.js';
 import { mailWords } from '../mail/texts.js';
+import { iso } from '../../lib/time.js';
 
 const naira = (n: number) => `₦${n.toLocaleString('en-NG')}`;
-const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 /** Who may read payouts: an office user every line in their scope; a supervisor their field users' lines. */
 type PayoutViewer = OfficeActor | SupervisorActor;
@@ -213,6 +213,6 @@ function summaryOf(p: PayoutsTable, lines: PayoutLinesTable[]): Payout {
     total: lines.reduce((n, l) => n + Number(l.amount), 0),
     responseCount: lines.reduce((n, l) => n + Number(l.response_count), 0),
     fieldUserCount: lines.length,
-    reference: p.reference, createdAt: iso(p.created_at)!, paidAt: iso(p.paid_at), cancelledAt: iso(p.cancelled_at),
+    reference: p.reference, createdAt: iso(p.created_at), paidAt: iso(p.paid_at), cancelledAt: iso(p.cancelled_at),
   };
 }

@@ -13,6 +13,7 @@ import { plainText } from '../insight/export-rows.js';
 import { searchTextOf } from '../responses/search-text.js';
 import { personalKeys } from './personal-keys.js';
 import { PrivacyRepository, type ErasableResponse } from './repository.js';
+import { iso } from '../../lib/time.js';
 
 const DAY_MS = 86_400_000;
 /** The retention pass runs daily: a survey's deletion lands within a day of its due date. */
@@ -142,18 +143,17 @@ export class PrivacyService {
   /** Everything the field user's account holds, for them to keep (their subject-access copy). */
   async myData(userId: string): Promise<MyDataReply> {
     const d = await this.repo.fieldUserData(userId);
-    const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
     const paid = d.responses.filter((r) => r.paid_at !== null);
     const owed = d.responses.filter((r) => r.paid_at === null && r.status === 'approved');
     const sum = (rs: { rate: number }[]) => rs.reduce((n, r) => n + Number(r.rate), 0);
     return {
-      account: { email: d.account.email, fullName: d.account.full_name, createdAt: iso(d.account.created_at)! },
+      account: { email: d.account.email, fullName: d.account.full_name, createdAt: iso(d.account.created_at) },
       memberships: d.memberships.map((m) => ({
         survey_id: m.survey_id, surveyTitle: m.title, organization: m.organization, fullName: m.full_name, phoneNumber: m.phone_number,
-        bank: m.bank, accountNumber: m.account_number, accountName: m.account_name, rate: Number(m.rate), invitedAt: iso(m.created_at)!,
+        bank: m.bank, accountNumber: m.account_number, accountName: m.account_name, rate: Number(m.rate), invitedAt: iso(m.created_at),
       })),
       earnings: { responses: d.responses.length, paid: sum(paid), owed: sum(owed) },
-      responses: d.responses.map((r) => ({ _id: r.id, survey_id: r.survey_id, status: r.status as ResponseStatus, amount: Number(r.rate), paid: r.paid_at !== null, submittedAt: iso(r.created_at)! })),
+      responses: d.responses.map((r) => ({ _id: r.id, survey_id: r.survey_id, status: r.status as ResponseStatus, amount: Number(r.rate), paid: r.paid_at !== null, submittedAt: iso(r.created_at) })),
       payouts: d.payouts.map((p) => ({ survey_id: p.survey_id, amount: Number(p.amount), responses: Number(p.response_count), reference: p.reference, paidAt: iso(p.paid_at), bank: p.bank, accountNumber: p.account_number })),
     };
   }

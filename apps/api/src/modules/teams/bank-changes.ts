@@ -12,9 +12,9 @@ import { BankChangesRepository } from './bank-changes-repository.js';
 import { maskAccount, type PeopleService } from './people.js';
 import { TeamsRepository } from './repository.js';
 import { memberPlace, queueBankRejected } from './team-mails.js';
+import { iso } from '../../lib/time.js';
 
 type Request = z.output<typeof BankChangeBody>;
-const iso = (ms: number | string) => new Date(Number(ms)).toISOString();
 
 /**
  * A field user sees their own bank details masked (the last 4 digits) and asks for a change; the

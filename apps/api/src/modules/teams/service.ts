@@ -12,6 +12,7 @@ import type { OfficeActor } from '../../plugins/auth.js';
 import { TeamsRepository } from './repository.js';
 import { recordAudit, type AuditActor } from '../audit/record.js';
 import { queueInvitation } from './team-mails.js';
+import { iso } from '../../lib/time.js';
 
 type FieldUserInvite = z.output<typeof InviteFieldUserBody>;
 type SupervisorInvite = z.output<typeof InviteSupervisorBody>;
@@ -220,7 +221,6 @@ export function toDeviceSummary(reports: DeviceReportRow[]): DeviceSummary | nul
   if (reports.length === 0) return null;
   const latest = reports.reduce((a, b) => (Number(b.reported_at) > Number(a.reported_at) ? b : a));
   const syncs = reports.flatMap((d) => (d.last_sync_at === null ? [] : [Number(d.last_sync_at)]));
-  const iso = (ms: number) => new Date(ms).toISOString();
   return {
     lastSyncAt: syncs.length ? iso(Math.max(...syncs)) : null,
     reportedAt: iso(Number(latest.reported_at)),

@@ -7,14 +7,14 @@ import type { OfficeActor } from '../../plugins/auth.js';
 import { recordAudit, type AuditActor } from '../audit/record.js';
 import { tokenHash } from './lookup.js';
 import { TokensRepository, type TokenRow } from './repository.js';
+import { iso } from '../../lib/time.js';
 
 const DAY_MS = 86_400_000;
-const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 function toToken(t: TokenRow): ApiToken {
   return {
     _id: t.id, name: t.name, hint: t.hint, surveyId: t.survey_id, surveyTitle: t.survey_title, createdBy: t.creator_email,
-    createdAt: iso(t.created_at)!, expiresAt: iso(t.expires_at)!, lastUsedAt: iso(t.last_used_at), revokedAt: iso(t.revoked_at),
+    createdAt: iso(t.created_at), expiresAt: iso(t.expires_at), lastUsedAt: iso(t.last_used_at), revokedAt: iso(t.revoked_at),
   };
 }
 

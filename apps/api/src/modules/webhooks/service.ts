@@ -6,6 +6,7 @@ import { pageOf, pagingReply } from '../../http/paging.js';
 import { refusedAtSave, send, signature, type SendResult } from './outbound.js';
 import type { OfficeActor } from '../../plugins/auth.js';
 import { WebhooksRepository, type DeliveryRow, type WebhookRow } from './repository.js';
+import { iso } from '../../lib/time.js';
 
 /** A survey-limited office user reaches only their surveys' webhooks. */
 const inScope = (actor: OfficeActor, surveyId: string) => actor.surveys === 'all' || actor.surveys.includes(surveyId);
@@ -22,18 +23,17 @@ const BATCH = 20;
 /** A delivery being sent is held this long (another instance skips it); longer than the 10 s send timeout. */
 const CLAIM_MS = 60_000;
 
-const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 const eventsOf = (stored: string) => stored.split(',').filter(Boolean) as WebhookEvent[];
 
 function toWebhook(w: WebhookRow): Webhook {
-  return { _id: w.id, survey_id: w.survey_id, url: w.url, events: eventsOf(w.events), createdAt: iso(w.created_at)!, failingSince: iso(w.failing_since), disabledAt: iso(w.disabled_at), withoutPersonal: Number(w.without_personal) === 1 };
+  return { _id: w.id, survey_id: w.survey_id, url: w.url, events: eventsOf(w.events), createdAt: iso(w.created_at), failingSince: iso(w.failing_since), disabledAt: iso(w.disabled_at), withoutPersonal: Number(w.without_personal) === 1 };
 }
 
 function toDelivery(d: DeliveryRow): WebhookDelivery {
   return {
     _id: String(d.id), eventId: d.event_id, event: d.event_type as WebhookEvent, status: d.status as WebhookDelivery['status'], attempts: Number(d.attempts),
     lastStatusCode: d.last_status_code === null ? null : Number(d.last_status_code), lastError: d.last_error, lastAttemptAt: iso(d.last_attempt_at),
-    nextAttemptAt: d.status === 'pending' ? iso(d.next_attempt_at) : null, deliveredAt: iso(d.delivered_at), createdAt: iso(d.created_at)!,
+    nextAttemptAt: d.status === 'pending' ? iso(d.next_attempt_at) : null, deliveredAt: iso(d.delivered_at), createdAt: iso(d.created_at),
   };
 }
 
