@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import { ApiMsg, AuditAction, type DeviceSummary, type FieldUser, type FieldUserAcrossRow, type InviteFieldUserBody, type InviteSupervisorBody, Role, type Supervisor } from '@survey-bird/contracts';
-import type { DeviceStatusTable, MemberRow } from '../../db/schema.js';
+import { ApiMsg, AuditAction, type FieldUser, type FieldUserAcrossRow, type InviteFieldUserBody, type InviteSupervisorBody, Role, type Supervisor } from '@survey-bird/contracts';
+import type { MemberRow } from '../../db/schema.js';
+import { toDeviceSummary, type DeviceReportRow } from '../devices/index.js';
 import type { FlagsService } from '../flags/service.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { Page } from '../../http/paging.js';
@@ -12,7 +13,6 @@ import type { OfficeActor } from '../../plugins/auth.js';
 import { TeamsRepository } from './repository.js';
 import { recordAudit, type AuditActor } from '../audit/record.js';
 import { queueInvitation } from './team-mails.js';
-import { iso } from '../../lib/time.js';
 
 type FieldUserInvite = z.output<typeof InviteFieldUserBody>;
 type SupervisorInvite = z.output<typeof InviteSupervisorBody>;
@@ -211,24 +211,6 @@ export function toFieldUser(r: FieldUserFields): FieldUser {
     awaitingReview: Number(r.awaiting_review ?? 0),
     supervisorId: r.supervisor_id,
     supervisorName: r.supervisor_name,
-  };
-}
-
-type DeviceReportRow = Pick<DeviceStatusTable, 'user_id' | 'app_version' | 'waiting' | 'failed' | 'photos_waiting' | 'last_sync_at' | 'reported_at'>;
-
-/** One person's phones summed: work waiting and failed on all of them, the latest sync and report. */
-export function toDeviceSummary(reports: DeviceReportRow[]): DeviceSummary | null {
-  if (reports.length === 0) return null;
-  const latest = reports.reduce((a, b) => (Number(b.reported_at) > Number(a.reported_at) ? b : a));
-  const syncs = reports.flatMap((d) => (d.last_sync_at === null ? [] : [Number(d.last_sync_at)]));
-  return {
-    lastSyncAt: syncs.length ? iso(Math.max(...syncs)) : null,
-    reportedAt: iso(Number(latest.reported_at)),
-    waiting: reports.reduce((n, d) => n + Number(d.waiting), 0),
-    failed: reports.reduce((n, d) => n + Number(d.failed), 0),
-    photosWaiting: reports.reduce((n, d) => n + Number(d.photos_waiting), 0),
-    appVersion: latest.app_version,
-    devices: reports.length,
   };
 }
 
