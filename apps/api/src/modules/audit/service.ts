@@ -2,7 +2,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { AuditAction, type AuditEventRow, type AuditQuery, Limits } from '@survey-bird/contracts';
 import { pageOf, pagingReply } from '../../http/paging.js';
-import { plainText } from '../insight/export-rows.js';
+import { plainText } from '../../lib/spreadsheet.js';
 import { recordAudit, type AuditActor } from './record.js';
 import { AuditRepository, type AuditFilter, type AuditRecord } from './repository.js';
 

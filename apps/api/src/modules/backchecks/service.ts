@@ -12,7 +12,7 @@ import { HttpError, badRequest, notFound } from '../../http/errors.js';
 import { pageOf, pagingReply } from '../../http/paging.js';
 import type { OfficeActor } from '../../plugins/auth.js';
 import { recordAudit, SYSTEM, type AuditActor } from '../audit/record.js';
-import { plainText } from '../insight/export-rows.js';
+import { plainText } from '../../lib/spreadsheet.js';
 import { ReviewRepository, type ReviewingActor } from '../review/repository.js';
 import { bodyHashOf, checkedAnswers, normaliseAnswers } from '../responses/ingest-service.js';
 import { formOf } from '../responses/survey-cache.js';

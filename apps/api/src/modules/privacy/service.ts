@@ -9,7 +9,7 @@ import type { OfficeActor } from '../../plugins/auth.js';
 import { recordAudit, SYSTEM, type AuditActor } from '../audit/record.js';
 import type { FileStores } from '../files/store/index.js';
 import type { StoreKind } from '../files/store/file-store.js';
-import { plainText } from '../insight/export-rows.js';
+import { plainText } from '../../lib/spreadsheet.js';
 import { searchTextOf } from '../responses/search-text.js';
 import { personalKeys } from './personal-keys.js';
 import { PrivacyRepository, type ErasableResponse } from './repository.js';
