@@ -1,6 +1,7 @@
 import { BackchecksService } from '../modules/backchecks/service.js';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Deps } from './deps.js';
 import { AccountsService } from '../modules/accounts/service.js';
 import { AuditService } from '../modules/audit/service.js';
 import { DevicesService } from '../modules/devices/service.js';
@@ -75,14 +76,15 @@ declare module 'fastify' {
  */
 export default fp(
   async function services(app: FastifyInstance) {
+    const deps: Deps = { config: app.config, db: app.db, mailer: app.mailer, log: app.log, counters: app.counters };
     const ingest = new IngestService(app.db, app.config.maxOfflineAgeMs);
     const stores = new FileStores(app.config, app.db);
     app.addHook('onClose', async () => stores.close());
-    const flags = new FlagsService(app);
+    const flags = new FlagsService(deps);
     const uploads = new UploadService(app.config, app.db, ingest, stores);
-    const insight = new InsightService(app, flags);
-    const review = new ReviewService(app, flags, insight);
-    const audio = new AudioService(app, ingest, stores, review);
+    const insight = new InsightService(deps, flags);
+    const review = new ReviewService(deps, flags, insight);
+    const audio = new AudioService(deps, ingest, stores, review);
     const resumable = new ResumableUploads(app.config, app.db, uploads, app.log, audio);
     app.addHook('onClose', async () => resumable.stop());
     const teams = new TeamsService(app, flags);
@@ -91,19 +93,19 @@ export default fp(
     registerTeamMails(app, mailQueue);
     app.decorate('services', {
       accounts: new AccountsService(app),
-      backchecks: new BackchecksService(app),
-      audit: new AuditService(app),
-      devices: new DevicesService(app),
-      earnings: new EarningsService(app),
+      backchecks: new BackchecksService(deps),
+      audit: new AuditService(deps),
+      devices: new DevicesService(deps),
+      earnings: new EarningsService(deps),
       flags,
       ingest,
       insight,
       mailQueue,
-      office: new OfficeService(app),
+      office: new OfficeService(deps),
       maps: new MapsService(app, stores),
-      organizations: new OrganizationsService(app),
-      payouts: new PayoutsService(app),
-      privacy: new PrivacyService(app, stores),
+      organizations: new OrganizationsService(deps),
+      payouts: new PayoutsService(deps),
+      privacy: new PrivacyService(deps, stores),
       people,
       bankChanges: new BankChanges(app, people),
       review,
@@ -113,8 +115,8 @@ export default fp(
       bulk: new BulkInvitations(app, teams),
       teamCopy: new TeamCopy(app, teams),
       webhooks: new WebhooksService(app),
-      tokens: new TokensService(app),
-      odata: new ODataService(app),
+      tokens: new TokensService(deps),
+      odata: new ODataService(deps),
       uploads,
       resumable,
     });

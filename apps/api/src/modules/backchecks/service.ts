@@ -1,5 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
 import type { Kysely } from 'kysely';
 import {
   isChoiceList, type Answer, answerOf, ApiMsg, AuditAction, BACKCHECK_HOLD_WINDOW, BackcheckDefaults, type BackcheckForm, type BackcheckFormBody, BackcheckMsg, type BackcheckOverviewReply, type BackcheckReason,
@@ -82,13 +82,13 @@ export class BackchecksService {
   readonly repo: BackchecksRepository;
   private readonly review: ReviewRepository;
 
-  constructor(private readonly app: FastifyInstance) {
-    this.repo = new BackchecksRepository(app.db.kysely);
-    this.review = new ReviewRepository(app.db.kysely);
+  constructor(private readonly deps: Pick<Deps, 'db'>) {
+    this.repo = new BackchecksRepository(deps.db.kysely);
+    this.review = new ReviewRepository(deps.db.kysely);
   }
 
   private get db(): Kysely<Database> {
-    return this.app.db.kysely;
+    return this.deps.db.kysely;
   }
 
   /** Inside a transaction pass it: on SQLite a read outside an open transaction waits for it to end. */

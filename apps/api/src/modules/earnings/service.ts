@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
 import type { Kysely } from 'kysely';
 import { ResponseStatus, type ChangesReply, type EarningsReply, type HoldReason, type MyResponsesReply } from '@survey-bird/contracts';
 import type { Database } from '../../db/schema.js';
@@ -13,9 +13,9 @@ export class EarningsService {
 
   private readonly db: Kysely<Database>;
 
-  constructor(app: FastifyInstance) {
-    this.db = app.db.kysely;
-    this.repo = new EarningsRepository(app.db.kysely);
+  constructor(deps: Pick<Deps, 'db'>) {
+    this.db = deps.db.kysely;
+    this.repo = new EarningsRepository(deps.db.kysely);
   }
 
   async changes(userId: string, since: string | undefined): Promise<ChangesReply> {

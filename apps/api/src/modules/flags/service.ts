@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
 import { AuditAction, type QualityFlag, type ResponseFlag, type ResponseMeta } from '@survey-bird/contracts';
 import { recordAudit, type AuditActor } from '../audit/record.js';
 import { notFound } from '../../http/errors.js';
@@ -40,9 +40,9 @@ export class FlagsService {
   readonly worker: FlagWorker;
   private readonly reviews: ReviewRepository;
 
-  constructor(app: FastifyInstance) {
-    this.worker = new FlagWorker(app.db.kysely, app.log, app.config.flagPollMs, app.config.maxOfflineAgeMs);
-    this.reviews = new ReviewRepository(app.db.kysely);
+  constructor(deps: Pick<Deps, 'config' | 'db' | 'log'>) {
+    this.worker = new FlagWorker(deps.db.kysely, deps.log, deps.config.flagPollMs, deps.config.maxOfflineAgeMs);
+    this.reviews = new ReviewRepository(deps.db.kysely);
   }
 
   private get repo(): FlagsRepository {

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
 import { ApiMsg, type ByWeeksReply, type EncryptedAnswers, type ChangedResponse, type SurveyChangesQuery, type SurveyChangesReply, Limits, type ResponseListReply, type ResponseRow, type ResponseStatus, type StoredQuestion, type TopPerformerReply, WeekDay, withQuestionIds } from '@survey-bird/contracts';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { FlagsService } from '../flags/service.js';
@@ -24,8 +24,8 @@ const MAX_WEEK_MS = 7 * DAY_MS + 3_600_000;
 export class InsightService {
   private readonly repo: InsightRepository;
 
-  constructor(private readonly app: FastifyInstance, private readonly flags: FlagsService) {
-    this.repo = new InsightRepository(app.db);
+  constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'log'>, private readonly flags: FlagsService) {
+    this.repo = new InsightRepository(deps.db);
   }
 
   /** The survey and the rows the actor reads of it; another organization's, or one out of scope, is not found. */
@@ -118,7 +118,7 @@ export class InsightService {
 
   /** Columns from every version of the survey (a survey published before versions has only its own questions). */
   async export(survey: ScopedSurvey, search: string, options: ExportOptions = XLSX_OPTIONS, hidden: Hidden = null): Promise<{ stream: Readable; repeats: number }> {
-    const { config, db } = this.app;
+    const { config, db } = this.deps;
     const stored = await this.repo.versionQuestions(survey.id);
     const versions = stored.length > 0 ? stored : [{ version: 1, questions: survey.questions }];
     const columns = columnsOf(versions);
@@ -134,7 +134,7 @@ export class InsightService {
         title: survey.title,
         fileLink: { key: fileLinkKey(config.jwtSecret, config.fileLinkSecret), exp: linkExpiry(config.fileLinkTtlDays) },
       },
-      (err) => this.app.log.error({ err: err.message, surveyId: survey.id }, 'export failed'),
+      (err) => this.deps.log.error({ err: err.message, surveyId: survey.id }, 'export failed'),
     );
     return { stream, repeats: columns.repeats?.length ?? 0 };
   }
