@@ -87,13 +87,14 @@ export default fp(
     const audio = new AudioService(deps, ingest, stores, review);
     const resumable = new ResumableUploads(app.config, app.db, uploads, app.log, audio);
     app.addHook('onClose', async () => resumable.stop());
-    const teams = new TeamsService(app, flags);
-    const people = new PeopleService(app);
-    const mailQueue = new MailQueue(app);
-    registerTeamMails(app, mailQueue);
+    const backchecks = new BackchecksService(deps);
+    const mailQueue = new MailQueue(deps);
+    const teams = new TeamsService(deps, flags, backchecks);
+    const people = new PeopleService(deps, mailQueue);
+    registerTeamMails(deps, mailQueue);
     app.decorate('services', {
       accounts: new AccountsService(app),
-      backchecks: new BackchecksService(deps),
+      backchecks,
       audit: new AuditService(deps),
       devices: new DevicesService(deps),
       earnings: new EarningsService(deps),
@@ -107,14 +108,14 @@ export default fp(
       payouts: new PayoutsService(deps),
       privacy: new PrivacyService(deps, stores),
       people,
-      bankChanges: new BankChanges(app, people),
+      bankChanges: new BankChanges(deps, people, mailQueue),
       review,
       audio,
-      surveys: new SurveysService(app),
+      surveys: new SurveysService(deps, backchecks),
       teams,
-      bulk: new BulkInvitations(app, teams),
-      teamCopy: new TeamCopy(app, teams),
-      webhooks: new WebhooksService(app),
+      bulk: new BulkInvitations(deps, teams, mailQueue),
+      teamCopy: new TeamCopy(deps, teams, mailQueue),
+      webhooks: new WebhooksService(deps, insight),
       tokens: new TokensService(deps),
       odata: new ODataService(deps),
       uploads,
