@@ -93,7 +93,7 @@ export default fp(
     const people = new PeopleService(deps, mailQueue);
     registerTeamMails(deps, mailQueue);
     app.decorate('services', {
-      accounts: new AccountsService(app),
+      accounts: new AccountsService(deps, (claims) => app.signToken(claims)),
       backchecks,
       audit: new AuditService(deps),
       devices: new DevicesService(deps),
