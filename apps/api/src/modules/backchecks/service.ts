@@ -13,7 +13,7 @@ import { pageOf, pagingReply } from '../../http/paging.js';
 import type { OfficeActor } from '../../plugins/auth.js';
 import { recordAudit, SYSTEM, type AuditActor } from '../audit/record.js';
 import { plainText } from '../../lib/spreadsheet.js';
-import { ReviewRepository, type ReviewingActor } from '../review/repository.js';
+import type { ReviewLookup, ReviewingActor } from '../review/index.js';
 import { bodyHashOf, checkedAnswers, normaliseAnswers } from '../responses/ingest-service.js';
 import { formOf } from '../responses/survey-cache.js';
 import { compareAnswers, overThreshold } from './compare.js';
@@ -80,11 +80,11 @@ const stableProblem = (q: StoredQuestion | undefined) =>
  */
 export class BackchecksService {
   readonly repo: BackchecksRepository;
-  private readonly review: ReviewRepository;
-
-  constructor(private readonly deps: Pick<Deps, 'db'>) {
+  constructor(
+    private readonly deps: Pick<Deps, 'db'>,
+    private readonly review: ReviewLookup,
+  ) {
     this.repo = new BackchecksRepository(deps.db.kysely);
-    this.review = new ReviewRepository(deps.db.kysely);
   }
 
   private get db(): Kysely<Database> {

@@ -3,7 +3,7 @@ import { AuditAction, type QualityFlag, type ResponseFlag, type ResponseMeta } f
 import { recordAudit, type AuditActor } from '../audit/record.js';
 import { notFound } from '../../http/errors.js';
 import { answersUnderHeaders, type ExportColumns } from '../insight/export-rows.js';
-import { ReviewRepository, type ReviewingActor } from '../review/repository.js';
+import type { ReviewLookup, ReviewingActor } from '../review/index.js';
 import { FlagWorker } from './flag-worker.js';
 import { parseMeta } from './meta.js';
 import type { FlagsRepository, PhotoFacts } from './repository.js';
@@ -38,11 +38,11 @@ function photosUnderHeaders(photos: PhotoFacts[], columns: ExportColumns | null,
 /** Quality flags: the worker that computes them, and what the office reads and dismisses. */
 export class FlagsService {
   readonly worker: FlagWorker;
-  private readonly reviews: ReviewRepository;
-
-  constructor(deps: Pick<Deps, 'config' | 'db' | 'log'>) {
+  constructor(
+    deps: Pick<Deps, 'config' | 'db' | 'log'>,
+    private readonly reviews: ReviewLookup,
+  ) {
     this.worker = new FlagWorker(deps.db.kysely, deps.log, deps.config.flagPollMs, deps.config.maxOfflineAgeMs);
-    this.reviews = new ReviewRepository(deps.db.kysely);
   }
 
   private get repo(): FlagsRepository {
