@@ -44,7 +44,7 @@ if have caddy; then
 caddy validate --config deploy/Caddyfile --adapter caddyfile
 else skip "caddy is not installed"; fi
 PORT_S="$(free_port)"
-PORT="$PORT_S" node apps/api/dist/server.js & PIDS+=($!)
+PORT="$PORT_S" node --max-semi-space-size=2 apps/api/dist/server.js & PIDS+=($!)
 BASE_URL="http://127.0.0.1:$PORT_S"
 curl -fsS --retry 60 --retry-connrefused --retry-delay 1 "$BASE_URL/readyz" >/dev/null
 curl -fsS "$BASE_URL/healthz"
@@ -62,8 +62,8 @@ export DATABASE_URL="$PG_BASE/$DB_NAME"
 unset DATA_DIR
 PORT_A="$(free_port)"
 PORT_B="$(free_port)"
-DATA_DIR="$WORK/a" PORT="$PORT_A" node apps/api/dist/server.js & PID_A=$!
-DATA_DIR="$WORK/b" PORT="$PORT_B" node apps/api/dist/server.js & PID_B=$!
+DATA_DIR="$WORK/a" PORT="$PORT_A" node --max-semi-space-size=2 apps/api/dist/server.js & PID_A=$!
+DATA_DIR="$WORK/b" PORT="$PORT_B" node --max-semi-space-size=2 apps/api/dist/server.js & PID_B=$!
 PIDS=("$PID_A" "$PID_B")
 curl -fsS --retry 60 --retry-connrefused --retry-delay 1 "http://127.0.0.1:$PORT_A/readyz"
 curl -fsS --retry 60 --retry-connrefused --retry-delay 1 "http://127.0.0.1:$PORT_B/readyz"

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RESPONSE_GRAMS_FUNCTION } from '../../apps/api/src/db/migrations/20261128600000_search_grams_postgres.ts';
+import { SERVER_NODE_ARGS } from '../support/server-process.ts';
 import { PG_BASE, ROOT } from './harness/server.ts';
 
 /** docs/deploy.md promises every command in it is run by scripts/deploy-check.sh: held here. */
@@ -15,6 +16,17 @@ describe('docs/deploy.md', () => {
     expect(commands.length).toBeGreaterThan(15);
     const lines = script.split('\n').map((l) => l.trim());
     expect(commands.filter((c) => !lines.some((l) => l.includes(c)))).toEqual([]);
+  });
+
+  it('launches the server with the same node flags everywhere: npm start, the unit, the doc, the batteries', () => {
+    const launches = [
+      (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start,
+      ...readFileSync(join(ROOT, 'deploy/survey-bird.service'), 'utf8').split('\n').filter((l) => l.startsWith('ExecStart=')),
+      ...commands.filter((c) => c.includes('apps/api/dist/server.js')),
+    ];
+    expect(launches.length).toBeGreaterThanOrEqual(4);
+    const flags = SERVER_NODE_ARGS.join(' ');
+    expect(launches.filter((l) => !l.includes(`node ${flags} apps/api/dist/server.js`))).toEqual([]);
   });
 
   it("builds the search index beforehand with the migration's own function", () => {

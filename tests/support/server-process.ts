@@ -10,6 +10,13 @@ import { join, resolve } from 'node:path';
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const SERVER_JS = join(ROOT, 'apps/api/dist/server.js');
 
+/**
+ * The node flags the server is launched with (package.json "start", deploy/survey-bird.service):
+ * the benchmarks and batteries run it as deployed. V8's young generation is capped at 2 x 2 MB
+ * (docs/decisions.md, Deployment).
+ */
+export const SERVER_NODE_ARGS = ['--max-semi-space-size=2'];
+
 export function freePort(): Promise<number> {
   return new Promise((res, rej) => {
     const srv = createServer();
@@ -38,7 +45,7 @@ export interface SpawnOptions {
 
 /** The server on 127.0.0.1:`port`, quiet, without the demo seed, its public URL its own address. */
 export function spawnServer({ port, env = {}, script = SERVER_JS, nodeArgs = [], stdio = ['ignore', 'pipe', 'pipe'] }: SpawnOptions): ChildProcess {
-  return spawn(process.execPath, [...nodeArgs, script], {
+  return spawn(process.execPath, [...(script === SERVER_JS ? SERVER_NODE_ARGS : []), ...nodeArgs, script], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', SEED_DEMO: 'false', ...env },
     stdio,

@@ -16,6 +16,6 @@ if (problem) {
   process.exit(2);
 }
 const app = await buildApp(loadConfig(process.env, { pwaDir: undefined }), { logger: false });
-await new AccountsService(app).upsertMasterAdmin(values.email.trim().toLowerCase(), values.password);
+await new AccountsService(app, (claims) => app.signToken(claims)).upsertMasterAdmin(values.email.trim().toLowerCase(), values.password);
 await app.close();
 console.log(`master admin ${values.email} is ready to sign in`);

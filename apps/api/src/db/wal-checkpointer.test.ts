@@ -57,6 +57,25 @@ describe('WAL checkpoint thread', () => {
     db.close();
   });
 
+  it('stops its thread while the WAL is at rest and starts one again on the next write', async () => {
+    const db = open();
+    const checkpointer = startWalCheckpointer(db, { onError: (message) => expect.fail(message) }, { idleMs: 300, watchMs: 50 })!;
+    expect(checkpointer.running()).toBe(true);
+    writeMany(db, 1200);
+    await expect.poll(() => checkpointer.running(), { timeout: 5000, interval: 50 }).toBe(false);
+    // At rest, with everything copied, and the request connection still on the safety net.
+    expect(uncopied(db)).toBe(0);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(SAFETY_NET_PAGES);
+    writeMany(db, 1200);
+    await expect.poll(() => checkpointer.running(), { timeout: 5000, interval: 20 }).toBe(true);
+    await expect.poll(() => uncopied(db), { timeout: 5000, interval: 50 }).toBe(0);
+    await checkpointer.stop();
+    expect(checkpointer.running()).toBe(false);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    expect(db.prepare('select count(*) as n from t').get()).toEqual({ n: 2400 });
+    db.close();
+  });
+
   it('is not started for an in-memory database', () => {
     const db = new SQLite(':memory:');
     expect(startWalCheckpointer(db, { onError: () => undefined })).toBeUndefined();

@@ -1,6 +1,7 @@
 import { BackchecksService } from '../modules/backchecks/service.js';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Deps } from './deps.js';
 import { AccountsService } from '../modules/accounts/service.js';
 import { AuditService } from '../modules/audit/service.js';
 import { DevicesService } from '../modules/devices/service.js';
@@ -18,6 +19,7 @@ import { OrganizationsService } from '../modules/organizations/service.js';
 import { PayoutsService } from '../modules/payouts/service.js';
 import { PrivacyService } from '../modules/privacy/service.js';
 import { IngestService } from '../modules/responses/ingest-service.js';
+import { ReviewRepository } from '../modules/review/index.js';
 import { ReviewService } from '../modules/review/service.js';
 import { SurveysService } from '../modules/surveys/service.js';
 import { BankChanges } from '../modules/teams/bank-changes.js';
@@ -75,46 +77,49 @@ declare module 'fastify' {
  */
 export default fp(
   async function services(app: FastifyInstance) {
+    const deps: Deps = { config: app.config, db: app.db, mailer: app.mailer, log: app.log, counters: app.counters };
     const ingest = new IngestService(app.db, app.config.maxOfflineAgeMs);
     const stores = new FileStores(app.config, app.db);
     app.addHook('onClose', async () => stores.close());
-    const flags = new FlagsService(app);
+    const reviewLookup = new ReviewRepository(app.db.kysely);
+    const flags = new FlagsService(deps, reviewLookup);
     const uploads = new UploadService(app.config, app.db, ingest, stores);
-    const insight = new InsightService(app, flags);
-    const review = new ReviewService(app, flags, insight);
-    const audio = new AudioService(app, ingest, stores, review);
+    const insight = new InsightService(deps, flags);
+    const review = new ReviewService(deps, flags, insight);
+    const audio = new AudioService(deps, ingest, stores, review);
     const resumable = new ResumableUploads(app.config, app.db, uploads, app.log, audio);
     app.addHook('onClose', async () => resumable.stop());
-    const teams = new TeamsService(app, flags);
-    const people = new PeopleService(app);
-    const mailQueue = new MailQueue(app);
-    registerTeamMails(app, mailQueue);
+    const backchecks = new BackchecksService(deps, reviewLookup, (surveyId) => insight.personalKeysById(surveyId));
+    const mailQueue = new MailQueue(deps);
+    const teams = new TeamsService(deps, flags, backchecks);
+    const people = new PeopleService(deps, mailQueue);
+    registerTeamMails(deps, mailQueue);
     app.decorate('services', {
-      accounts: new AccountsService(app),
-      backchecks: new BackchecksService(app),
-      audit: new AuditService(app),
-      devices: new DevicesService(app),
-      earnings: new EarningsService(app),
+      accounts: new AccountsService(deps, (claims) => app.signToken(claims)),
+      backchecks,
+      audit: new AuditService(deps),
+      devices: new DevicesService(deps),
+      earnings: new EarningsService(deps),
       flags,
       ingest,
       insight,
       mailQueue,
-      office: new OfficeService(app),
+      office: new OfficeService(deps),
       maps: new MapsService(app, stores),
-      organizations: new OrganizationsService(app),
-      payouts: new PayoutsService(app),
-      privacy: new PrivacyService(app, stores),
+      organizations: new OrganizationsService(deps),
+      payouts: new PayoutsService(deps),
+      privacy: new PrivacyService(deps, stores),
       people,
-      bankChanges: new BankChanges(app, people),
+      bankChanges: new BankChanges(deps, people, mailQueue),
       review,
       audio,
-      surveys: new SurveysService(app),
+      surveys: new SurveysService(deps, backchecks),
       teams,
-      bulk: new BulkInvitations(app, teams),
-      teamCopy: new TeamCopy(app, teams),
-      webhooks: new WebhooksService(app),
-      tokens: new TokensService(app),
-      odata: new ODataService(app),
+      bulk: new BulkInvitations(deps, teams, mailQueue),
+      teamCopy: new TeamCopy(deps, teams, mailQueue),
+      webhooks: new WebhooksService(deps, insight),
+      tokens: new TokensService(deps),
+      odata: new ODataService(deps),
       uploads,
       resumable,
     });

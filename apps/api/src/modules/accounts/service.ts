@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { TokenClaims } from '../../plugins/auth.js';
+import type { Deps } from '../../plugins/deps.js';
 import { ApiMsg, AuditAction, type AppLanguage, type CurrentUser, isAppLanguage, Role, type UserRow as UserListRow, type UserSummary } from '@survey-bird/contracts';
 import { HttpError, badRequest, forbidden } from '../../http/errors.js';
 import type { UserRow } from '../../db/schema.js';
@@ -17,8 +18,12 @@ export class AccountsService {
   /** Compared against when the e-mail is unknown, so both cases cost one scrypt. */
   private dummyHash: Promise<string> | undefined;
 
-  constructor(private readonly app: FastifyInstance) {
-    this.repo = new AccountsRepository(app.db.kysely);
+  constructor(
+    private readonly deps: Pick<Deps, 'config' | 'db' | 'mailer'>,
+    /** Signs a session's token (plugins/auth.ts). */
+    private readonly signToken: (claims: TokenClaims) => string,
+  ) {
+    this.repo = new AccountsRepository(deps.db.kysely);
   }
 
   hasMasterAdmin(): Promise<boolean> {
@@ -40,7 +45,7 @@ export class AccountsService {
   }
 
   private get config() {
-    return this.app.config;
+    return this.deps.config;
   }
 
   async login(email: string, password: string, userAgent: string, ip: string) {
@@ -57,9 +62,9 @@ export class AccountsService {
     const office = user.role === Role.organization ? await this.repo.officeOf(user.email) : undefined;
     if (office) {
       const actor = { userId: user.id, email: user.email, name: user.full_name ?? user.email, role: user.role, officeRole: office.officeRole, ip };
-      await recordAudit(this.app.db.kysely, actor, { organizationId: office.organizationId, action: AuditAction.signIn, target: { type: 'session', id: sessionId }, after: { userAgent: userAgent.slice(0, 200) } });
+      await recordAudit(this.deps.db.kysely, actor, { organizationId: office.organizationId, action: AuditAction.signIn, target: { type: 'session', id: sessionId }, after: { userAgent: userAgent.slice(0, 200) } });
     }
-    const token = this.app.signToken({ sid: sessionId, sub: user.id });
+    const token = this.signToken({ sid: sessionId, sub: user.id });
     return { user: summary(user), msg: ApiMsg.loginSuccess, token };
   }
 
@@ -80,7 +85,7 @@ export class AccountsService {
     if (existing) {
       // Spend the hash a new account costs, so the reply time does not tell the e-mail is taken.
       await hashPassword(password, this.config.scryptN);
-      await this.app.mailer.send({
+      await this.deps.mailer.send({
         to: email,
         subject: 'Someone tried to create a Survey Bird account with your e-mail',
         text: `You already have a Survey Bird account. Sign in at ${this.config.publicUrl}/login?email=${encodeURIComponent(email)} or reset your password there.`,
@@ -90,8 +95,8 @@ export class AccountsService {
     const role = await this.repo.invitedRole(email);
     const passwordHash = await hashPassword(password, this.config.scryptN);
     if (role !== Role.nothing && !invited) {
-      const link = registrationLink(this.app, email);
-      await this.app.mailer.send({
+      const link = registrationLink(this.deps, email);
+      await this.deps.mailer.send({
         to: email,
         subject: 'Create your Survey Bird account from your invitation',
         text: `Someone asked to create a Survey Bird account with your e-mail. You were invited: create your account from this link (if it was not you, ignore this e-mail):\n\n${link}`,
@@ -114,7 +119,7 @@ export class AccountsService {
     await this.repo.createLinkToken(id, user.id, 'verify', VERIFY_TTL_MS);
     const link = `${this.config.publicUrl}/confirm-email/${token}`;
     const words = mailWords(user.language);
-    await this.app.mailer.send({ to: user.email, subject: words.verifySubject, text: words.verifyText(link), link });
+    await this.deps.mailer.send({ to: user.email, subject: words.verifySubject, text: words.verifyText(link), link });
   }
 
   async confirmEmail(token: string): Promise<void> {
@@ -145,7 +150,7 @@ export class AccountsService {
     await this.repo.createLinkToken(id, user.id, 'reset', RESET_TTL_MS);
     const link = `${this.config.publicUrl}/reset-password?token=${token}&email=${encodeURIComponent(email)}`;
     const words = mailWords(user.language);
-    await this.app.mailer.send({ to: email, subject: words.resetSubject, text: words.resetText(link), link });
+    await this.deps.mailer.send({ to: email, subject: words.resetSubject, text: words.resetText(link), link });
   }
 
   async resetPassword(resetToken: string, newPassword: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, unlink } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
 import { ApiMsg, AudioLimits, AudioStatus, AudioVerdict, AuditAction, Msg, ResponseStatus, type AudioReviewBody, type ResponseAudioAudit } from '@survey-bird/contracts';
 import { HttpError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { recordAudit, type AuditActor } from '../audit/record.js';
@@ -42,8 +42,8 @@ export interface AudioUploadFields {
 export class AudioService {
   private readonly repo: AudioRepository;
 
-  constructor(private readonly app: FastifyInstance, private readonly ingest: IngestService, private readonly stores: FileStores, private readonly review: ReviewService) {
-    this.repo = new AudioRepository(app.db.kysely);
+  constructor(private readonly deps: Pick<Deps, 'db'>, private readonly ingest: IngestService, private readonly stores: FileStores, private readonly review: ReviewService) {
+    this.repo = new AudioRepository(deps.db.kysely);
   }
 
   /** Before any byte: the caller's stored response names a recorded clip of this size, not yet stored. */
@@ -117,11 +117,11 @@ export class AudioService {
     }
     const name = await this.review.nameOf(reviewer);
     const now = Date.now();
-    await this.app.db.kysely.transaction().execute(async (trx) => {
+    await this.deps.db.kysely.transaction().execute(async (trx) => {
       await new AudioRepository(trx).setVerdict(response.id, body.verdict, note, name, now);
       await recordAudit(trx, actor, { organizationId: response.organization_id, action: AuditAction.audioVerdict, surveyId: response.survey_id, target: { type: 'response', id: response.id }, after: { verdict: body.verdict, ...(note ? { note } : {}), ...(body.status ? { status: body.status } : {}) } }, now);
     });
-    return (await audioAuditOf(this.app.db.kysely, response))!;
+    return (await audioAuditOf(this.deps.db.kysely, response))!;
   }
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { route } from '../../http/route.js';
-import { XLSX_MIME } from '../insight/download.js';
+import { XLSX_MIME } from '../../lib/spreadsheet.js';
 import { auditActor } from './record.js';
 
 export async function auditRoutes(app: FastifyInstance): Promise<void> {

@@ -1,8 +1,8 @@
 import { PassThrough, type Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
 import { AuditAction, type AuditEventRow, type AuditQuery, Limits } from '@survey-bird/contracts';
 import { pageOf, pagingReply } from '../../http/paging.js';
-import { plainText } from '../insight/export-rows.js';
+import { plainText } from '../../lib/spreadsheet.js';
 import { recordAudit, type AuditActor } from './record.js';
 import { AuditRepository, type AuditFilter, type AuditRecord } from './repository.js';
 
@@ -15,8 +15,8 @@ export const MAX_AUDIT_EXPORT_ROWS = 100_000;
 export class AuditService {
   private readonly repo: AuditRepository;
 
-  constructor(private readonly app: FastifyInstance) {
-    this.repo = new AuditRepository(app.db.kysely);
+  constructor(private readonly deps: Pick<Deps, 'db'>) {
+    this.repo = new AuditRepository(deps.db.kysely);
   }
 
   async list(organizationId: string, query: AuditQuery) {
@@ -28,7 +28,7 @@ export class AuditService {
   /** The filtered log as xlsx, streamed; the export itself is an audited action. */
   async xlsx(organizationId: string, query: AuditQuery, actor: AuditActor): Promise<Readable> {
     const filter = filterOf(organizationId, query);
-    await recordAudit(this.app.db.kysely, actor, { organizationId, action: AuditAction.exportAudit, after: { ...query, page: undefined } });
+    await recordAudit(this.deps.db.kysely, actor, { organizationId, action: AuditAction.exportAudit, after: { ...query, page: undefined } });
     const out = new PassThrough();
     void (async () => {
       const { default: ExcelJS } = await import('exceljs');

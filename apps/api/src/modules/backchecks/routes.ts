@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { route } from '../../http/route.js';
 import { auditActor } from '../audit/record.js';
-import { XLSX_MIME } from '../insight/download.js';
+import { XLSX_MIME } from '../../lib/spreadsheet.js';
 
 export async function backcheckRoutes(app: FastifyInstance): Promise<void> {
   const { backchecks } = app.services;

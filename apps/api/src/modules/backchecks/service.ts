@@ -1,5 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
 import type { Kysely } from 'kysely';
 import {
   isChoiceList, type Answer, answerOf, ApiMsg, AuditAction, BACKCHECK_HOLD_WINDOW, BackcheckDefaults, type BackcheckForm, type BackcheckFormBody, BackcheckMsg, type BackcheckOverviewReply, type BackcheckReason,
@@ -12,15 +12,16 @@ import { HttpError, badRequest, notFound } from '../../http/errors.js';
 import { pageOf, pagingReply } from '../../http/paging.js';
 import type { OfficeActor } from '../../plugins/auth.js';
 import { recordAudit, SYSTEM, type AuditActor } from '../audit/record.js';
-import { plainText } from '../insight/export-rows.js';
+import { plainText } from '../../lib/spreadsheet.js';
 import { isPersonalQuestion, PERSONAL_MASK } from '@survey-bird/contracts/personal';
 import { hidesPersonal } from '../privacy/personal-keys.js';
-import { ReviewRepository, type ReviewingActor } from '../review/repository.js';
+import type { ReviewLookup, ReviewingActor } from '../review/index.js';
 import { bodyHashOf, checkedAnswers, normaliseAnswers } from '../responses/ingest-service.js';
 import { formOf } from '../responses/survey-cache.js';
 import { compareAnswers, overThreshold } from './compare.js';
 import { BackchecksRepository, newAssignmentId, type NewAssignment, type SettingsRow } from './repository.js';
 import { drawOf, newSeed, pickBackchecker, sampled, weekOf, weekStart } from './sampling.js';
+import { iso } from '../../lib/time.js';
 
 /**
  * A response is drawn once it is this old: one whose transaction committed a little after a later
@@ -39,7 +40,6 @@ const MAX_EXPORT_ROWS = 100_000;
 
 const bp = (percent: number) => Math.round(percent * 100);
 const rateOf = (compared: number, mismatched: number) => (compared > 0 ? Math.round((mismatched / compared) * 10_000) / 100 : null);
-const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 const parseJson = <T>(json: string) => JSON.parse(json) as T;
 
 export function settingsOf(row: SettingsRow | undefined): BackcheckSettings {
@@ -82,15 +82,17 @@ const stableProblem = (q: StoredQuestion | undefined) =>
  */
 export class BackchecksService {
   readonly repo: BackchecksRepository;
-  private readonly review: ReviewRepository;
-
-  constructor(private readonly app: FastifyInstance) {
-    this.repo = new BackchecksRepository(app.db.kysely);
-    this.review = new ReviewRepository(app.db.kysely);
+  constructor(
+    private readonly deps: Pick<Deps, 'db'>,
+    private readonly review: ReviewLookup,
+    /** The survey's personal question keys, any version's text (insight's lookup). */
+    private readonly personalKeys: (surveyId: string) => Promise<Set<string>>,
+  ) {
+    this.repo = new BackchecksRepository(deps.db.kysely);
   }
 
   private get db(): Kysely<Database> {
-    return this.app.db.kysely;
+    return this.deps.db.kysely;
   }
 
   /** Inside a transaction pass it: on SQLite a read outside an open transaction waits for it to end. */
@@ -277,7 +279,7 @@ export class BackchecksService {
       return {
         _id: r.id, responseId: r.response_id, survey_id: r.survey_id, organization_id: r.organization_id, surveyTitle: r.title, respondent,
         location: r.lat !== null && r.lng !== null ? { lat: Number(r.lat), lng: Number(r.lng) } : null,
-        capturedAt: iso(r.captured_at ?? r.created_at), assignedAt: iso(r.assigned_at ?? r.selected_at)!,
+        capturedAt: iso(r.captured_at ?? r.created_at), assignedAt: iso(r.assigned_at ?? r.selected_at),
       };
     }));
     const formList = [...forms.entries()].flatMap(([surveyId, f]) => (f ? [{ survey_id: surveyId, version: Number(f.version), questions: parseJson<StoredQuestion[]>(f.questions) }] : []));
@@ -389,7 +391,7 @@ export class BackchecksService {
       weeks: [...weeks.entries()].map(([week, w]) => ({ week, ...w, rate: rateOf(w.compared, w.mismatched) })),
       assignments: list.rows.map((r) => ({
         _id: r.id, responseId: r.response_id, fieldUser: r.full_name || r.email, backchecker: r.b_name || r.b_email || null, reason: r.reason as BackcheckReason,
-        selectedAt: iso(r.selected_at)!, completedAt: iso(r.completed_at), rate: r.compared === null ? null : rateOf(Number(r.compared), Number(r.mismatched ?? 0)), mismatch: Number(r.mismatch) === 1,
+        selectedAt: iso(r.selected_at), completedAt: iso(r.completed_at), rate: r.compared === null ? null : rateOf(Number(r.compared), Number(r.mismatched ?? 0)), mismatch: Number(r.mismatch) === 1,
       })),
       ...pagingReply(page, Math.max(list.total, people.total)),
     };
@@ -401,7 +403,7 @@ export class BackchecksService {
    */
   private async personalFor(reader: ReviewingActor, surveyId: string): Promise<(q: StoredQuestion) => boolean> {
     if (!hidesPersonal(reader)) return () => false;
-    const keys = await this.app.services.insight.personalKeysById(surveyId);
+    const keys = await this.personalKeys(surveyId);
     return (q) => keys.has(q.text) || isPersonalQuestion(q);
   }
 
@@ -428,7 +430,7 @@ export class BackchecksService {
       backcheck: {
         status: a.completed_at !== null ? 'done' : a.backchecker_user_id ? 'assigned' : 'unassigned',
         backchecker: a.b_name || a.b_email || null,
-        selectedAt: iso(a.selected_at)!, completedAt: iso(a.completed_at), rate: compared, threshold: settings.threshold, mismatch: Number(a.mismatch) === 1,
+        selectedAt: iso(a.selected_at), completedAt: iso(a.completed_at), rate: compared, threshold: settings.threshold, mismatch: Number(a.mismatch) === 1,
         items: br ? stable.map((q) => {
           const d = diffs.get(q.id);
           const shown = shownFor(q);

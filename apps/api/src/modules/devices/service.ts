@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
 import type { z } from 'zod';
 import { DEVICE_REPORTS_PER_MINUTE, DeviceMsg, MAX_DEVICES_PER_USER, type DeviceReportBody, type SupervisorSettings } from '@survey-bird/contracts';
 import type { CounterStore } from '../../counters/index.js';
@@ -12,9 +12,9 @@ export class DevicesService {
   private readonly repo: DevicesRepository;
   private readonly counters: CounterStore;
 
-  constructor(app: FastifyInstance) {
-    this.repo = new DevicesRepository(app.db.kysely);
-    this.counters = app.counters;
+  constructor(deps: Pick<Deps, 'counters' | 'db'>) {
+    this.repo = new DevicesRepository(deps.db.kysely);
+    this.counters = deps.counters;
   }
 
   /** 429 past DEVICE_REPORTS_PER_MINUTE from one account (counted across every API process); else stored. */

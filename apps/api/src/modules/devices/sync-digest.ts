@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.js';
 import { DailyDigest, dayOf } from '../../jobs/daily-digest.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
 import { mailWords, type MailWords } from '../mail/texts.js';
-import { toDeviceSummary } from '../teams/service.js';
+import { toDeviceSummary } from './device-summary.js';
 import { DevicesRepository } from './repository.js';
 
 /** How often each instance looks for supervisors still to be checked today. */

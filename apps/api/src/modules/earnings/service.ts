@@ -1,10 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
 import type { Kysely } from 'kysely';
 import { ResponseStatus, type ChangesReply, type EarningsReply, type HoldReason, type MyResponsesReply } from '@survey-bird/contracts';
 import type { Database } from '../../db/schema.js';
 import { bucketsOf, heldOf, heldReasonsByIds, holdRuleOf, type MemberHeld } from '../payouts/holds.js';
 import { pageOf, pagingReply } from '../../http/paging.js';
 import { CHANGES_PAGE, EarningsRepository } from './repository.js';
+import { iso } from '../../lib/time.js';
 
 /** A field user's view of their own money: what changed since their last sync, and the totals. */
 export class EarningsService {
@@ -12,9 +13,9 @@ export class EarningsService {
 
   private readonly db: Kysely<Database>;
 
-  constructor(app: FastifyInstance) {
-    this.db = app.db.kysely;
-    this.repo = new EarningsRepository(app.db.kysely);
+  constructor(deps: Pick<Deps, 'db'>) {
+    this.db = deps.db.kysely;
+    this.repo = new EarningsRepository(deps.db.kysely);
   }
 
   async changes(userId: string, since: string | undefined): Promise<ChangesReply> {
@@ -45,12 +46,11 @@ export class EarningsService {
     const p = pageOf(page);
     const { rows, total } = await this.repo.mine(userId, p);
     const held = await this.heldOnPage(rows);
-    const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
     return {
       responses: rows.map((r) => ({
         _id: r.id, clientId: r.client_id, survey_id: r.survey_id, status: r.status as ResponseStatus, comment: r.review_comment,
         revision: Number(r.revision), amount: Number(r.rate), paid: r.paid_at !== null,
-        capturedAt: iso(r.captured_at), submittedAt: iso(r.created_at)!,
+        capturedAt: iso(r.captured_at), submittedAt: iso(r.created_at),
         // A fix puts the response back to pending: the earlier decision is no longer its state.
         reviewedAt: r.status === ResponseStatus.pending ? null : iso(r.reviewed_at), paidAt: iso(r.paid_at),
         ...(held.has(r.id) ? { held: held.get(r.id)! } : {}),

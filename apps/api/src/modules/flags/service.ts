@@ -1,12 +1,13 @@
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
 import { AuditAction, type QualityFlag, type ResponseFlag, type ResponseMeta } from '@survey-bird/contracts';
 import { recordAudit, type AuditActor } from '../audit/record.js';
 import { notFound } from '../../http/errors.js';
 import { answersUnderHeaders, type ExportColumns } from '../insight/export-rows.js';
-import { ReviewRepository, type ReviewingActor } from '../review/repository.js';
+import type { ReviewLookup, ReviewingActor } from '../review/index.js';
 import { FlagWorker } from './flag-worker.js';
 import { parseMeta } from './meta.js';
 import type { FlagsRepository, PhotoFacts } from './repository.js';
+import { iso } from '../../lib/time.js';
 
 export const FlagMsg = { flagNotFound: 'This response has no such flag', dismissed: 'Flag dismissed' } as const;
 
@@ -37,11 +38,11 @@ function photosUnderHeaders(photos: PhotoFacts[], columns: ExportColumns | null,
 /** Quality flags: the worker that computes them, and what the office reads and dismisses. */
 export class FlagsService {
   readonly worker: FlagWorker;
-  private readonly reviews: ReviewRepository;
-
-  constructor(app: FastifyInstance) {
-    this.worker = new FlagWorker(app.db.kysely, app.log, app.config.flagPollMs, app.config.maxOfflineAgeMs);
-    this.reviews = new ReviewRepository(app.db.kysely);
+  constructor(
+    deps: Pick<Deps, 'config' | 'db' | 'log'>,
+    private readonly reviews: ReviewLookup,
+  ) {
+    this.worker = new FlagWorker(deps.db.kysely, deps.log, deps.config.flagPollMs, deps.config.maxOfflineAgeMs);
   }
 
   private get repo(): FlagsRepository {
@@ -63,7 +64,6 @@ export class FlagsService {
     const checked = await this.repo.photosOf(responseId);
     // Checked photos carry the server's SHA-256; before the check, the phone's hashes alone.
     const photos = checked.length > 0 ? checked : Object.entries(m.photoHashes ?? {}).map(([question, phash]) => ({ question, sha256: null, phash }));
-    const iso = (ms: number | undefined | null) => (ms === undefined || ms === null ? null : new Date(Number(ms)).toISOString());
     return {
       openedAt: iso(m.openedAt),
       capturedAt: iso(row.captured_at),

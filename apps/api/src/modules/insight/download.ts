@@ -1,8 +1,9 @@
 import type { ExportFormat } from '@survey-bird/contracts';
+import { XLSX_MIME } from '../../lib/spreadsheet.js';
 
 // Kept apart from workbook.ts and export-formats.ts so the request thread never loads exceljs or
 // archiver: only the export worker does.
-export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+export { XLSX_MIME };
 
 /** Each format's content type and file extension: Stata and SPSS come as a zip of the CSV and the syntax file. */
 export const DOWNLOADS: Record<ExportFormat, { mime: string; extension: string }> = {

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
 import { ApiMsg, type Answers, type ByWeeksReply, type EncryptedAnswers, type ChangedResponse, type SurveyChangesQuery, type SurveyChangesReply, Limits, type ResponseListReply, type ResponseRow, type ResponseStatus, type StoredQuestion, type TopPerformerReply, WeekDay, withQuestionIds } from '@survey-bird/contracts';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { FlagsService } from '../flags/service.js';
@@ -13,6 +13,7 @@ import { fileLinkKey, linkExpiry } from '../files/file-links.js';
 import { maskAnswers } from '@survey-bird/contracts/personal';
 import { personalKeys } from '../privacy/personal-keys.js';
 import { visibleMatch } from '../responses/search-text.js';
+import { iso } from '../../lib/time.js';
 
 /** Answer keys shown as PERSONAL_MASK; null: none hidden. */
 export type Hidden = ReadonlySet<string> | null;
@@ -24,8 +25,8 @@ const MAX_WEEK_MS = 7 * DAY_MS + 3_600_000;
 export class InsightService {
   private readonly repo: InsightRepository;
 
-  constructor(private readonly app: FastifyInstance, private readonly flags: FlagsService) {
-    this.repo = new InsightRepository(app.db);
+  constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'log'>, private readonly flags: FlagsService) {
+    this.repo = new InsightRepository(deps.db);
   }
 
   /** The survey and the rows the actor reads of it; another organization's, or one out of scope, is not found. */
@@ -123,7 +124,7 @@ export class InsightService {
 
   /** Columns from every version of the survey (a survey published before versions has only its own questions). */
   async export(survey: ScopedSurvey, search: string, options: ExportOptions = XLSX_OPTIONS, hidden: Hidden = null): Promise<{ stream: Readable; repeats: number }> {
-    const { config, db } = this.app;
+    const { config, db } = this.deps;
     const stored = await this.repo.versionQuestions(survey.id);
     const versions = stored.length > 0 ? stored : [{ version: 1, questions: survey.questions }];
     const columns = columnsOf(versions);
@@ -139,7 +140,7 @@ export class InsightService {
         title: survey.title,
         fileLink: { key: fileLinkKey(config.jwtSecret, config.fileLinkSecret), exp: linkExpiry(config.fileLinkTtlDays) },
       },
-      (err) => this.app.log.error({ err: err.message, surveyId: survey.id }, 'export failed'),
+      (err) => this.deps.log.error({ err: err.message, surveyId: survey.id }, 'export failed'),
     );
     return { stream, repeats: columns.repeats?.length ?? 0 };
   }
@@ -189,7 +190,6 @@ function toResponseRow(r: ListedResponse, columns: ExportColumns | null, hidden:
   };
 }
 
-const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 function changedResponse(r: ChangedRow, columns: ExportColumns | null, hidden: Hidden): ChangedResponse {
   return {
@@ -198,7 +198,7 @@ function changedResponse(r: ChangedRow, columns: ExportColumns | null, hidden: H
     answers: visibleAnswers<ChangedResponse['answers'][string]>(columns, Number(r.version), r.answers, hidden),
     fullName: r.full_name,
     email: r.email,
-    createdAt: iso(r.created_at)!,
+    createdAt: iso(r.created_at),
     capturedAt: iso(r.captured_at),
     version: Number(r.version),
     revision: Number(r.revision),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
@@ -26,7 +26,7 @@ export type MailRenderer = (payload: unknown) => Promise<void>;
 export class MailQueue {
   private readonly renderers = new Map<string, MailRenderer>();
 
-  constructor(private readonly app: FastifyInstance) {}
+  constructor(private readonly deps: Pick<Deps, 'db' | 'log' | 'mailer'>) {}
 
   register(kind: string, render: MailRenderer): void {
     this.renderers.set(kind, render);
@@ -39,14 +39,14 @@ export class MailQueue {
 
   /** After the reply: sends what is due at once instead of at the next poll. */
   kick(): void {
-    this.app.mailer.later(async () => {
+    this.deps.mailer.later(async () => {
       await this.sendDue();
     });
   }
 
   /** One round of the worker; answers how many mails it sent. */
   async sendDue(now = Date.now()): Promise<number> {
-    const db = this.app.db.kysely;
+    const db = this.deps.db.kysely;
     const due = await db.selectFrom('mail_queue').selectAll().where('next_attempt_at', '<=', now).where('attempts', '<', MAIL_MAX_ATTEMPTS).orderBy('next_attempt_at').orderBy('id').limit(BATCH).execute();
     let sent = 0;
     for (const row of due) {
@@ -60,7 +60,7 @@ export class MailQueue {
         sent++;
       } catch (err) {
         const attempts = Number(row.attempts) + 1;
-        this.app.log.warn({ err: (err as Error).message, kind: row.kind, attempts }, 'queued mail failed');
+        this.deps.log.warn({ err: (err as Error).message, kind: row.kind, attempts }, 'queued mail failed');
         await db.updateTable('mail_queue').set({ attempts, next_attempt_at: Date.now() + mailBackoffMs(attempts), last_error: (err as Error).message.slice(0, 500) }).where('id', '=', row.id).execute();
       }
     }

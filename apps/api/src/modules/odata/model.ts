@@ -1,6 +1,7 @@
 import { QuestionType, type StoredQuestion, withQuestionIds } from '@survey-bird/contracts';
 import { answerScopes, isChoiceList, isRepeatAnswer, repeatSummary } from '@survey-bird/contracts/form-engine';
 import { exportColumns, keysOf, type ExportColumns } from '../insight/export-rows.js';
+import { iso } from '../../lib/time.js';
 
 /**
  * The OData model of one survey: the Responses entity type (fixed columns, then one property per
@@ -127,7 +128,6 @@ export interface ResponseRecord {
   email: string | null;
 }
 
-const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 const own = (o: Record<string, unknown>, key: string): unknown => (Object.hasOwn(o, key) ? o[key] : undefined);
 
 /** A response as a Responses entity. */

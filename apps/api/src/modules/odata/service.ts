@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
 import { ApiMsg, ODATA_PAGE, type EntitySetQuery } from '@survey-bird/contracts';
 import { notFound } from '../../http/errors.js';
 import type { OfficeActor } from '../../plugins/auth.js';
@@ -36,12 +36,12 @@ export interface EntityPage {
 export class ODataService {
   private readonly repo: ODataRepository;
 
-  constructor(private readonly app: FastifyInstance) {
-    this.repo = new ODataRepository(app.db.kysely);
+  constructor(private readonly deps: Pick<Deps, 'config' | 'db'>) {
+    this.repo = new ODataRepository(deps.db.kysely);
   }
 
   base(surveyId: string): string {
-    return `${this.app.config.publicUrl}/api/v1/odata/${encodeURIComponent(surveyId)}/`;
+    return `${this.deps.config.publicUrl}/api/v1/odata/${encodeURIComponent(surveyId)}/`;
   }
 
   private async model(actor: OfficeActor, surveyId: string): Promise<ODataModel> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
 import { AuditAction, type InviteOfficeUserBody, OfficeMsg, OfficeRole, type OfficeUser, Role, type UpdateOfficeUserBody } from '@survey-bird/contracts';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { OfficeUserRow } from '../../db/schema.js';
@@ -19,8 +19,8 @@ import { OfficeRepository, type ListedOfficeUser } from './repository.js';
 export class OfficeService {
   private readonly repo: OfficeRepository;
 
-  constructor(private readonly app: FastifyInstance) {
-    this.repo = new OfficeRepository(app.db.kysely);
+  constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'mailer'>) {
+    this.repo = new OfficeRepository(deps.db.kysely);
   }
 
   async list(actor: OfficeActor, page: Page, search: string): Promise<{ officeUsers: OfficeUser[]; total: number }> {
@@ -43,7 +43,7 @@ export class OfficeService {
     };
     let userId: string | null;
     try {
-      userId = await this.app.db.kysely.transaction().execute(async (trx) => {
+      userId = await this.deps.db.kysely.transaction().execute(async (trx) => {
         const claimed = await claimAccount(trx, body.email, Role.organization, actor.organizationId);
         await new OfficeRepository(trx).insert(row);
         await recordAudit(trx, audit, { organizationId: actor.organizationId, action: AuditAction.inviteOfficeUser, target: { type: 'office_user', id: row.id, label: row.email }, after: { role: row.role, surveyIds: surveyIds ?? 'all' } }, row.created_at);
@@ -54,7 +54,7 @@ export class OfficeService {
       throw err;
     }
     const organization = (await this.repo.organizationName(actor.organizationId)) ?? 'Your organization';
-    await mailInvitation(this.app, { email: body.email, role: Role.organization, officeRole: body.role, hasAccount: userId !== null, organization });
+    await mailInvitation(this.deps, { email: body.email, role: Role.organization, officeRole: body.role, hasAccount: userId !== null, organization });
     return toOfficeUser({ ...row, registered: userId !== null });
   }
 

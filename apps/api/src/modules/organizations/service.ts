@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
 import { ApiMsg, AuditAction, type CreateOrganizationBody, OfficeMsg, DEFAULT_STALE_SYNC_DAYS, type Organization, type OrganizationSettingsBody, Role, type SendMailBody } from '@survey-bird/contracts';
 import type { NewOrganization, OrganizationRow } from '../../db/schema.js';
 import { conflict, forbidden, notFound } from '../../http/errors.js';
@@ -13,8 +13,8 @@ import { OrganizationsRepository } from './repository.js';
 export class OrganizationsService {
   private readonly repo: OrganizationsRepository;
 
-  constructor(private readonly app: FastifyInstance) {
-    this.repo = new OrganizationsRepository(app.db.kysely);
+  constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'mailer'>) {
+    this.repo = new OrganizationsRepository(deps.db.kysely);
   }
   /** The master admin's organizations page. */
   async list(page: Page, search: string): Promise<{ organizations: Organization[]; total: number }> {
@@ -37,7 +37,7 @@ export class OrganizationsService {
     const before = await this.current(office);
     if (body.staleSyncDays !== undefined && body.staleSyncDays !== before.staleSyncDays) {
       const staleSyncDays = body.staleSyncDays;
-      await this.app.db.kysely.transaction().execute(async (trx) => {
+      await this.deps.db.kysely.transaction().execute(async (trx) => {
         await new OrganizationsRepository(trx).setStaleSyncDays(organizationId, staleSyncDays);
         await recordAudit(trx, actor, { organizationId, action: AuditAction.organizationSettings, target: { type: 'organization', id: organizationId, label: before.organization_name }, before: { staleSyncDays: before.staleSyncDays }, after: { staleSyncDays } });
       });
@@ -51,7 +51,7 @@ export class OrganizationsService {
     const row: NewOrganization = { id: randomUUID(), name: body.organizationName, email: body.email, created_at: Date.now() };
     let userId: string | null;
     try {
-      userId = await this.app.db.kysely.transaction().execute(async (trx) => {
+      userId = await this.deps.db.kysely.transaction().execute(async (trx) => {
         const claimed = await claimAccount(trx, body.email, Role.organization, null);
         // With its first owner's membership: an e-mail already in another organization's office is taken.
         await new OrganizationsRepository(trx).insert(row);
@@ -62,7 +62,7 @@ export class OrganizationsService {
       if (isUniqueViolation(err)) throw conflict(ApiMsg.organizationExists);
       throw err;
     }
-    await mailInvitation(this.app, { email: body.email, role: Role.organization, hasAccount: userId !== null, organization: body.organizationName });
+    await mailInvitation(this.deps, { email: body.email, role: Role.organization, hasAccount: userId !== null, organization: body.organizationName });
     return toOrganization({ ...row, stale_sync_days: DEFAULT_STALE_SYNC_DAYS });
   }
 
@@ -76,7 +76,7 @@ export class OrganizationsService {
     } else {
       recipients = await this.repo.allEmails();
     }
-    for (const to of recipients) await this.app.mailer.send({ to, subject: body.subject, text: body.body });
+    for (const to of recipients) await this.deps.mailer.send({ to, subject: body.subject, text: body.body });
     return recipients.length;
   }
 }

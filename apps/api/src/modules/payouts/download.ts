@@ -1,6 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { PayoutDetail } from '@survey-bird/contracts';
-import { plainText } from '../insight/export-rows.js';
+import { plainText } from '../../lib/spreadsheet.js';
 import type { PayoutsRepository } from './repository.js';
 
 export const CSV_MIME = 'text/csv; charset=utf-8';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { PayoutMsg } from '@survey-bird/contracts';
 import { route } from '../../http/route.js';
 import { auditActor } from '../audit/record.js';
-import { XLSX_MIME } from '../insight/download.js';
+import { XLSX_MIME } from '../../lib/spreadsheet.js';
 import { CSV_MIME, payoutFileName, transfersCsv } from './download.js';
 
 export async function payoutRoutes(app: FastifyInstance): Promise<void> {

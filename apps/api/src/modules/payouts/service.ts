@@ -1,6 +1,6 @@
 import { hash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
 import { ApiMsg, AuditAction, bankCodeOf, type CreatePayoutBody, type CreatePayoutReply, type HeldBucket, type PayoutHoldsReply, type Payout, type PayoutDetail, type PayoutListReply, PayoutMsg, PayoutStatus, Role, type SkippedFieldUser } from '@survey-bird/contracts';
 import type { PayoutLinesTable, PayoutsTable } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
@@ -12,9 +12,9 @@ import { payoutXlsx, responsesCsv } from './download.js';
 import { bucketsOf, heldOf, holdRuleOf, type MemberHeld } from './holds.js';
 import { NothingToPay, PayoutsRepository, type PayMember } from './repository.js';
 import { mailWords } from '../mail/texts.js';
+import { iso } from '../../lib/time.js';
 
 const naira = (n: number) => `₦${n.toLocaleString('en-NG')}`;
-const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 /** Who may read payouts: an office user every line in their scope; a supervisor their field users' lines. */
 type PayoutViewer = OfficeActor | SupervisorActor;
@@ -22,8 +22,8 @@ type PayoutViewer = OfficeActor | SupervisorActor;
 export class PayoutsService {
   private readonly repo: PayoutsRepository;
 
-  constructor(private readonly app: FastifyInstance) {
-    this.repo = new PayoutsRepository(app.db.kysely);
+  constructor(private readonly deps: Pick<Deps, 'db' | 'log' | 'mailer'>) {
+    this.repo = new PayoutsRepository(deps.db.kysely);
   }
   /** The second part of a bank file: every response the payout covers, streamed. */
   responsesCsv(payoutId: string): Readable {
@@ -41,8 +41,8 @@ export class PayoutsService {
     if (!survey) throw notFound(ApiMsg.surveyNotFound);
     const fieldUserIds = body.fieldUserIds ? [...new Set(body.fieldUserIds)] : undefined;
     // The rule is read once: the preview in the reply and the freeze take the same responses.
-    const rule = await holdRuleOf(this.app.db.kysely, survey.id);
-    const [members, owed, heldRows] = await Promise.all([this.repo.members(survey.id, fieldUserIds), this.repo.owed(survey.id, rule), heldOf(this.app.db.kysely, survey.id, rule, fieldUserIds)]);
+    const rule = await holdRuleOf(this.deps.db.kysely, survey.id);
+    const [members, owed, heldRows] = await Promise.all([this.repo.members(survey.id, fieldUserIds), this.repo.owed(survey.id, rule), heldOf(this.deps.db.kysely, survey.id, rule, fieldUserIds)]);
     const held = bucketsOf(heldRows);
     if (fieldUserIds && members.length !== fieldUserIds.length) throw badRequest(PayoutMsg.notFieldUser);
     const owedBy = new Map(owed.map((o) => [o.member_id, o]));
@@ -98,7 +98,7 @@ export class PayoutsService {
   async holds(office: OfficeActor, surveyId: string): Promise<PayoutHoldsReply> {
     const survey = await this.repo.surveyOfOffice(surveyId, office);
     if (!survey) throw notFound(ApiMsg.surveyNotFound);
-    const rows = await heldOf(this.app.db.kysely, survey.id, await holdRuleOf(this.app.db.kysely, survey.id));
+    const rows = await heldOf(this.deps.db.kysely, survey.id, await holdRuleOf(this.deps.db.kysely, survey.id));
     const byMember = new Map<string, MemberHeld[]>();
     for (const r of rows) byMember.set(r.memberId, [...(byMember.get(r.memberId) ?? []), r]);
     const members = byMember.size ? await this.repo.members(survey.id, [...byMember.keys()]) : [];
@@ -158,7 +158,7 @@ export class PayoutsService {
     if (!payout) throw notFound(PayoutMsg.payoutNotFound);
     // Its responses are released and may be in a newer payout: a file from it could pay them twice.
     if (payout.status === PayoutStatus.cancelled) throw conflict(PayoutMsg.cancelledNoDownload);
-    await recordAudit(this.app.db.kysely, actor, { organizationId: payout.organization_id, action: AuditAction.downloadPayout, surveyId: payout.survey_id, target: { type: 'payout', id: payout.id }, after: { format } });
+    await recordAudit(this.deps.db.kysely, actor, { organizationId: payout.organization_id, action: AuditAction.downloadPayout, surveyId: payout.survey_id, target: { type: 'payout', id: payout.id }, after: { format } });
     const [detail, survey] = await Promise.all([this.detailOf(payout), this.repo.surveyTitle(payout.survey_id)]);
     return { detail, title: survey?.title ?? '' };
   }
@@ -182,9 +182,9 @@ export class PayoutsService {
   private async mailPaid(detail: PayoutDetail): Promise<void> {
     // After the commit: the payment stands whatever the mail does, so a failure is logged, never answered.
     for (const line of detail.lines) {
-      const account = await this.app.db.kysely.selectFrom('users').select('language').where('email', '=', line.email).executeTakeFirst();
+      const account = await this.deps.db.kysely.selectFrom('users').select('language').where('email', '=', line.email).executeTakeFirst();
       const words = mailWords(account?.language);
-      await this.app.mailer.send({ to: line.email, subject: words.paidSubject, text: words.paidText(naira(line.amount), line.responseCount, detail.reference ?? '') }).catch((err: Error) => this.app.log.error({ err: err.message, payoutId: detail._id }, 'paid mail failed'));
+      await this.deps.mailer.send({ to: line.email, subject: words.paidSubject, text: words.paidText(naira(line.amount), line.responseCount, detail.reference ?? '') }).catch((err: Error) => this.deps.log.error({ err: err.message, payoutId: detail._id }, 'paid mail failed'));
     }
   }
 }
@@ -213,6 +213,6 @@ function summaryOf(p: PayoutsTable, lines: PayoutLinesTable[]): Payout {
     total: lines.reduce((n, l) => n + Number(l.amount), 0),
     responseCount: lines.reduce((n, l) => n + Number(l.response_count), 0),
     fieldUserCount: lines.length,
-    reference: p.reference, createdAt: iso(p.created_at)!, paidAt: iso(p.paid_at), cancelledAt: iso(p.cancelled_at),
+    reference: p.reference, createdAt: iso(p.created_at), paidAt: iso(p.paid_at), cancelledAt: iso(p.cancelled_at),
   };
 }

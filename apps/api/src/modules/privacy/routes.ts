@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { pageOf } from '../../http/paging.js';
 import { route } from '../../http/route.js';
 import { auditActor } from '../audit/record.js';
-import { XLSX_MIME } from '../insight/download.js';
+import { XLSX_MIME } from '../../lib/spreadsheet.js';
 
 /** Erasure, the respondent search and the subject-access exports. */
 export async function privacyRoutes(app: FastifyInstance): Promise<void> {

@@ -1,5 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
 import type { Kysely } from 'kysely';
 import { AuditAction, IMAGE_PATH, UPLOAD_QUESTION_TYPES, isRepeatAnswer, QuestionType, RETENTION_WARNING_DAYS, withoutPersonal, withQuestionIds, type Answer, type EraseReply, type MyDataReply, type RespondentsReply, type ResponseStatus, type StoredQuestion } from '@survey-bird/contracts';
 import type { Database } from '../../db/schema.js';
@@ -9,10 +9,11 @@ import type { OfficeActor } from '../../plugins/auth.js';
 import { recordAudit, SYSTEM, type AuditActor } from '../audit/record.js';
 import type { FileStores } from '../files/store/index.js';
 import type { StoreKind } from '../files/store/file-store.js';
-import { plainText } from '../insight/export-rows.js';
+import { plainText } from '../../lib/spreadsheet.js';
 import { searchTextOf } from '../responses/search-text.js';
 import { personalKeys } from './personal-keys.js';
 import { PrivacyRepository, type ErasableResponse } from './repository.js';
+import { iso } from '../../lib/time.js';
 
 const DAY_MS = 86_400_000;
 /** The retention pass runs daily: a survey's deletion lands within a day of its due date. */
@@ -34,8 +35,8 @@ export const PrivacyMsg = {
 export class PrivacyService {
   private readonly repo: PrivacyRepository;
 
-  constructor(private readonly app: FastifyInstance, private readonly stores: FileStores) {
-    this.repo = new PrivacyRepository(app.db.kysely);
+  constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'log' | 'mailer'>, private readonly stores: FileStores) {
+    this.repo = new PrivacyRepository(deps.db.kysely);
   }
 
   async erase(office: OfficeActor, responseId: string, reason: string, actor: AuditActor): Promise<EraseReply> {
@@ -66,7 +67,7 @@ export class PrivacyService {
     try {
       for (const f of files) await this.stores.get(f.store as StoreKind).remove(f);
     } catch (err) {
-      this.app.log.error({ err: (err as Error).message, responseId: row.id }, 'erasure: a file store failed');
+      this.deps.log.error({ err: (err as Error).message, responseId: row.id }, 'erasure: a file store failed');
       throw new HttpError(503, PrivacyMsg.storeUnavailable);
     }
 
@@ -91,7 +92,7 @@ export class PrivacyService {
         before: { questions: erasedQuestions, files: files.length }, after: { reason },
       }, now),
     );
-    this.app.log.info({ responseId: row.id, questions: erasedQuestions.length, files: files.length, action }, 'personal data erased');
+    this.deps.log.info({ responseId: row.id, questions: erasedQuestions.length, files: files.length, action }, 'personal data erased');
     return { msg: PrivacyMsg.erased, erasedQuestions, erasedFiles: files.length, erasedAt: new Date(now).toISOString() };
   }
 
@@ -120,7 +121,7 @@ export class PrivacyService {
   async respondentXlsx(office: OfficeActor, search: string, actor: AuditActor): Promise<Readable> {
     const terms = searchTerms(search);
     const { rows } = await this.repo.search(office, terms.map(likePattern), null);
-    await recordAudit(this.app.db.kysely, actor, { organizationId: office.organizationId, action: AuditAction.exportRespondent, after: { search, responses: rows.length } });
+    await recordAudit(this.deps.db.kysely, actor, { organizationId: office.organizationId, action: AuditAction.exportRespondent, after: { search, responses: rows.length } });
     const out = new PassThrough();
     void (async () => {
       const { default: ExcelJS } = await import('exceljs');
@@ -142,18 +143,17 @@ export class PrivacyService {
   /** Everything the field user's account holds, for them to keep (their subject-access copy). */
   async myData(userId: string): Promise<MyDataReply> {
     const d = await this.repo.fieldUserData(userId);
-    const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
     const paid = d.responses.filter((r) => r.paid_at !== null);
     const owed = d.responses.filter((r) => r.paid_at === null && r.status === 'approved');
     const sum = (rs: { rate: number }[]) => rs.reduce((n, r) => n + Number(r.rate), 0);
     return {
-      account: { email: d.account.email, fullName: d.account.full_name, createdAt: iso(d.account.created_at)! },
+      account: { email: d.account.email, fullName: d.account.full_name, createdAt: iso(d.account.created_at) },
       memberships: d.memberships.map((m) => ({
         survey_id: m.survey_id, surveyTitle: m.title, organization: m.organization, fullName: m.full_name, phoneNumber: m.phone_number,
-        bank: m.bank, accountNumber: m.account_number, accountName: m.account_name, rate: Number(m.rate), invitedAt: iso(m.created_at)!,
+        bank: m.bank, accountNumber: m.account_number, accountName: m.account_name, rate: Number(m.rate), invitedAt: iso(m.created_at),
       })),
       earnings: { responses: d.responses.length, paid: sum(paid), owed: sum(owed) },
-      responses: d.responses.map((r) => ({ _id: r.id, survey_id: r.survey_id, status: r.status as ResponseStatus, amount: Number(r.rate), paid: r.paid_at !== null, submittedAt: iso(r.created_at)! })),
+      responses: d.responses.map((r) => ({ _id: r.id, survey_id: r.survey_id, status: r.status as ResponseStatus, amount: Number(r.rate), paid: r.paid_at !== null, submittedAt: iso(r.created_at) })),
       payouts: d.payouts.map((p) => ({ survey_id: p.survey_id, amount: Number(p.amount), responses: Number(p.response_count), reference: p.reference, paidAt: iso(p.paid_at), bank: p.bank, accountNumber: p.account_number })),
     };
   }
@@ -176,17 +176,17 @@ export class PrivacyService {
           if (batch.length < RETENTION_BATCH) break;
         }
         await this.repo.markDone(s.id, now);
-        this.app.log.info({ surveyId: s.id, erased }, 'retention: personal data deleted');
+        this.deps.log.info({ surveyId: s.id, erased }, 'retention: personal data deleted');
       } else if (now >= dueAt - RETENTION_WARNING_DAYS * DAY_MS && s.retention_warned_at === null && (await this.repo.markWarned(s.id, now))) {
         warned++;
         const when = new Date(dueAt).toISOString().slice(0, 10);
-        this.app.mailer.later(() => this.app.mailer.send({
+        this.deps.mailer.later(() => this.deps.mailer.send({
           to: s.organization_email,
           subject: `Survey Bird: personal data of "${s.title}" will be deleted on ${when}`,
           text: `The survey "${s.title}" keeps personal data for ${Number(s.retention_days)} days after it closed. On ${when} its photos, files and personal answers will be deleted (the other answers and all payments stay). Export what you need before then, or change the retention in the survey's settings.`,
-          link: `${this.app.config.publicUrl}/survey-bird/organization/insight`,
+          link: `${this.deps.config.publicUrl}/survey-bird/organization/insight`,
         }));
-        this.app.log.info({ surveyId: s.id, dueAt: when }, 'retention: warning mailed');
+        this.deps.log.info({ surveyId: s.id, dueAt: when }, 'retention: warning mailed');
       }
     }
     return { warned, erased };

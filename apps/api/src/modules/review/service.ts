@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
 import { ApiMsg, AuditAction, Limits, type EncryptedAnswers, type ResponseDetailReply, ResponseStatus, ReviewBody, type ReviewResult } from '@survey-bird/contracts';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
@@ -33,9 +33,9 @@ export class ReviewService {
 
   private readonly db: Kysely<Database>;
 
-  constructor(app: FastifyInstance, private readonly flags: FlagsService, private readonly insight: InsightService) {
-    this.db = app.db.kysely;
-    this.repo = new ReviewRepository(app.db.kysely);
+  constructor(deps: Pick<Deps, 'db'>, private readonly flags: FlagsService, private readonly insight: InsightService) {
+    this.db = deps.db.kysely;
+    this.repo = new ReviewRepository(deps.db.kysely);
   }
 
   /** The name a verdict or a dismissal is recorded under: the account's full name, else its e-mail. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
+import type { BackchecksService } from '../backchecks/service.js';
 import { ApiMsg, AuditAction, type CreateSurveyBody, FormFields, OfficeMsg, type LargeDatasetQuery, Limits, OPTION_QUESTION_TYPES, PhotoQuality, QuestionType, Role, type StoredQuestion, type Survey, type SurveySettingsBody, type SurveySettingsReply, SurveyFormSettings, withQuestionIds } from '@survey-bird/contracts';
 import type { z } from 'zod';
 import type { SurveyRow } from '../../db/schema.js';
@@ -17,8 +18,8 @@ type CreateSurvey = z.output<typeof CreateSurveyBody>;
 export class SurveysService {
   private readonly repo: SurveysRepository;
 
-  constructor(private readonly app: FastifyInstance) {
-    this.repo = new SurveysRepository(app.db.kysely);
+  constructor(private readonly deps: Pick<Deps, 'db'>, private readonly backchecks: BackchecksService) {
+    this.repo = new SurveysRepository(deps.db.kysely);
   }
 
   /**
@@ -111,7 +112,7 @@ export class SurveysService {
     const now = Date.now();
     const hasOwn = Object.values(settings).some((v) => v !== undefined);
     // The survey's own columns and the back-check settings commit together, in one transaction.
-    const saved = await this.app.db.kysely.transaction().execute(async (trx) => {
+    const saved = await this.deps.db.kysely.transaction().execute(async (trx) => {
       const row = hasOwn
         ? await this.repo.setSettings(surveyId, office, settings, now, async (before, after, tx) => {
           const change = changedFields(settingsOf(before), settingsOf(after));
@@ -122,7 +123,7 @@ export class SurveysService {
         }, trx)
         : await this.repo.findOwn(surveyId, office, trx);
       if (!row) return undefined;
-      const checks = backcheck ? await this.app.services.backchecks.saveSettings(trx, row, backcheck, actor, now) : await this.app.services.backchecks.settings(surveyId, trx);
+      const checks = backcheck ? await this.backchecks.saveSettings(trx, row, backcheck, actor, now) : await this.backchecks.settings(surveyId, trx);
       return { row, checks };
     });
     if (!saved) throw notFound(ApiMsg.surveyNotFound);

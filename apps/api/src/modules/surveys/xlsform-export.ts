@@ -169,7 +169,7 @@ export function formIdOf(title: string): string {
   return /^[a-z]/.test(slug) ? slug : `survey_${slug}`.replace(/_+$/, '');
 }
 
-export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+export { XLSX_MIME } from '../../lib/spreadsheet.js';
 
 /** `{title}.xlsx` as an attachment; RFC 5987 `filename*` carries a non-ASCII title. */
 export function attachmentName(title: string): string {

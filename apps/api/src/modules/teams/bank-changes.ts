@@ -1,6 +1,7 @@
 import type { OfficeActor } from '../../plugins/auth.js';
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
+import type { MailQueue } from '../mail/mail-queue.js';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { ApiMsg, AuditAction, type BankChangeBody, type BankChangeRow, BankChangeStatus, type BankDecision, type MyBankRow } from '@survey-bird/contracts';
@@ -12,9 +13,9 @@ import { BankChangesRepository } from './bank-changes-repository.js';
 import { maskAccount, type PeopleService } from './people.js';
 import { TeamsRepository } from './repository.js';
 import { memberPlace, queueBankRejected } from './team-mails.js';
+import { iso } from '../../lib/time.js';
 
 type Request = z.output<typeof BankChangeBody>;
-const iso = (ms: number | string) => new Date(Number(ms)).toISOString();
 
 /**
  * A field user sees their own bank details masked (the last 4 digits) and asks for a change; the
@@ -24,8 +25,8 @@ const iso = (ms: number | string) => new Date(Number(ms)).toISOString();
 export class BankChanges {
   private readonly repo: BankChangesRepository;
 
-  constructor(private readonly app: FastifyInstance, private readonly people: PeopleService) {
-    this.repo = new BankChangesRepository(app.db.kysely);
+  constructor(private readonly deps: Pick<Deps, 'db'>, private readonly people: PeopleService, private readonly mailQueue: MailQueue) {
+    this.repo = new BankChangesRepository(deps.db.kysely);
   }
 
   async mine(userId: string, page: Page): Promise<{ banks: MyBankRow[]; total: number }> {
@@ -50,7 +51,7 @@ export class BankChanges {
     const member = await this.repo.ownMember(userId, body.survey_id);
     if (!member) throw notFound(ApiMsg.surveyNotFound);
     const now = Date.now();
-    await this.app.db.kysely.transaction().execute(async (trx) => {
+    await this.deps.db.kysely.transaction().execute(async (trx) => {
       const id = randomUUID();
       await new BankChangesRepository(trx).request({ id, organization_id: member.organization_id, survey_id: member.survey_id, member_id: member.id, bank: body.bank, account_number: body.accountNumber, account_name: body.accountName, status: BankChangeStatus.pending, created_at: now, decided_at: null, decided_by: null });
       await recordAudit(trx, actor, { organizationId: member.organization_id, action: AuditAction.requestBankChange, surveyId: member.survey_id, target: { type: 'bank_change', id, label: member.email }, after: { bank: body.bank, accountNumber: body.accountNumber, accountName: body.accountName } }, now);
@@ -89,14 +90,14 @@ export class BankChanges {
     const { organizationId } = office;
     const request = await this.repo.findPending(id, organizationId);
     if (!request) throw notFound(ApiMsg.bankChangeNotFound);
-    const survey = await new TeamsRepository(this.app.db.kysely).surveyOfOffice(request.survey_id, office);
+    const survey = await new TeamsRepository(this.deps.db.kysely).surveyOfOffice(request.survey_id, office);
     if (!survey) throw notFound(ApiMsg.bankChangeNotFound);
-    await this.app.db.kysely.transaction().execute(async (trx) => {
+    await this.deps.db.kysely.transaction().execute(async (trx) => {
       const decided = await this.decideIn(trx, organizationId, id, BankChangeStatus.rejected, actor, reason);
       const member = await trx.selectFrom('members').select('email').where('id', '=', decided.member_id).executeTakeFirst();
       if (member) await queueBankRejected(trx, { email: member.email, where: memberPlace(survey), reason });
     });
-    this.app.services.mailQueue.kick();
+    this.mailQueue.kick();
   }
 
   private async decideIn(trx: Kysely<Database>, organizationId: string, id: string, status: typeof BankChangeStatus.approved | typeof BankChangeStatus.rejected, actor: AuditActor, reason: string | null) {

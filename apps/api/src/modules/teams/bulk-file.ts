@@ -1,8 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiMsg, Limits, Msg } from '@survey-bird/contracts';
 import { HttpError, badRequest } from '../../http/errors.js';
-import { readSheets } from '../surveys/xlsform-xml.js';
-import { XlsxZip } from '../surveys/xlsform-zip.js';
 
 /** A row of the file with its number as a spreadsheet shows it (the headings are row 1). */
 export interface FileRow {
@@ -52,6 +50,9 @@ export async function readBulkFile(bytes: Buffer): Promise<FileRow[]> {
 
 async function readXlsx(bytes: Buffer): Promise<FileRow[]> {
   try {
+    // Loaded on first use: jszip, pako and saxes hold about 1.2 MB of heap a server at rest need not
+    // (docs/benchmarks.md, target 10); XLSForms are read on a worker thread of their own.
+    const [{ readSheets }, { XlsxZip }] = await Promise.all([import('../surveys/xlsform-xml.js'), import('../surveys/xlsform-zip.js')]);
     const [sheet] = await readSheets(await XlsxZip.open(bytes), true);
     return sheet?.rows ?? [];
   } catch (err) {

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
+import type { MailQueue } from '../mail/mail-queue.js';
 import type { z } from 'zod';
 import { ApiMsg, type BulkInviteReply, type BulkRow, BulkRowStatus, FIELD_USER_BULK_COLUMNS, InviteFieldUserBody, InviteSupervisorBody, Msg, Role, SUPERVISOR_BULK_COLUMNS } from '@survey-bird/contracts';
 import { HttpError, badRequest } from '../../http/errors.js';
@@ -54,7 +55,7 @@ export function bulkTemplate(role: MemberRole): string {
  * (sent after the reply by the mail queue). A person already on the survey is `existing` and never invited twice.
  */
 export class BulkInvitations {
-  constructor(private readonly app: FastifyInstance, private readonly teams: TeamsService) {}
+  constructor(private readonly deps: Pick<Deps, 'db'>, private readonly teams: TeamsService, private readonly mailQueue: MailQueue) {}
 
   async run(office: OfficeActor, role: MemberRole, surveyId: string | undefined, rows: FileRow[], dryRun: boolean, actor: AuditActor, now = Date.now): Promise<BulkInviteReply> {
     if (!surveyId) throw badRequest(Msg.noActiveSurvey);
@@ -116,13 +117,13 @@ export class BulkInvitations {
       }
     }
     // Each row's mail was queued in its own transaction; they leave after the reply, never blocking it.
-    if (invited) this.app.services.mailQueue.kick();
+    if (invited) this.mailQueue.kick();
     return { rows: lines.map(plain), dryRun: false, invited };
   }
 
   /** Marks rows already on the survey, e-mails of another role, and unknown supervisors; resolves supervisor e-mails to ids. */
   private async classify(surveyId: string, role: MemberRole, lines: Line[]): Promise<void> {
-    const db = this.app.db.kysely;
+    const db = this.deps.db.kysely;
     const valid = lines.filter((l) => l.parsed && l.errors.length === 0);
     const emails = valid.map((l) => l.email);
     const supervisorEmails = [...new Set(valid.flatMap((l) => (l.parsed?.supervisorId ? [l.parsed.supervisorId] : [])))];

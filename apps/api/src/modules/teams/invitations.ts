@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
 import type { Kysely } from 'kysely';
 import { ApiMsg, type OfficeRole, Role } from '@survey-bird/contracts';
 import type { Database } from '../../db/schema.js';
@@ -57,7 +57,7 @@ const OFFICE_WORDS: Record<OfficeRole, string> = {
 };
 
 /** The invitation's registration link, with the token that proves the mailbox (accounts/links.ts). */
-export function registrationLink(app: FastifyInstance, email: string): string {
+export function registrationLink(app: Pick<Deps, 'config'>, email: string): string {
   return `${app.config.publicUrl}/register?email=${encodeURIComponent(email)}&invite=${invitationToken(app.config.jwtSecret, email)}`;
 }
 
@@ -66,7 +66,7 @@ export function registrationLink(app: FastifyInstance, email: string): string {
  * It names the inviting organization in the subject and the text (and the survey for a member), so
  * the invitee can tell who invites them before opening a link.
  */
-export async function mailInvitation(app: FastifyInstance, invite: { email: string; role: InvitedRole; hasAccount: boolean; organization: string; survey?: string; officeRole?: OfficeRole }): Promise<void> {
+export async function mailInvitation(app: Pick<Deps, 'config' | 'db' | 'mailer'>, invite: { email: string; role: InvitedRole; hasAccount: boolean; organization: string; survey?: string; officeRole?: OfficeRole }): Promise<void> {
   const { publicUrl } = app.config;
   const email = encodeURIComponent(invite.email);
   const link = invite.hasAccount ? `${publicUrl}/login?email=${email}` : registrationLink(app, invite.email);

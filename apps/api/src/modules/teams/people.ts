@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
+import type { MailQueue } from '../mail/mail-queue.js';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { ApiMsg, AuditAction, type BulkAssignBody, type DeactivatedPerson, type Member, OfficeMsg, OfficeRole, Role, type UpdateMemberBody } from '@survey-bird/contracts';
@@ -26,8 +27,8 @@ export const maskAccount = (n: string) => (n.length <= 4 ? n : `${'•'.repeat(n
 export class PeopleService {
   private readonly repo: PeopleRepository;
 
-  constructor(private readonly app: FastifyInstance) {
-    this.repo = new PeopleRepository(app.db.kysely);
+  constructor(private readonly deps: Pick<Deps, 'db'>, private readonly mailQueue: MailQueue) {
+    this.repo = new PeopleRepository(deps.db.kysely);
   }
 
   /**
@@ -38,7 +39,7 @@ export class PeopleService {
   async update(office: OfficeActor, surveyId: string, memberId: string, body: MemberEdit, actor: AuditActor, alongside?: (trx: Kysely<Database>) => Promise<void>): Promise<Member> {
     // Finance may change bank details only (the route admits it for them).
     if (office.officeRole === OfficeRole.finance && (body.rate !== undefined || body.phoneNumber !== undefined || body.supervisorId !== undefined)) throw forbidden(OfficeMsg.financeBankOnly);
-    const survey = await new TeamsRepository(this.app.db.kysely).surveyOfOffice(surveyId, office);
+    const survey = await new TeamsRepository(this.deps.db.kysely).surveyOfOffice(surveyId, office);
     if (!survey) throw notFound();
     const { organizationId } = office;
     const member = await this.repo.member(organizationId, surveyId, memberId);
@@ -64,7 +65,7 @@ export class PeopleService {
     const bankChanged = kinds[1]!.change !== null;
     const events: AuditEvent[] = kinds.flatMap(({ action, change }) => (change ? [{ organizationId, action, surveyId, target: { type: member.role, id: member.id, label: member.email }, ...change }] : []));
     if (events.length === 0) {
-      if (alongside) await this.app.db.kysely.transaction().execute(alongside);
+      if (alongside) await this.deps.db.kysely.transaction().execute(alongside);
       return toMember(member);
     }
     const set: MemberChange = {
@@ -76,7 +77,7 @@ export class PeopleService {
       ...(body.supervisorId !== undefined ? { supervisor_id: body.supervisorId } : {}),
       ...(bankChanged ? { bank_changed_at: now } : {}),
     };
-    const updated = await this.app.db.kysely.transaction().execute(async (trx) => {
+    const updated = await this.deps.db.kysely.transaction().execute(async (trx) => {
       const row = await new PeopleRepository(trx).update(member.id, set);
       await recordAudits(trx, actor, events, now);
       // The person is told through the durable queue, committed with the change.
@@ -84,14 +85,14 @@ export class PeopleService {
       await alongside?.(trx);
       return row;
     });
-    if (bankChanged) this.app.services.mailQueue.kick();
+    if (bankChanged) this.mailQueue.kick();
     return toMember(updated);
   }
 
   /** Several field users of one survey to one supervisor; one audit event per field user whose supervisor changed. */
   async assignMany(office: OfficeActor, body: BulkAssignBody, actor: AuditActor): Promise<number> {
     const { organizationId } = office;
-    const survey = await new TeamsRepository(this.app.db.kysely).surveyOfOffice(body.survey_id, office);
+    const survey = await new TeamsRepository(this.deps.db.kysely).surveyOfOffice(body.survey_id, office);
     if (!survey) throw notFound();
     const ids = [...new Set(body.fieldUserIds)];
     const [supervisor] = await this.repo.members(survey.id, [body.supervisorId]);
@@ -99,7 +100,7 @@ export class PeopleService {
     const fieldUsers = await this.repo.members(survey.id, ids);
     if (fieldUsers.length !== ids.length || fieldUsers.some((f) => f.role !== Role.fieldUser)) throw badRequest(ApiMsg.notFieldUsersOfSurvey);
     const moved = fieldUsers.filter((f) => f.supervisor_id !== supervisor.id);
-    await this.app.db.kysely.transaction().execute(async (trx) => {
+    await this.deps.db.kysely.transaction().execute(async (trx) => {
       await new PeopleRepository(trx).setSupervisors(survey.id, ids, supervisor.id);
       await recordAudits(trx, actor, moved.map((f) => ({
         organizationId, action: AuditAction.assignSupervisor, surveyId: survey.id, target: { type: Role.fieldUser, id: f.id, label: f.email },
@@ -120,7 +121,7 @@ export class PeopleService {
       throw notFound(ApiMsg.personNotFound);
     }
     const now = Date.now();
-    await this.app.db.kysely.transaction().execute(async (trx) => {
+    await this.deps.db.kysely.transaction().execute(async (trx) => {
       const repo = new PeopleRepository(trx);
       for (const r of rows) await repo.withdraw(r.survey_id, r.id, now);
       await repo.markDeactivated(rows.map((r) => r.id), now);
@@ -139,7 +140,7 @@ export class PeopleService {
       if ((await this.repo.activeRowsOf(organizationId, email)).length) return 0;
       throw notFound(ApiMsg.personNotFound);
     }
-    await this.app.db.kysely.transaction().execute(async (trx) => {
+    await this.deps.db.kysely.transaction().execute(async (trx) => {
       const repo = new PeopleRepository(trx);
       await repo.reinstate(rows.map((r) => r.id));
       for (const surveyId of new Set(rows.map((r) => r.survey_id))) await repo.restoreDormantAssignments(surveyId);

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
+import type { BackchecksService } from '../backchecks/service.js';
 import type { z } from 'zod';
-import { ApiMsg, AuditAction, type DeviceSummary, type FieldUser, type FieldUserAcrossRow, type InviteFieldUserBody, type InviteSupervisorBody, Role, type Supervisor } from '@survey-bird/contracts';
-import type { DeviceStatusTable, MemberRow } from '../../db/schema.js';
+import { ApiMsg, AuditAction, type FieldUser, type FieldUserAcrossRow, type InviteFieldUserBody, type InviteSupervisorBody, Role, type Supervisor } from '@survey-bird/contracts';
+import type { MemberRow } from '../../db/schema.js';
+import { toDeviceSummary, type DeviceReportRow } from '../devices/index.js';
 import type { FlagsService } from '../flags/service.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { Page } from '../../http/paging.js';
@@ -23,8 +25,8 @@ type SupervisorRecord = Awaited<ReturnType<TeamsRepository['listSupervisors']>>[
 export class TeamsService {
   private readonly repo: TeamsRepository;
 
-  constructor(private readonly app: FastifyInstance, private readonly flags: FlagsService) {
-    this.repo = new TeamsRepository(app.db.kysely);
+  constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'mailer'>, private readonly flags: FlagsService, private readonly backchecks: BackchecksService) {
+    this.repo = new TeamsRepository(deps.db.kysely);
   }
 
   /** The survey when it is in the office user's scope, or 404 (another organization's id is simply not found). */
@@ -36,7 +38,7 @@ export class TeamsService {
 
   async inviteFieldUser(office: OfficeActor, body: FieldUserInvite, actor: AuditActor): Promise<FieldUser> {
     const member = await this.invite(office, Role.fieldUser, body, body.rate, actor);
-    if (body.backchecker) await this.app.services.backchecks.addBackchecker(member.id, member.survey_id);
+    if (body.backchecker) await this.backchecks.addBackchecker(member.id, member.survey_id);
     // A re-invited row comes back with its responses and its set-aside supervisor: read it back.
     const row = await this.repo.fieldUser(member.survey_id, member.id);
     return toFieldUser(row ?? { ...member, responses: 0, outstanding: 0, awaiting_review: 0, supervisor_name: null });
@@ -55,7 +57,7 @@ export class TeamsService {
   private async invite(office: OfficeActor, role: InvitedRole, body: FieldUserInvite | SupervisorInvite, rate: number, actor: AuditActor) {
     const survey = await this.ownSurvey(body.survey_id, office);
     const row = await this.invitation(survey, role, body, rate, actor);
-    await mailInvitation(this.app, { email: body.email, role, hasAccount: row.user_id !== null, organization: survey.organization_name, survey: survey.title });
+    await mailInvitation(this.deps, { email: body.email, role, hasAccount: row.user_id !== null, organization: survey.organization_name, survey: survey.title });
     return row;
   }
 
@@ -93,7 +95,7 @@ export class TeamsService {
     };
     if (earlier) row.id = earlier.id;
     try {
-      row.user_id = await this.app.db.kysely.transaction().execute(async (trx) => {
+      row.user_id = await this.deps.db.kysely.transaction().execute(async (trx) => {
         const userId = await claimAccount(trx, body.email, role, survey.organization_id);
         const repo = new TeamsRepository(trx);
         if (earlier) {
@@ -210,25 +212,6 @@ export function toFieldUser(r: FieldUserFields): FieldUser {
     awaitingReview: Number(r.awaiting_review ?? 0),
     supervisorId: r.supervisor_id,
     supervisorName: r.supervisor_name,
-  };
-}
-
-type DeviceReportRow = Pick<DeviceStatusTable, 'user_id' | 'app_version' | 'waiting' | 'failed' | 'photos_waiting' | 'last_sync_at' | 'reported_at'>;
-
-/** One person's phones summed: work waiting and failed on all of them, the latest sync and report. */
-export function toDeviceSummary(reports: DeviceReportRow[]): DeviceSummary | null {
-  if (reports.length === 0) return null;
-  const latest = reports.reduce((a, b) => (Number(b.reported_at) > Number(a.reported_at) ? b : a));
-  const syncs = reports.flatMap((d) => (d.last_sync_at === null ? [] : [Number(d.last_sync_at)]));
-  const iso = (ms: number) => new Date(ms).toISOString();
-  return {
-    lastSyncAt: syncs.length ? iso(Math.max(...syncs)) : null,
-    reportedAt: iso(Number(latest.reported_at)),
-    waiting: reports.reduce((n, d) => n + Number(d.waiting), 0),
-    failed: reports.reduce((n, d) => n + Number(d.failed), 0),
-    photosWaiting: reports.reduce((n, d) => n + Number(d.photos_waiting), 0),
-    appVersion: latest.app_version,
-    devices: reports.length,
   };
 }
 

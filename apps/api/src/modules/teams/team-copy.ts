@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
+import type { MailQueue } from '../mail/mail-queue.js';
 import type { z } from 'zod';
 import { ApiMsg, BulkRowStatus, type CopyTeamBody, type CopyTeamReply, type CopyTeamRow, InviteSupervisorBody, type InviteToSurveysBody, Limits, Role, type SurveyInviteResult } from '@survey-bird/contracts';
 import { HttpError, badRequest } from '../../http/errors.js';
@@ -18,7 +19,7 @@ type Invitation = Parameters<TeamsService['invitation']>;
  * a copy run again invites only who is new.
  */
 export class TeamCopy {
-  constructor(private readonly app: FastifyInstance, private readonly teams: TeamsService) {}
+  constructor(private readonly deps: Pick<Deps, 'db'>, private readonly teams: TeamsService, private readonly mailQueue: MailQueue) {}
 
   async inviteToSurveys(office: OfficeActor, body: z.output<typeof InviteToSurveysBody>, actor: AuditActor): Promise<{ results: SurveyInviteResult[]; invited: number }> {
     const role: MemberRole = body.role === Role.supervisor ? Role.supervisor : Role.fieldUser;
@@ -39,7 +40,7 @@ export class TeamCopy {
       if (outcome.status === BulkRowStatus.new) invited++;
       results.push({ survey_id: survey.id, surveyTitle: survey.title, ...outcome });
     }
-    if (invited) this.app.services.mailQueue.kick();
+    if (invited) this.mailQueue.kick();
     return { results, invited };
   }
 
@@ -47,7 +48,7 @@ export class TeamCopy {
     if (body.fromSurveyId === body.toSurveyId) throw badRequest(ApiMsg.copyToSameSurvey);
     const from = await this.teams.ownSurvey(body.fromSurveyId, office);
     const to = await this.teams.ownSurvey(body.toSurveyId, office);
-    const repo = new TeamCopyRepository(this.app.db.kysely);
+    const repo = new TeamCopyRepository(this.deps.db.kysely);
     const team = await repo.activeTeam(from.id, Limits.maxCopyTeam + 1);
     if (team.length > Limits.maxCopyTeam) throw badRequest(ApiMsg.copyTeamTooLarge);
     const { members, accounts } = await repo.known(to.id, team.map((m) => m.email));
@@ -85,7 +86,7 @@ export class TeamCopy {
       Object.assign(row, outcome);
       if (outcome.status === BulkRowStatus.new) invited++;
     }
-    if (invited) this.app.services.mailQueue.kick();
+    if (invited) this.mailQueue.kick();
     return { rows: plain(), dryRun: false, invited };
   }
 

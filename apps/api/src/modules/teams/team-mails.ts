@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { MailQueue } from '../mail/mail-queue.js';
@@ -19,7 +19,7 @@ export const queueBankRejected = (db: Kysely<Database>, mail: BankRejectedMail) 
 /** "Org (survey "Title")": where a member's bank details live, as a mail names it. */
 export const memberPlace = (survey: { organization_name: string; title: string } | undefined) => (survey ? `${survey.organization_name} (survey "${survey.title}")` : 'your organization');
 
-export function registerTeamMails(app: FastifyInstance, queue: MailQueue): void {
+export function registerTeamMails(app: Pick<Deps, 'config' | 'db' | 'mailer'>, queue: MailQueue): void {
   queue.register(TeamMail.invitation, (p) => mailInvitation(app, p as InvitationMail));
   queue.register(TeamMail.bankChanged, async (p) => {
     const m = p as BankChangedMail;

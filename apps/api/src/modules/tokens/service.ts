@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
 import { API_TOKEN_PREFIX, ApiMsg, AuditAction, MAX_TOKEN_DAYS, MAX_TOKENS_PER_USER, OfficeRole, type ApiToken, type CreateTokenBody, type CreateTokenReply, type TokenListReply } from '@survey-bird/contracts';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { pageOf, pagingReply } from '../../http/paging.js';
@@ -7,14 +7,14 @@ import type { OfficeActor } from '../../plugins/auth.js';
 import { recordAudit, type AuditActor } from '../audit/record.js';
 import { tokenHash } from './lookup.js';
 import { TokensRepository, type TokenRow } from './repository.js';
+import { iso } from '../../lib/time.js';
 
 const DAY_MS = 86_400_000;
-const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 function toToken(t: TokenRow): ApiToken {
   return {
     _id: t.id, name: t.name, hint: t.hint, surveyId: t.survey_id, surveyTitle: t.survey_title, createdBy: t.creator_email,
-    createdAt: iso(t.created_at)!, expiresAt: iso(t.expires_at)!, lastUsedAt: iso(t.last_used_at), revokedAt: iso(t.revoked_at),
+    createdAt: iso(t.created_at), expiresAt: iso(t.expires_at), lastUsedAt: iso(t.last_used_at), revokedAt: iso(t.revoked_at),
   };
 }
 
@@ -29,8 +29,8 @@ const seesAll = (actor: OfficeActor) => actor.officeRole === OfficeRole.owner;
 export class TokensService {
   private readonly repo: TokensRepository;
 
-  constructor(private readonly app: FastifyInstance) {
-    this.repo = new TokensRepository(app.db.kysely);
+  constructor(private readonly deps: Pick<Deps, 'db'>) {
+    this.repo = new TokensRepository(deps.db.kysely);
   }
 
   async list(actor: OfficeActor, pageNumber: number): Promise<TokenListReply> {
@@ -56,7 +56,7 @@ export class TokensService {
       id: randomUUID(), organization_id: actor.organizationId, user_id: actor.userId, name: body.name, token_hash: tokenHash(secret), hint: `${secret.slice(0, 9)}…`,
       survey_id: survey?.id ?? null, created_at: now, expires_at: expiresAt, last_used_at: null, used_day: null, revoked_at: null,
     };
-    await this.app.db.kysely.transaction().execute(async (trx) => {
+    await this.deps.db.kysely.transaction().execute(async (trx) => {
       await this.repo.insert(row, trx);
       await recordAudit(trx, audit, { organizationId: actor.organizationId, action: AuditAction.createToken, surveyId: row.survey_id, target: { type: 'api_token', id: row.id, label: row.name }, after: { name: row.name, surveyId: row.survey_id, expiresAt: iso(expiresAt) } }, now);
     });
@@ -66,7 +66,7 @@ export class TokensService {
   async revoke(id: string, actor: OfficeActor, audit: AuditActor, now = Date.now()): Promise<{ msg: string }> {
     const token = await this.repo.find(id, actor.organizationId);
     if (!token || (!seesAll(actor) && token.user_id !== actor.userId)) throw notFound(ApiMsg.tokenNotFound);
-    await this.app.db.kysely.transaction().execute(async (trx) => {
+    await this.deps.db.kysely.transaction().execute(async (trx) => {
       // Revoking twice records nothing the second time.
       if (await this.repo.revoke(id, now, trx)) {
         await recordAudit(trx, audit, { organizationId: actor.organizationId, action: AuditAction.revokeToken, surveyId: token.survey_id, target: { type: 'api_token', id, label: token.name }, before: { revokedAt: null }, after: { revokedAt: iso(now) } }, now);

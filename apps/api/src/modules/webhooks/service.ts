@@ -1,11 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../plugins/deps.js';
+import type { InsightService } from '../insight/service.js';
 import { ApiMsg, MAX_WEBHOOKS_PER_SURVEY, type CreateWebhookBody, type CreateWebhookReply, type DeliveryListReply, type Webhook, type WebhookDelivery, type WebhookEvent } from '@survey-bird/contracts';
 import { HttpError, badRequest, notFound } from '../../http/errors.js';
 import { pageOf, pagingReply } from '../../http/paging.js';
 import { refusedAtSave, send, signature, type SendResult } from './outbound.js';
 import type { OfficeActor } from '../../plugins/auth.js';
 import { WebhooksRepository, type DeliveryRow, type WebhookRow } from './repository.js';
+import { iso } from '../../lib/time.js';
 
 /** A survey-limited office user reaches only their surveys' webhooks. */
 const inScope = (actor: OfficeActor, surveyId: string) => actor.surveys === 'all' || actor.surveys.includes(surveyId);
@@ -22,26 +24,25 @@ const BATCH = 20;
 /** A delivery being sent is held this long (another instance skips it); longer than the 10 s send timeout. */
 const CLAIM_MS = 60_000;
 
-const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 const eventsOf = (stored: string) => stored.split(',').filter(Boolean) as WebhookEvent[];
 
 function toWebhook(w: WebhookRow): Webhook {
-  return { _id: w.id, survey_id: w.survey_id, url: w.url, events: eventsOf(w.events), createdAt: iso(w.created_at)!, failingSince: iso(w.failing_since), disabledAt: iso(w.disabled_at), withoutPersonal: Number(w.without_personal) === 1 };
+  return { _id: w.id, survey_id: w.survey_id, url: w.url, events: eventsOf(w.events), createdAt: iso(w.created_at), failingSince: iso(w.failing_since), disabledAt: iso(w.disabled_at), withoutPersonal: Number(w.without_personal) === 1 };
 }
 
 function toDelivery(d: DeliveryRow): WebhookDelivery {
   return {
     _id: String(d.id), eventId: d.event_id, event: d.event_type as WebhookEvent, status: d.status as WebhookDelivery['status'], attempts: Number(d.attempts),
     lastStatusCode: d.last_status_code === null ? null : Number(d.last_status_code), lastError: d.last_error, lastAttemptAt: iso(d.last_attempt_at),
-    nextAttemptAt: d.status === 'pending' ? iso(d.next_attempt_at) : null, deliveredAt: iso(d.delivered_at), createdAt: iso(d.created_at)!,
+    nextAttemptAt: d.status === 'pending' ? iso(d.next_attempt_at) : null, deliveredAt: iso(d.delivered_at), createdAt: iso(d.created_at),
   };
 }
 
 export class WebhooksService {
   readonly repo: WebhooksRepository;
 
-  constructor(private readonly app: FastifyInstance) {
-    this.repo = new WebhooksRepository(app.db.kysely);
+  constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'mailer'>, private readonly insight: InsightService) {
+    this.repo = new WebhooksRepository(deps.db.kysely);
   }
 
   private async survey(surveyId: string, actor: OfficeActor): Promise<void> {
@@ -61,7 +62,7 @@ export class WebhooksService {
 
   async create(surveyId: string, actor: OfficeActor, userId: string, body: CreateWebhookBody): Promise<CreateWebhookReply> {
     await this.survey(surveyId, actor);
-    if (!this.app.config.webhookAllowPrivate && refusedAtSave(body.url)) throw badRequest(ApiMsg.webhookPrivateUrl);
+    if (!this.deps.config.webhookAllowPrivate && refusedAtSave(body.url)) throw badRequest(ApiMsg.webhookPrivateUrl);
     if ((await this.repo.list(surveyId, actor.organizationId)).length >= MAX_WEBHOOKS_PER_SURVEY) throw new HttpError(409, ApiMsg.webhookLimit);
     const secret = body.secret ?? `whsec_${randomBytes(24).toString('hex')}`;
     const row: WebhookRow = { id: randomUUID(), organization_id: actor.organizationId, survey_id: surveyId, url: body.url, events: `,${[...new Set(body.events)].join(',')},`, secret, created_by: userId, created_at: Date.now(), failing_since: null, disabled_at: null, without_personal: body.withoutPersonal ? 1 : 0 };
@@ -103,7 +104,7 @@ export class WebhooksService {
       if (!(await this.repo.claim(d.id, Number(d.next_attempt_at), now + CLAIM_MS))) continue;
       const body = JSON.stringify({ id: d.event_id, type: d.event_type, createdAt: iso(d.created_at), surveyId: d.survey_id, data: await this.payload(d) });
       const t = Math.floor(Date.now() / 1000);
-      const result: SendResult = await send(d.url, body, { 'x-surveybird-signature': signature(d.secret, body, t), 'x-surveybird-event': d.event_type, 'x-surveybird-event-id': d.event_id, 'user-agent': 'SurveyBird-Webhooks/1' }, this.app.config.webhookAllowPrivate);
+      const result: SendResult = await send(d.url, body, { 'x-surveybird-signature': signature(d.secret, body, t), 'x-surveybird-event': d.event_type, 'x-surveybird-event-id': d.event_id, 'user-agent': 'SurveyBird-Webhooks/1' }, this.deps.config.webhookAllowPrivate);
       sent++;
       const at = Math.max(now, Date.now());
       const attempts = Number(d.attempts) + 1;
@@ -126,18 +127,18 @@ export class WebhooksService {
       const p = await this.repo.payout(d.payout_id);
       return p ? { payout: { _id: p.id, survey_id: p.survey_id, reference: p.reference, total: Number(p.total), responseCount: Number(p.response_count), paidAt: iso(p.paid_at) } } : { payout: { _id: d.payout_id } };
     }
-    const response = d.response_id ? await this.app.services.insight.changedResponse(d.response_id, Number(d.without_personal) === 1) : undefined;
+    const response = d.response_id ? await this.insight.changedResponse(d.response_id, Number(d.without_personal) === 1) : undefined;
     return { response: response ?? { _id: d.response_id } };
   }
 
   private async mailOwner(userId: string, url: string, surveyId: string): Promise<void> {
     const owner = await this.repo.ownerEmail(userId);
     if (!owner) return;
-    this.app.mailer.later(() => this.app.mailer.send({
+    this.deps.mailer.later(() => this.deps.mailer.send({
       to: owner.email,
       subject: 'Survey Bird: a webhook was turned off',
       text: `Deliveries to ${url} failed for 24 hours, so Survey Bird stopped sending events to it. Its delivery log shows the replies it got. Fix the receiver, then add the webhook again.`,
-      link: `${this.app.config.publicUrl}/organization/surveys/${surveyId}/webhooks`,
+      link: `${this.deps.config.publicUrl}/organization/surveys/${surveyId}/webhooks`,
     }));
   }
 }
