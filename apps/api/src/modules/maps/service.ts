@@ -53,6 +53,16 @@ export function wholeCells(bbox: NonNullable<MapQueryParsed['bbox']>): NonNullab
   return { west: Math.max(-180, down(bbox.west, -180)), south: Math.max(-90, down(bbox.south, -90)), east: Math.min(180, up(bbox.east, -180)), north: Math.min(90, up(bbox.north, -90)) };
 }
 
+/**
+ * The centre of the base cell (MapLimits.hiddenCellDegrees, the grid of wholeCells) holding a point:
+ * where a reader kept from respondents' locations sees a field user whose last position is a response's.
+ */
+export function baseCellCentre(lat: number, lng: number): { lat: number; lng: number } {
+  const base = MapLimits.hiddenCellDegrees;
+  const centre = (v: number, origin: number) => Number((origin + (Math.floor((v - origin) / base) + 0.5) * base).toFixed(6));
+  return { lat: centre(lat, -90), lng: centre(lng, -180) };
+}
+
 export class MapsService {
   private readonly repo: MapsRepository;
   private readonly basemaps: BasemapsRepository;
@@ -144,7 +154,8 @@ export class MapsService {
       fieldUsers: rows.map((r) => ({
         _id: r.memberId,
         fullName: r.fullName,
-        position: r.position && { lat: r.position.lat, lng: r.position.lng, at: new Date(r.position.at).toISOString(), responseId: r.position.responseId },
+        // A last position is the place of the field user's latest response: a respondent's, so cell-wide for an analyst.
+        position: r.position && { ...(scope.locationsHidden ? baseCellCentre(r.position.lat, r.position.lng) : { lat: r.position.lat, lng: r.position.lng }), at: new Date(r.position.at).toISOString(), responseId: r.position.responseId },
         stale: r.position === null || r.position.at < staleBefore,
       })),
       staleSyncDays: org.staleSyncDays,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MapLimits, OfficeRole, QuestionType, type MapReply, type StoredQuestion } from '@survey-bird/contracts';
+import { MapLimits, OfficeRole, QuestionType, type MapReply, type StoredQuestion, type TeamMapReply } from '@survey-bird/contracts';
 import { addMember, addOfficeUser, addResponse, createOrganization, createSurvey } from '../../../test/fixtures.js';
 import { buildTestApp, call, type TestApp } from '../../../test/helpers.js';
 
@@ -88,6 +88,26 @@ describe("an analyst's map and search", () => {
     expect(b.body.total).toBe(1);
     expect(a.body.features).toEqual(b.body.features);
     expect(exact(a.text)).toEqual([]);
+  });
+
+  it("places a field user on an analyst's team map only by the cell of their latest response, the owner at its exact place", async () => {
+    const team = async (token: string) => {
+      const res = await call(t.app, token, { method: 'GET', url: `/api/v1/survey/${survey.id}/team-map` });
+      expect(res.statusCode, res.body).toBe(200);
+      return { body: res.json<TeamMapReply>(), text: res.body };
+    };
+    const owner = await team(org.token);
+    const ownerPlace = owner.body.fieldUsers[0]!.position!;
+    expect([AMINA, BELLO]).toContainEqual({ lat: ownerPlace.lat, lng: ownerPlace.lng });
+    const seen = await team(analyst.token);
+    expect(exact(seen.text)).toEqual([]);
+    const place = seen.body.fieldUsers[0]!.position!;
+    const base = MapLimits.hiddenCellDegrees;
+    // The centre of the base cell that holds the exact place.
+    expect(Math.abs(place.lat - ownerPlace.lat)).toBeLessThanOrEqual(base / 2);
+    expect(Math.abs(place.lng - ownerPlace.lng)).toBeLessThanOrEqual(base / 2);
+    expect(((place.lat + 90) / base) % 1).toBeCloseTo(0.5, 6);
+    expect(((place.lng + 180) / base) % 1).toBeCloseTo(0.5, 6);
   });
 
   it('finds nothing for an analyst by a word only in a personal answer, in the table and the export, while the owner finds it', async () => {

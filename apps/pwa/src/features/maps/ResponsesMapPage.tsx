@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../../api';
 import { paths } from '../../lib/paths';
 import { toast } from '../../lib/toast-store';
+import { useOfficeMay } from '../accounts/session';
 import { HiddenPersonalNote } from '../privacy/HiddenPersonal';
 import { flagLabel } from '../review/flag-labels';
 import { ActiveSurveyButton } from '../surveys/ActiveSurveyButton';
@@ -67,6 +68,8 @@ function SurveyMap({ survey, role }: { survey: Survey; role: Office }) {
   const [view, setView] = useState<MapView | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const [reload, setReload] = useState(0);
+  // Owners and admins upload the basemap; an analyst would only meet the server's 403.
+  const mayUpload = useOfficeMay('uploadBasemap');
   const fieldUsers = useFieldUsers(survey._id, role);
   const filterKey = JSON.stringify(filters);
   // Until a filter's first answer has been fitted into view, the whole survey is asked for (no bbox).
@@ -103,7 +106,7 @@ function SurveyMap({ survey, role }: { survey: Survey; role: Office }) {
         actions={
           <>
             <ActiveSurveyButton />
-            {role === 'organization' && <BasemapUpload onSaved={() => setReload((n) => n + 1)} />}
+            {role === 'organization' && mayUpload && <BasemapUpload onSaved={() => setReload((n) => n + 1)} />}
           </>
         }
       />
